@@ -1,0 +1,61 @@
+import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import type { GatewayContext } from '../../transport/context';
+import { gatewayRequest } from '../../transport/request';
+
+export type BalanceKind = 'token' | 'user';
+
+const PATHS: Record<BalanceKind, string> = { token: '/v1/balance', user: '/v1/user/balance' };
+
+export interface Balance {
+	kind: BalanceKind;
+	unlimited: boolean;
+	remaining: number | null;
+	used: number | null;
+	raw: IDataObject;
+}
+
+/** Reads a balance record (spec 2.2); `success: false`, even with HTTP 200, is an error. */
+export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIndex?: number): Promise<Balance> {
+	const action = kind === 'token' ? 'checking the token balance' : 'checking the user balance';
+	const { body } = await gatewayRequest.call(ctx, { method: 'GET', path: PATHS[kind], action, itemIndex });
+	if (body.success === false) {
+		const said = typeof body.message === 'string' && body.message ? body.message : 'no reason given';
+		throw new NodeApiError(ctx.getNode(), body as JsonObject, {
+			message: `The gateway could not read the ${kind} balance: ${said}`,
+			description:
+				kind === 'token'
+					? 'The token may be deleted or disabled. Check the API Key in the credential.'
+					: 'The user behind this key may be missing, or the gateway could not read its quota.',
+			itemIndex,
+		});
+	}
+	const unlimited = body.unlimited_quota === true;
+	const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : null);
+	return {
+		kind,
+		unlimited,
+		remaining: unlimited ? null : number(body.remain_balance),
+		used: number(body.used_balance),
+		raw: body,
+	};
+}
+
+export function balanceJson(balance: Balance): IDataObject {
+	return {
+		balanceType: balance.kind,
+		unlimitedQuota: balance.unlimited,
+		remainingBalance: balance.unlimited ? 'unlimited' : balance.remaining,
+		usedBalance: balance.used,
+		summary: balance.unlimited
+			? `Unlimited quota (${balance.used ?? 0} used)`
+			: `${balance.remaining} remaining, ${balance.used ?? 0} used`,
+		unit: 'as configured on the gateway (USD, CNY or tokens)',
+		raw: balance.raw,
+	};
+}
+
+export async function balanceOperation(this: IExecuteFunctions, kind: BalanceKind, itemIndex: number) {
+	return balanceJson(await readBalance(this, kind, itemIndex));
+}

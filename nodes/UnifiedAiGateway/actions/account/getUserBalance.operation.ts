@@ -1,0 +1,10 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { balanceOperation } from './balance';
+
+export const description: INodeProperties[] = [];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	return await forEachItem(this, run, async (i) => await balanceOperation.call(this, 'user', i));
+}

@@ -1,0 +1,42 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { findModel } from '../../registry/models';
+import { listGatewayModels } from '../../methods/models';
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Model Type',
+		name: 'modelGroup',
+		type: 'options',
+		default: 'all',
+		options: [
+			{ name: 'All', value: 'all' },
+			{ name: 'Text', value: 'text' },
+			{ name: 'Image', value: 'image' },
+			{ name: 'Video', value: 'video' },
+		],
+		description: 'Only list models of this type (classified by the spec table, then the gateway tags, then the name)',
+		displayOptions: { show: { resource: ['account'], operation: ['listModels'] } },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	return await forEachItem(this, run, async (i) => {
+		const group = this.getNodeParameter('modelGroup', i, 'all') as string;
+		const models = await listGatewayModels(this, i);
+		return models
+			.filter((m) => group === 'all' || m.group === group)
+			.map(
+				(m): INodeExecutionData => ({
+					json: {
+						id: m.id,
+						type: m.group,
+						ownedBy: m.ownedBy,
+						supportedEndpointTypes: m.endpointTypes,
+						knownToThisNode: findModel(m.id) !== undefined,
+					} as IDataObject,
+				}),
+			);
+	});
+}

@@ -1,0 +1,69 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { readTask } from '../../engine/snapshot';
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { gatewayRequest } from '../../transport/request';
+import { requireTaskId } from './get.operation';
+import { queryRouteField, taskIdField } from './fields';
+
+const show = { resource: ['task'], operation: ['downloadResult'] };
+
+export const description: INodeProperties[] = [
+	taskIdField('downloadResult', '={{ $json.taskId }}'),
+	queryRouteField(['downloadResult'], false),
+	{
+		displayName: 'Use Gateway Content Route',
+		name: 'useContentRoute',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to fetch the video through GET /v1/videos/{ID}/content with the API key (grok video route) instead of the result URL',
+		displayOptions: { show: { ...show, queryRoute: ['video'] } },
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyOutput',
+		type: 'string',
+		default: 'data',
+		hint: 'The name of the output binary field to put the file in',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	return await forEachItem(this, run, async (i) => {
+		const taskId = requireTaskId(this, i);
+		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
+		const route = QUERY_ROUTES[routeName];
+		const { body } = await gatewayRequest.call(this, {
+			method: 'GET',
+			host: route.host,
+			path: route.path(taskId),
+			action: `reading task ${taskId}`,
+			itemIndex: i,
+		});
+		const snapshot = readTask(body, taskId);
+		const viaContent = routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
+		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
+			throw new NodeOperationError(
+				this.getNode(),
+				`Task ${taskId} has no result to download yet: status '${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`,
+				{
+					itemIndex: i,
+					description: snapshot.error ?? 'Wait for it with Task → Wait for Completion, then download.',
+				},
+			);
+		}
+		const urls = viaContent ? [`${route.path(taskId)}/content`] : snapshot.urls;
+		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), {
+			itemIndex: i,
+			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+			baseName: taskId,
+			defaultMimeType: routeName === 'video' ? 'video/mp4' : 'image/png',
+			viaGateway: viaContent,
+		});
+	});
+}

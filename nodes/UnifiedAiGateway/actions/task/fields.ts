@@ -1,0 +1,51 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { QUERY_ROUTE_OPTIONS } from '../../engine/routes';
+
+export function taskIdField(operation: string, defaultValue: string): INodeProperties {
+	return {
+		displayName: 'Task ID',
+		name: 'taskId',
+		type: 'string',
+		default: defaultValue,
+		required: true,
+		placeholder: 'task_0123456789abcdef0123456789abcdef',
+		description: 'The task ID the gateway returned at submit',
+		displayOptions: { show: { resource: ['task'], operation: [operation] } },
+	};
+}
+
+export function queryRouteField(operations: string[], withAuto: boolean): INodeProperties {
+	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default depends on the operation
+	return {
+		displayName: 'Query Route',
+		name: 'queryRoute',
+		type: 'options',
+		default: withAuto ? 'auto' : 'generic',
+		options: [
+			...(withAuto
+				? [{ name: 'From Input Item (queryRoute Field), Else Generic', value: 'auto' }]
+				: []),
+			...QUERY_ROUTE_OPTIONS,
+		],
+		description: 'Where to read the task. A task is known on the route and host that created it.',
+		displayOptions: { show: { resource: ['task'], operation: operations } },
+	};
+}
+
+export function languageField(operations: string[]): INodeProperties {
+	return {
+		displayName: 'Language',
+		name: 'language',
+		type: 'options',
+		default: 'en',
+		options: [
+			{ name: 'English', value: 'en' },
+			{ name: 'Chinese', value: 'zh' },
+			{ name: 'Korean', value: 'ko' },
+			{ name: 'Japanese', value: 'ja' },
+		],
+		description: 'Language of the gateway\'s status texts (generic task query only)',
+		displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } },
+	};
+}

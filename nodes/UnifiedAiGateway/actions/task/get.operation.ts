@@ -1,0 +1,44 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { readTask } from '../../engine/snapshot';
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { taskJson } from '../../helpers/taskOutput';
+import { gatewayRequest } from '../../transport/request';
+import { languageField, queryRouteField, taskIdField } from './fields';
+
+export const description: INodeProperties[] = [
+	taskIdField('get', ''),
+	queryRouteField(['get'], false),
+	languageField(['get']),
+];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	return await forEachItem(this, run, async (i) => {
+		const taskId = requireTaskId(this, i);
+		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
+		const route = QUERY_ROUTES[routeName];
+		const language = routeName === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
+		const { body } = await gatewayRequest.call(this, {
+			method: 'GET',
+			host: route.host,
+			path: route.path(taskId),
+			qs: language ? { language } : undefined,
+			action: `reading task ${taskId}`,
+			itemIndex: i,
+		});
+		return { ...taskJson(readTask(body, taskId)), queryRoute: routeName, raw: body };
+	});
+}
+
+export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
+	const value = String(ctx.getNodeParameter('taskId', i, '') ?? '').trim();
+	if (!value) {
+		throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', {
+			itemIndex: i,
+			description: 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}.',
+		});
+	}
+	return value;
+}

@@ -1,0 +1,33 @@
+/** Runs `fn` over `inputs` with at most `limit` at once; results keep the input order. */
+export async function mapLimited<T, R>(
+	inputs: readonly T[],
+	limit: number,
+	fn: (input: T, index: number) => Promise<R>,
+): Promise<R[]> {
+	const results = new Array<R>(inputs.length);
+	let next = 0;
+	const worker = async () => {
+		while (next < inputs.length) {
+			const index = next++;
+			results[index] = await fn(inputs[index], index);
+		}
+	};
+	const workers = Array.from({ length: Math.max(1, Math.min(limit, inputs.length)) }, worker);
+	await Promise.all(workers);
+	return results;
+}
+
+/** Like Promise.allSettled over mapLimited: one item's failure never hides another's result. */
+export async function settleLimited<T, R>(
+	inputs: readonly T[],
+	limit: number,
+	fn: (input: T, index: number) => Promise<R>,
+): Promise<Array<{ ok: true; value: R } | { ok: false; error: unknown }>> {
+	return await mapLimited(inputs, limit, async (input, index) => {
+		try {
+			return { ok: true as const, value: await fn(input, index) };
+		} catch (error) {
+			return { ok: false as const, error };
+		}
+	});
+}

@@ -1,0 +1,223 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { settleLimited } from './concurrency';
+import type { QueryRoute } from './routes';
+import type { TaskSnapshot } from './snapshot';
+import { waitForTasks, type WaitOutcome } from './waiter';
+
+/** What one item's submit produced: a task to wait for, or a sync answer. */
+export interface Submitted {
+	taskId?: string;
+	route?: QueryRoute;
+	estimatedTimeS?: number;
+	language?: string;
+	startedAt: number;
+	raw: IDataObject;
+}
+
+export interface WaitSettings {
+	deadlineMs?: number;
+	intervalMs?: number;
+	onTimeout: 'pending' | 'fail';
+}
+
+export interface JobPlan<P, S extends Submitted> {
+	continueOnFail: boolean;
+	concurrency: number;
+	/** Checks and builds one item's request; runs for every item before anything is sent. */
+	prepare(itemIndex: number): P | Promise<P>;
+	/** Sends it. Called once per item, never repeated. */
+	submit(prepared: P, itemIndex: number): Promise<S>;
+	/** Waiting for tasks; false returns the task ids at once. */
+	wait: false | WaitSettings;
+	/** Output of a finished item; `snapshot` is undefined for a sync answer. */
+	succeed(prepared: P, submitted: S, itemIndex: number, snapshot?: TaskSnapshot): Promise<INodeExecutionData[]>;
+	/** What the work is, for messages: "image job". */
+	noun: string;
+}
+
+type ItemError = Error & { description?: string | null; context?: IDataObject };
+
+interface ItemState<P, S> {
+	prepared?: P;
+	submitted?: S;
+	outcome?: WaitOutcome;
+	error?: ItemError;
+	/** Whether the failure may have left a task (and a charge) behind. */
+	taskCreated?: boolean | 'unknown';
+}
+
+/**
+ * Submit many items under a cap, wait for all their tasks in one loop, and turn each into
+ * output items paired with its input. A submit is never repeated; no task id is ever dropped.
+ */
+export async function runJobs<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	plan: JobPlan<P, S>,
+): Promise<INodeExecutionData[]> {
+	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
+
+	for (let i = 0; i < itemCount; i++) {
+		try {
+			states[i].prepared = await plan.prepare(i);
+		} catch (error) {
+			if (!plan.continueOnFail) throw withItemIndex(ctx, error, i);
+			states[i].error = error as ItemError;
+			states[i].taskCreated = false;
+		}
+	}
+
+	const toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined);
+	const sent = await settleLimited(toSubmit, plan.concurrency, async ({ s, i }) => await plan.submit(s.prepared as P, i));
+	sent.forEach((result, k) => {
+		const state = toSubmit[k].s;
+		if (result.ok) state.submitted = result.value;
+		else {
+			state.error = result.error as ItemError;
+			state.taskCreated = isLostAnswer(result.error) ? 'unknown' : false;
+		}
+	});
+	if (!plan.continueOnFail) {
+		const failed = states.findIndex((s) => s.error);
+		if (failed >= 0) throw failure(ctx, states, failed, plan.noun);
+	}
+
+	if (plan.wait) {
+		const waiting = states
+			.map((s, i) => ({ s, i }))
+			.filter(({ s }) => s.submitted?.taskId && s.submitted.route);
+		const outcomes = await waitForTasks(
+			ctx,
+			waiting.map(({ s }) => ({
+				taskId: s.submitted!.taskId!,
+				route: s.submitted!.route!,
+				startedAt: s.submitted!.startedAt,
+				estimatedTimeS: s.submitted!.estimatedTimeS,
+				language: s.submitted!.language,
+			})),
+			plan.wait,
+		);
+		outcomes.forEach((outcome, k) => {
+			const state = waiting[k].s;
+			state.outcome = outcome;
+			if (outcome.kind === 'failed' || (outcome.kind === 'timeout' && plan.wait && plan.wait.onTimeout === 'fail')) {
+				state.error = taskError(ctx, outcome, waiting[k].i);
+				state.taskCreated = true;
+			}
+		});
+	}
+
+	const output: INodeExecutionData[] = [];
+	for (let i = 0; i < itemCount; i++) {
+		const state = states[i];
+		const pairedItem = { item: i };
+		if (!state.error && state.submitted) {
+			try {
+				output.push(...(await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem })));
+				continue;
+			} catch (error) {
+				state.error = error as ItemError;
+				state.taskCreated = state.submitted.taskId ? true : 'unknown';
+			}
+		}
+		if (!plan.continueOnFail) throw failure(ctx, states, i, plan.noun);
+		output.push({ json: errorJson(state), pairedItem });
+	}
+	return output;
+}
+
+async function itemOutput<P, S extends Submitted>(
+	plan: JobPlan<P, S>,
+	state: ItemState<P, S>,
+	i: number,
+): Promise<INodeExecutionData[]> {
+	const submitted = state.submitted as S;
+	const outcome = state.outcome;
+	if (!submitted.taskId) return await plan.succeed(state.prepared as P, submitted, i);
+	if (!plan.wait || !outcome) return [{ json: pendingJson(submitted, undefined, 'submitted') }];
+	if (outcome.kind === 'succeeded') return await plan.succeed(state.prepared as P, submitted, i, outcome.snapshot);
+	return [{ json: pendingJson(submitted, outcome, 'timeout') }];
+}
+
+/** The item a user gets for a task still running: enough to resume it without paying again. */
+export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefined, why: 'submitted' | 'timeout'): IDataObject {
+	const snapshot = outcome?.snapshot;
+	return {
+		taskId: submitted.taskId,
+		status: snapshot?.status ?? String(submitted.raw.status ?? (submitted.raw.data as IDataObject)?.status ?? 'submitted'),
+		progress: snapshot?.progress,
+		pending: true,
+		queryRoute: submitted.route,
+		message:
+			why === 'timeout'
+				? (outcome as { message: string }).message
+				: 'Submitted without waiting. Feed this item to Task → Wait for Completion, or use the Unified AI Gateway Trigger, to get the result.',
+		waitedMs: outcome?.waitedMs,
+		submitResponse: submitted.raw,
+	};
+}
+
+function isLostAnswer(error: unknown): boolean {
+	const e = error as { httpCode?: string | null; context?: IDataObject };
+	return error instanceof NodeApiError && (e.httpCode === null || e.httpCode === undefined || ['502', '504'].includes(String(e.httpCode)));
+}
+
+function taskError(ctx: IExecuteFunctions, outcome: WaitOutcome, itemIndex: number): ItemError {
+	const message = outcome.kind === 'succeeded' ? '' : outcome.message;
+	const prefix = outcome.kind === 'failed' ? `Task ${outcome.task.taskId} failed: ` : '';
+	const error = new NodeOperationError(ctx.getNode(), `${prefix}${message}`, {
+		itemIndex,
+		description:
+			outcome.kind === 'failed'
+				? `Status '${outcome.snapshot?.status ?? 'unknown'}'. The task id is kept in the output so you can check it with Task → Get.`
+				: undefined,
+	});
+	error.context.taskId = outcome.task.taskId;
+	return error;
+}
+
+function errorJson(state: ItemState<unknown, Submitted>): IDataObject {
+	const error = state.error as ItemError;
+	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
+	return {
+		error: error.message,
+		...(error.description ? { description: error.description } : {}),
+		...(taskId ? { taskId } : {}),
+		taskCreated: taskId ? true : (state.taskCreated ?? false),
+		...(state.outcome?.snapshot ? { status: state.outcome.snapshot.status } : {}),
+	};
+}
+
+function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
+	if (error instanceof NodeOperationError || error instanceof NodeApiError) {
+		error.context.itemIndex = itemIndex;
+		return error;
+	}
+	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+}
+
+/** The thrown error names this item's task and every task the other items created. */
+function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submitted>>, index: number, noun: string): Error {
+	const state = states[index];
+	const error = withItemIndex(ctx, state.error, index) as ItemError;
+	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
+	if (taskId && !error.message.includes(taskId)) error.message = `${error.message} (task ${taskId})`;
+	if (taskId && error.context) error.context.taskId = taskId;
+	if (state.taskCreated === 'unknown') {
+		error.description = [error.description, `The ${noun} may have been created although its answer was lost: check the account's task list before running this item again.`]
+			.filter(Boolean)
+			.join('\n');
+	}
+	const others = states
+		.map((s, i) => ({ i, id: s.submitted?.taskId }))
+		.filter(({ i, id }) => id && i !== index);
+	if (others.length > 0) {
+		const list = others.map(({ i, id }) => `item ${i}: ${id}`).join(', ');
+		error.description = [error.description, `Other items already created these tasks (they are not lost: resume them with Task → Wait for Completion): ${list}`]
+			.filter(Boolean)
+			.join('\n');
+	}
+	return error;
+}

@@ -1,0 +1,54 @@
+import type { GatewayHost } from '../transport/urls';
+
+/** The query routes a task can be read through (spec 4.5, 4.7, 4.9, 4.10). */
+export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
+
+export interface RouteInfo {
+	host: GatewayHost;
+	path: (taskId: string) => string;
+	/** Spec 8: image tasks 3-5 s, alt host 5-10 s, video 5 s. */
+	intervalMs: number;
+	/** Spec 8: async images up to 10 min; video at least 30 min. */
+	deadlineMs: number;
+	label: string;
+}
+
+const MINUTE = 60_000;
+
+export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
+	generic: {
+		host: 'main',
+		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
+		intervalMs: 3_000,
+		deadlineMs: 10 * MINUTE,
+		label: 'generic task query',
+	},
+	image: {
+		host: 'main',
+		path: (id) => `/v1/images/generations/${encodeURIComponent(id)}`,
+		intervalMs: 3_000,
+		deadlineMs: 10 * MINUTE,
+		label: 'image task query',
+	},
+	video: {
+		host: 'main',
+		path: (id) => `/v1/videos/${encodeURIComponent(id)}`,
+		intervalMs: 5_000,
+		deadlineMs: 30 * MINUTE,
+		label: 'video task query',
+	},
+	alt: {
+		host: 'alt',
+		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
+		intervalMs: 5_000,
+		deadlineMs: 10 * MINUTE,
+		label: 'alt-host task query',
+	},
+};
+
+export const QUERY_ROUTE_OPTIONS = [
+	{ name: 'Generic Task Query (GET /v1/tasks/{ID})', value: 'generic' },
+	{ name: 'Image Task (GET /v1/images/generations/{ID})', value: 'image' },
+	{ name: 'Video Task (GET /v1/videos/{ID})', value: 'video' },
+	{ name: 'Alt Host Task (GET /v1/tasks/{ID} on the Alt Base URL)', value: 'alt' },
+];
