@@ -1,0 +1,60 @@
+import type { QueryRoute } from '../engine/routes';
+import type { GatewayHost } from '../transport/urls';
+
+export type ModelGroup = 'text' | 'image' | 'video';
+/** sync: URLs in the answer; task: a task id to poll; either: the answer decides. */
+export type ModelMode = 'sync' | 'task' | 'either';
+
+/** One model of the gateway: the single source of truth for fields, checks, bodies and prices. */
+export interface ModelSpec {
+	id: string;
+	group: ModelGroup;
+	host: GatewayHost;
+	mode: ModelMode;
+	/** Where its tasks are read. */
+	queryRoute?: QueryRoute;
+	/** The id the gateway recommends instead (legacy aliases). */
+	recommendedId?: string;
+	/** Short family name used for field visibility: 'gpt-image-2', 'nano-banana', 'alt', 'sora'… */
+	family: string;
+	/**
+	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway.
+	 * The node's fields, the checks before sending and the request body all come from here.
+	 */
+	fields?: Partial<Record<ModelOperation, Record<string, FieldRule>>>;
+	limits?: ModelLimits;
+	price?: ModelPrice;
+}
+
+export type ModelOperation = 'generate' | 'edit' | 'video';
+
+export interface FieldRule {
+	/** The values the gateway accepts, exactly as sent (case matters: '1K' is not '1k'). */
+	values?: ReadonlyArray<string | number>;
+	default?: string | number | boolean;
+	min?: number;
+	max?: number;
+	integer?: boolean;
+	/** Label and help for the node's field. */
+	label?: string;
+	description?: string;
+}
+
+export interface ModelLimits {
+	minReferences?: number;
+	maxReferences?: number;
+	/** Body key the reference URLs go in: images, image_urls, image. */
+	referenceField?: string;
+	maxN?: number;
+	maxFileBytes?: number;
+}
+
+export interface ModelPrice {
+	/** Spec 2.8 base price, USD. */
+	baseUsd: number;
+	per: 'call' | 'image';
+	/** Resolution multipliers, keyed by the value of `multiplierField`. */
+	multipliers?: Record<string, number>;
+	multiplierField?: string;
+}
+

@@ -1,0 +1,287 @@
+'use strict';
+// Runs our built nodes through n8n-core's real execution engine (WorkflowExecute,
+// ExecuteContext, httpRequestWithAuthentication, binary-data helpers, cancel signal) against
+// the simulator on loopback. Only what lives in n8n's CLI package (credential storage and the
+// credential test runner) is re-created here, following n8n's own code.
+require('./env');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { Container } = require('@n8n/di');
+const core = require('n8n-core');
+const wf = require('n8n-workflow');
+
+const DIST = path.resolve(__dirname, '../../dist');
+const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
+const PACKAGE = 'n8n-nodes-unified-ai-gateway';
+
+const NODE_FILES = {
+	unifiedAiGateway: 'nodes/UnifiedAiGateway/UnifiedAiGateway.node.js',
+	unifiedAiGatewayTrigger: 'nodes/UnifiedAiGatewayTrigger/UnifiedAiGatewayTrigger.node.js',
+};
+
+function loadNode(name) {
+	const file = path.join(DIST, NODE_FILES[name]);
+	const exports = require(file);
+	const Klass = Object.values(exports)[0];
+	return new Klass();
+}
+
+function loadCredentialType() {
+	const { UnifiedAiGatewayApi } = require(path.join(DIST, 'credentials/UnifiedAiGatewayApi.credentials.js'));
+	return new UnifiedAiGatewayApi();
+}
+
+class NodeTypes {
+	constructor() {
+		this.cache = {};
+	}
+	getByName(type) {
+		const short = type.replace(`${PACKAGE}.`, '');
+		this.cache[short] ??= loadNode(short);
+		return this.cache[short];
+	}
+	getByNameAndVersion(type, version) {
+		return wf.NodeHelpers.getVersionedNodeType(this.getByName(type), version);
+	}
+	getKnownTypes() {
+		return {};
+	}
+}
+
+/** n8n CLI's CredentialsHelper, reduced to what a generic (expression-based) credential needs. */
+class CredentialsHelper extends wf.ICredentialsHelper {
+	constructor(credentials) {
+		super();
+		this.credentials = credentials;
+		this.type = loadCredentialType();
+	}
+	getParentTypes() {
+		return [];
+	}
+	async authenticate(credentials, typeName, requestOptions, workflow, node) {
+		const auth = this.type.authenticate;
+		if (typeof auth === 'function') return await auth(credentials, requestOptions);
+		const options = { ...requestOptions, headers: { ...(requestOptions.headers ?? {}) } };
+		for (const [key, value] of Object.entries(auth.properties.headers ?? {})) {
+			options.headers[key] = resolve(value, credentials, workflow, node);
+		}
+		return options;
+	}
+	async preAuthentication() {
+		return undefined;
+	}
+	async getDecrypted() {
+		return { ...this.credentials };
+	}
+	async getCredentials() {
+		return new core.Credentials({ id: 'cred', name: 'Gateway' }, CREDENTIAL_TYPE, '');
+	}
+	async updateCredentials() {}
+	async updateCredentialsOauthTokenData() {}
+	getCredentialsProperties() {
+		return this.type.properties;
+	}
+}
+
+function resolve(value, credentials, workflow, node) {
+	if (typeof value !== 'string' || !value.startsWith('=')) return value;
+	return workflow.expression.getParameterValue(
+		value, null, 0, 0, node.name, [], 'internal', { $credentials: credentials }, undefined, false, credentials,
+	);
+}
+
+let binaryService;
+let binaryRoot;
+
+/** Binary data as n8n stores it: in memory ('default') or on disk ('filesystem'). */
+async function useBinaryMode(mode) {
+	binaryRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'uag-binary-'));
+	const logger = { debug() {}, info() {}, warn() {}, error() {}, scoped: () => logger };
+	const errorReporter = { error() {}, warn() {}, info() {} };
+	const config = { mode, availableModes: ['filesystem'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
+	binaryService = new core.BinaryDataService(config, errorReporter, logger);
+	await binaryService.init();
+	Container.set(core.BinaryDataService, binaryService);
+	return binaryService;
+}
+
+function makeAdditionalData(credentials, workflowId) {
+	const hooks = new core.ExecutionLifecycleHooks('manual', 'exec-1', { id: workflowId, nodes: [], connections: {} });
+	return {
+		credentialsHelper: new CredentialsHelper(credentials),
+		hooks,
+		executionId: 'exec-1',
+		restApiUrl: 'http://127.0.0.1:5678/rest',
+		instanceBaseUrl: 'http://127.0.0.1:5678/',
+		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1:5678/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1:5678/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1:5678/webhook-test',
+		currentNodeParameters: undefined,
+		executionTimeoutTimestamp: undefined,
+		userId: 'user-1',
+		variables: {},
+		setExecutionStatus() {},
+		async executeWorkflow() {
+			throw new Error('not available in tests');
+		},
+		async getRunExecutionData() {
+			return undefined;
+		},
+		logAiEvent() {},
+		startRunnerTask: async () => {
+			throw new Error('not available in tests');
+		},
+	};
+}
+
+function makeWorkflow(nodeName, type, parameters, staticData) {
+	const node = {
+		id: 'node-1',
+		name: 'Gateway',
+		type: `${PACKAGE}.${nodeName}`,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters,
+		credentials: { [CREDENTIAL_TYPE]: { id: 'cred', name: 'Gateway' } },
+		...type,
+	};
+	const workflow = new wf.Workflow({
+		id: 'wf-test',
+		name: 'test',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new NodeTypes(),
+		staticData,
+		settings: { executionOrder: 'v1' },
+	});
+	return { workflow, node: workflow.getNode('Gateway') };
+}
+
+/**
+ * Runs one node of ours over `items` through WorkflowExecute, as n8n runs a node in a
+ * workflow. `stopAfterMs` presses Stop (cancels the execution) after that many ms.
+ */
+async function runNode({
+	node = 'unifiedAiGateway',
+	parameters,
+	credentials,
+	items = [{ json: {} }],
+	continueOnFail = false,
+	binaryMode = 'default',
+	stopAfterMs,
+}) {
+	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
+		await useBinaryMode(binaryMode);
+	}
+	const { workflow, node: nodeData } = makeWorkflow(node, continueOnFail ? { onError: 'continueRegularOutput' } : {}, parameters);
+	const additionalData = makeAdditionalData(credentials, workflow.id);
+	const runExecutionData = {
+		startData: {},
+		resultData: { runData: {} },
+		executionData: {
+			contextData: {},
+			metadata: {},
+			nodeExecutionStack: [{ node: nodeData, data: { main: [items] }, source: null }],
+			waitingExecution: {},
+			waitingExecutionSource: {},
+		},
+	};
+	const execute = new core.WorkflowExecute(additionalData, 'manual', runExecutionData);
+	const started = Date.now();
+	const running = execute.processRunExecutionData(workflow);
+	let timer;
+	if (stopAfterMs !== undefined) timer = setTimeout(() => running.cancel(), stopAfterMs);
+	let run;
+	try {
+		run = await running;
+	} catch (error) {
+		run = { data: runExecutionData, status: 'canceled', cancelError: error };
+	} finally {
+		clearTimeout(timer);
+	}
+	const durationMs = Date.now() - started;
+	const taskData = run.data.resultData.runData.Gateway?.[0];
+	const output = taskData?.data?.main?.[0] ?? [];
+	const error = taskData?.error ?? run.data.resultData.error;
+	return { items: output, error, status: run.status, durationMs, run };
+}
+
+/** Reads a binary output the way a downstream node would, whatever the storage mode. */
+async function binaryBuffer(binary) {
+	if (binary.id) return await binaryService.getAsBuffer(binary);
+	return Buffer.from(binary.data, 'base64');
+}
+
+/** Makes an input item's binary property through n8n's own helper (any storage mode). */
+async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
+	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
+		await useBinaryMode(binaryMode);
+	}
+	return await core.prepareBinaryData(buffer, 'exec-1', 'wf-test', fileName, mimeType);
+}
+
+/** Calls a polling trigger's poll() through n8n-core's PollContext; static data persists across calls. */
+async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger' }) {
+	if (!binaryService) await useBinaryMode('default');
+	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData);
+	const additionalData = makeAdditionalData(credentials, workflow.id);
+	const context = new core.PollContext(workflow, node, additionalData, mode, 'manual');
+	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, 1);
+	const result = await nodeType.poll.call(context);
+	return { result, staticData: workflow.staticData };
+}
+
+/**
+ * The credential's Test button, as n8n's CLI CredentialsTester runs a request-based test:
+ * a RoutingNode request through ExecuteContext, then the credential's rules in order.
+ */
+async function testCredential(credentials) {
+	const type = loadCredentialType();
+	const { request, rules = [] } = type.test;
+	const nodeType = {
+		description: {
+			name: 'credentialTest',
+			displayName: 'Credential test',
+			version: 1,
+			defaults: {},
+			inputs: [],
+			outputs: [],
+			credentials: [{ name: CREDENTIAL_TYPE, required: true }],
+			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', routing: { request }, default: '' }],
+		},
+	};
+	const node = { id: 'temp', name: 'Temp-Node', type: 'credentialTest', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { [CREDENTIAL_TYPE]: { id: 'cred', name: 'Gateway' } } };
+	const workflow = new wf.Workflow({
+		nodes: [node], connections: {}, active: false,
+		nodeTypes: { getByName: () => nodeType, getByNameAndVersion: () => nodeType, getKnownTypes: () => ({}) },
+	});
+	const additionalData = makeAdditionalData(credentials, 'wf-cred');
+	const context = new core.ExecuteContext(workflow, node, additionalData, 'internal', { resultData: { runData: {} } }, 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, []);
+	const routing = new core.RoutingNode(context, nodeType, { id: 'cred', name: 'Gateway', type: CREDENTIAL_TYPE, data: credentials });
+	let response;
+	try {
+		response = await routing.runNode();
+	} catch (error) {
+		const status = error.cause?.response?.status;
+		if (status !== undefined && (status < 200 || status > 299)) {
+			return { status: 'Error', message: error.cause.response.statusText || `Received HTTP status code: ${status}` };
+		}
+		return { status: 'Error', message: error.cause?.code ?? error.message };
+	}
+	const body = response?.[0]?.[0]?.json;
+	for (const rule of rules) {
+		if (rule.type === 'responseSuccessBody' && getPath(body, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
+	return { status: 'OK', message: 'Connection successful!' };
+}
+
+function getPath(object, key) {
+	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
+}
+
+module.exports = { runNode, pollTrigger, testCredential, binaryBuffer, makeBinary, useBinaryMode, loadNode };
