@@ -1,0 +1,156 @@
+// Types for the gateway simulator (test/simulator/index.js).
+
+export type Origin = 'main' | 'alt' | 'files';
+
+export interface SimulatorOptions {
+  /** Bearer key accepted on the main and alt hosts. Default 'sk-sim-good'. */
+  apiKey?: string;
+  /** Default '127.0.0.1'. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  altPort?: number;
+  filesPort?: number;
+  /** Multiplies every scenario duration (durationMs, queuedMs, stuckMs, syncDelayMs). Default 1. */
+  timeScale?: number;
+  /** Default true: no per-request log lines. */
+  quiet?: boolean;
+  /** Receives one line per request when quiet is false. Default: process.stdout. */
+  log?: (line: string) => void;
+}
+
+export type RecordedPart =
+  | { name: string; filename: string; contentType: string; size: number; sha256: string }
+  | { name: string; value: string };
+
+export interface RecordedRequest {
+  origin: Origin;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  /** Lower-case names; authorization masked as 'Bearer ***' + last 3 characters. */
+  headers: Record<string, string | string[] | undefined>;
+  hasAuth: boolean;
+  authValid: boolean;
+  /** Parsed JSON, raw text, or undefined (empty or multipart body). */
+  body: unknown;
+  /** Multipart bodies only. */
+  parts?: RecordedPart[];
+  /** Arrival time, ms since epoch. */
+  at: number;
+}
+
+export type FaultKind = 'drop' | 'slow' | 'malformed' | 'breakStream';
+
+export interface Fault {
+  /** Matched against the path without query: exact string or RegExp. */
+  path: string | RegExp;
+  method?: string;
+  origin?: Origin;
+  /** How many matching requests this fault takes. Default 1; Infinity allowed. */
+  times?: number;
+  status?: number;
+  headers?: Record<string, string>;
+  /** Object: sent as JSON. String: sent raw ('' = empty body; '<html>' sent as text/html). Default: an OpenAI-style error for the status. */
+  body?: string | object;
+  kind?: FaultKind;
+  /** Wait before answering (kind 'slow' defaults to 1000). Not scaled by timeScale. */
+  delayMs?: number;
+}
+
+export type TaskOutcome = 'success' | 'fail' | 'cancel' | 'stuck100' | 'noUrl' | 'never';
+
+export interface Scenario {
+  /** Total time until the terminal state. Default 2000 (images), 3000 (video). */
+  durationMs?: number;
+  /** Progress values reported while running, e.g. [0, 25, 50, 100]. */
+  progressSteps?: number[];
+  /** Time in queued before running. Default 10% of durationMs. */
+  queuedMs?: number;
+  outcome?: TaskOutcome;
+  /** stuck100 only: time at 100% in_progress before completing. Default forever. */
+  stuckMs?: number;
+  failMessage?: string;
+  /** Seconds, reported as data.estimated_time in generic shape B. */
+  estimatedTime?: number;
+  /** Generic GET /v1/tasks/{id} shape. Default B for images, A for video. */
+  shape?: 'A' | 'B';
+  /** Where GET /v1/videos/{id} puts the finished URL. Default 'video_url'. */
+  urlField?: 'video_url' | 'result_url' | 'url' | 'metadata.url';
+  /** gpt-image-2.5-flare / -sunburst: 'task' answers like the async models. */
+  mode?: 'task' | 'sync';
+  /** Sync image models: hold the response this long. */
+  syncDelayMs?: number;
+  /** Result image count for task models. Default n or 1. */
+  images?: number;
+  /** Finished video tasks point at a streamed file of exactly this many bytes. */
+  videoBytes?: number;
+}
+
+export interface BalanceValues {
+  remain?: number;
+  used?: number;
+  unlimited?: boolean;
+  /** When set, the balance route answers {success:false, message} with HTTP 200. */
+  message?: string;
+}
+
+export interface ModelObject {
+  id: string;
+  object?: string;
+  created?: number;
+  owned_by?: string;
+  supported_endpoint_types?: string[];
+  [key: string]: unknown;
+}
+
+export type TaskStatus = 'queued' | 'in_progress' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskRecord {
+  id: string;
+  model: string;
+  /** Which query shapes apply: 'gpt' | 'nano' | 'alt' | 'video'. */
+  family: 'gpt' | 'nano' | 'alt' | 'video';
+  kind: 'image' | 'video';
+  /** e.g. 'images.generations', 'images.edits', 'alt.generations', 'video.generations', 'videos.json', 'videos.grok'. */
+  route: string;
+  origin: 'main' | 'alt';
+  mode: 'generate' | 'edit';
+  createdAt: number;
+  timeScale: number;
+  /** Scenario snapshot taken at creation. */
+  scenario: Scenario;
+  params: Record<string, unknown>;
+  images: number;
+  /** Result URLs the task delivers once completed (empty for outcome noUrl). */
+  urls: string[];
+  /** Computed for "now". */
+  status: TaskStatus;
+  progress: number;
+  startedAt?: number;
+  finishedAt?: number;
+}
+
+export interface Simulator {
+  readonly mainUrl: string;
+  readonly altUrl: string;
+  readonly filesUrl: string;
+  /** Oldest first; cleared in place by reset(). */
+  readonly requests: RecordedRequest[];
+  /** method: e.g. 'GET' ('*' or '' = any); path: exact path or RegExp. */
+  count(method: string | null, path: string | RegExp, origin?: Origin): number;
+  find(method: string | null, path: string | RegExp, origin?: Origin): RecordedRequest[];
+  /** Clears requests, faults, scenarios, balances, models, tasks and uploads. */
+  reset(): void;
+  inject(fault: Fault): void;
+  /** Replaces the scenario for a model id or '*'; null removes it. Applies to tasks created afterwards. */
+  scenario(model: string, opts: Scenario | null): void;
+  setBalance(kind: 'token' | 'user', values: BalanceValues): void;
+  /** null restores the default catalogue. */
+  setModels(models: ModelObject[] | null): void;
+  task(taskId: string): TaskRecord | undefined;
+  close(): Promise<void>;
+}
+
+export function startSimulator(options?: SimulatorOptions): Promise<Simulator>;

@@ -1,0 +1,89 @@
+'use strict';
+const { SimState } = require('./state');
+const { createOriginServer } = require('./server');
+const { normalizeFault } = require('./faults');
+const { taskState } = require('./tasks');
+const routes = require('./routes');
+
+const ORIGINS = ['main', 'alt', 'files'];
+
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address().port);
+    });
+  });
+}
+
+function closeServer(server) {
+  return new Promise((resolve) => {
+    if (!server.listening) return resolve();
+    server.close(() => resolve());
+    server.closeAllConnections(); // idle keep-alive sockets too, so test runners can exit
+  });
+}
+
+function urlHost(host) {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function matcher(method, pathOrRegExp, origin) {
+  const m = method && method !== '*' ? method.toUpperCase() : null;
+  return (r) =>
+    (!m || r.method === m) &&
+    (!origin || r.origin === origin) &&
+    (pathOrRegExp instanceof RegExp ? pathOrRegExp.test(r.path) : r.path === pathOrRegExp);
+}
+
+async function startSimulator(options = {}) {
+  const { host = '127.0.0.1', port = 0, altPort = 0, filesPort = 0 } = options;
+  const sim = new SimState(options);
+  const servers = Object.fromEntries(ORIGINS.map((o) => [o, createOriginServer(sim, o, routes[o])]));
+  const ports = { main: port, alt: altPort, files: filesPort };
+  try {
+    for (const o of ORIGINS) {
+      const actual = await listen(servers[o], Number(ports[o]) || 0, host);
+      sim.urls[o] = `http://${urlHost(host)}:${actual}`;
+    }
+  } catch (err) {
+    await Promise.all(ORIGINS.map((o) => closeServer(servers[o])));
+    throw err;
+  }
+
+  let closing = null;
+  return {
+    mainUrl: sim.urls.main,
+    altUrl: sim.urls.alt,
+    filesUrl: sim.urls.files,
+    get requests() {
+      return sim.requests;
+    },
+    count: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)).length,
+    find: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)),
+    reset: () => sim.reset(),
+    inject: (fault) => void sim.faults.push(normalizeFault(fault)),
+    scenario: (model, opts) => sim.setScenario(model, opts),
+    setBalance: (kind, values) => sim.setBalance(kind, values),
+    setModels: (models) => sim.setModels(models),
+    task: (id) => {
+      const t = sim.tasks.get(id);
+      if (!t) return undefined;
+      // urls are the planned result URLs; status/progress are computed for "now".
+      const { status, progress, startedAt, finishedAt } = taskState(t);
+      return { ...t, scenario: { ...t.scenario }, params: { ...t.params }, urls: [...t.urls], status, progress, startedAt, finishedAt };
+    },
+    close: () => {
+      closing ||= (async () => {
+        sim.clearTimers();
+        await Promise.all(ORIGINS.map((o) => closeServer(servers[o])));
+      })();
+      return closing;
+    },
+  };
+}
+
+module.exports = { startSimulator };

@@ -1,0 +1,59 @@
+'use strict';
+// The files origin: result images, result videos and uploaded files. No auth, but
+// server.js still records whether an Authorization header leaked here.
+const { Readable } = require('node:stream');
+const { sendBuffer, sendStream, sendJson } = require('../respond');
+const { pngFor } = require('../png');
+const { smallMp4, bigMp4Stream } = require('../mp4');
+
+const MAX_BIG = 64 * 1024 ** 3;
+const BIG = /^big-(\d+)(?:-[\w.-]+)?\.mp4$/;
+
+// { length, open(): Readable } for a video file name, or null.
+function videoSource(name) {
+  const big = BIG.exec(name);
+  if (big) {
+    const length = Number(big[1]);
+    if (!Number.isSafeInteger(length) || length > MAX_BIG) return null;
+    return { length, open: () => bigMp4Stream(length) };
+  }
+  if (!/^[\w.-]+\.mp4$/.test(name)) return null;
+  const buf = smallMp4(name);
+  return { length: buf.length, open: () => Readable.from([buf]) };
+}
+
+const disposition = (name) => `inline; filename="${name.replace(/["\\\r\n]/g, '_')}"`;
+
+function notFound(ctx) {
+  sendJson(ctx, 404, { error: { message: `File not found: ${ctx.path}`, type: 'not_found', param: '', code: 'file_not_found' } });
+}
+
+function png(ctx) {
+  const name = ctx.params.name;
+  sendBuffer(ctx, 200, pngFor(name), { 'Content-Type': 'image/png', 'Content-Disposition': disposition(`${name}.png`), 'Cache-Control': 'no-store' });
+}
+
+function mp4(ctx) {
+  const name = `${ctx.params.name}.mp4`;
+  const src = videoSource(name);
+  if (!src) return notFound(ctx);
+  sendStream(ctx, 200, src.open(), src.length, { 'Content-Type': 'video/mp4', 'Content-Disposition': disposition(name), 'Accept-Ranges': 'none' });
+}
+
+function uploaded(ctx) {
+  const file = ctx.sim.uploads.get(ctx.params.id);
+  if (!file) return notFound(ctx);
+  sendBuffer(ctx, 200, file.data, { 'Content-Type': file.contentType, 'Content-Disposition': disposition(file.filename) });
+}
+
+const routes = [];
+for (const method of ['GET', 'HEAD']) {
+  routes.push(
+    { method, path: /^\/files\/(?<name>[\w.-]+)\.png$/, auth: false, handler: png },
+    { method, path: /^\/files\/(?<name>[\w.-]+)\.mp4$/, auth: false, handler: mp4 },
+    { method, path: /^\/uploads\/(?<id>[A-Za-z0-9]+)\/[^/]+$/, auth: false, handler: uploaded },
+  );
+}
+
+module.exports = routes;
+module.exports.videoSource = videoSource;

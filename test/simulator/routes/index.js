@@ -1,0 +1,16 @@
+'use strict';
+const models = require('./models');
+
+module.exports = {
+  main: [
+    ...require('./balance'),
+    ...models.main,
+    ...require('./chat'),
+    ...require('./images'),
+    ...require('./tasks'),
+    ...require('./uploads'),
+    ...require('./videos'),
+  ],
+  alt: [...models.alt, ...require('./alt')],
+  files: require('./files'),
+};

@@ -1,0 +1,154 @@
+'use strict';
+// One http.Server per origin: read body, record, apply faults, check auth, route.
+const http = require('node:http');
+const crypto = require('node:crypto');
+const { HttpError } = require('./errors');
+const { sendJson, sendError, CORS } = require('./respond');
+const { isMultipart, parseMultipart, describeParts } = require('./multipart');
+const { takeFault, applyFault } = require('./faults');
+const { requestId } = require('./ids');
+
+const MAX_BODY = 128 * 1024 * 1024;
+const MAX_RECORDED_TEXT = 1024 * 1024;
+
+// Collects the body; past MAX_BODY it keeps draining (so the client can read our 413)
+// but drops the bytes.
+function readBody(req) {
+  return new Promise((resolve, reject) => {
+    const chunks = [];
+    let size = 0;
+    req.on('data', (c) => {
+      size += c.length;
+      if (size <= MAX_BODY) chunks.push(c);
+    });
+    req.on('end', () => resolve({ buf: size <= MAX_BODY ? Buffer.concat(chunks) : null, size }));
+    req.on('error', (err) => reject(Object.assign(err, { clientAborted: true })));
+    req.on('close', () => {
+      if (!req.complete) reject(Object.assign(new Error('client aborted the request'), { clientAborted: true }));
+    });
+  });
+}
+
+function bearerToken(header) {
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header || '');
+  return m ? m[1] : null;
+}
+
+function maskAuthorization(value) {
+  const token = bearerToken(value) || value;
+  return token.length >= 8 ? `Bearer ***${token.slice(-3)}` : 'Bearer ***';
+}
+
+function sameKey(a, b) {
+  if (typeof a !== 'string') return false;
+  const x = crypto.createHash('sha256').update(a).digest();
+  const y = crypto.createHash('sha256').update(b).digest();
+  return crypto.timingSafeEqual(x, y);
+}
+
+function parseBody(ctx, buf) {
+  const type = ctx.headers['content-type'] || '';
+  if (!buf || buf.length === 0) return { bodyKind: 'empty', recorded: undefined };
+  if (isMultipart(type)) {
+    try {
+      ctx.parts = parseMultipart(buf, type);
+      return { bodyKind: 'multipart', recorded: undefined, parts: describeParts(ctx.parts) };
+    } catch (err) {
+      ctx.multipartError = err.message;
+      return { bodyKind: 'multipart', recorded: undefined, parts: [] };
+    }
+  }
+  const text = buf.toString('utf8');
+  try {
+    ctx.json = JSON.parse(text);
+    return { bodyKind: 'json', recorded: ctx.json };
+  } catch {
+    const recorded = buf.length > MAX_RECORDED_TEXT ? `<${buf.length} bytes>` : text;
+    return { bodyKind: /\bjson\b/i.test(type) ? 'badjson' : 'other', recorded };
+  }
+}
+
+function matchRoute(routes, method, path) {
+  let pathMatched = false;
+  for (const r of routes) {
+    const m = typeof r.path === 'string' ? (r.path === path ? {} : null) : r.path.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (r.method === method) return { route: r, params: m.groups || {} };
+  }
+  return { pathMatched };
+}
+
+function authError(route) {
+  if (route.auth === 'balance') {
+    return new HttpError(401, 'Authorization header is missing or the token is invalid (无效的令牌)', { style: 'balance' });
+  }
+  return new HttpError(401, 'Invalid token', { code: 'invalid_api_key', type: 'new_api_error', style: 'openai' });
+}
+
+async function handle(sim, origin, routes, req, res) {
+  const at = Date.now();
+  const url = new URL(req.url, 'http://simulator.invalid');
+  const ctx = {
+    sim, origin, req, res,
+    method: req.method.toUpperCase(),
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: req.headers,
+    reqId: requestId(),
+  };
+  res.on('close', () => sim.logRequest(ctx, at));
+  res.setHeader('X-Request-Id', ctx.reqId);
+
+  const { buf, size } = await readBody(req);
+  const parsed = parseBody(ctx, buf);
+  ctx.bodyKind = parsed.bodyKind;
+  ctx.json = parsed.bodyKind === 'json' ? ctx.json : undefined;
+  const authHeader = req.headers.authorization;
+  const authValid = sameKey(bearerToken(authHeader), sim.apiKey);
+  const headers = { ...req.headers };
+  if (authHeader !== undefined) headers.authorization = maskAuthorization(authHeader);
+  const record = {
+    origin, method: ctx.method, path: ctx.path, query: ctx.query, headers,
+    hasAuth: authHeader !== undefined, authValid, body: parsed.recorded, at,
+  };
+  if (parsed.parts) record.parts = parsed.parts;
+  sim.requests.push(record);
+
+  const fault = takeFault(sim.faults, origin, ctx.method, ctx.path);
+  if (fault && (await applyFault(ctx, fault))) return;
+
+  if (ctx.method === 'OPTIONS') {
+    res.writeHead(204, { ...CORS, 'Access-Control-Max-Age': '600' });
+    return res.end();
+  }
+  const { route, params, pathMatched } = matchRoute(routes, ctx.method, ctx.path);
+  if (!route) {
+    const status = pathMatched ? 405 : 404;
+    const message = `Invalid URL (${ctx.method} ${ctx.path}) (request id: ${ctx.reqId})`;
+    return sendJson(ctx, status, { error: { message, type: 'invalid_request_error', param: '', code: '' } });
+  }
+  ctx.params = params;
+  const style = route.auth === 'balance' ? 'balance' : route.style || 'openai';
+  try {
+    if (route.auth !== false && !authValid) throw authError(route);
+    if (size > MAX_BODY) throw new HttpError(413, `Request body is too large (limit ${MAX_BODY} bytes)`, { code: 'body_too_large' });
+    await route.handler(ctx);
+  } catch (err) {
+    if (!(err instanceof HttpError)) throw err;
+    sendError(ctx, err, style);
+  }
+}
+
+function createOriginServer(sim, origin, routes) {
+  return http.createServer((req, res) => {
+    handle(sim, origin, routes, req, res).catch((err) => {
+      if (err && err.clientAborted) return res.destroy();
+      sim.log(`[${origin}] internal error: ${err && err.stack}`);
+      if (!res.headersSent) sendJson({ res, method: req.method }, 500, { error: { message: 'simulator internal error', type: 'simulator_error', param: '', code: 'internal_error' } });
+      else res.destroy();
+    });
+  });
+}
+
+module.exports = { createOriginServer, maskAuthorization };

@@ -1,0 +1,161 @@
+'use strict';
+const { startSimulator } = require('./index');
+const { solidPng, PNG_SIGNATURE } = require('./png');
+
+const KEY = 'sk-sim-test-key';
+const auth = { Authorization: `Bearer ${KEY}` };
+const jsonHeaders = { ...auth, 'Content-Type': 'application/json' };
+const post = (url, body) => fetch(url, { method: 'POST', headers: jsonHeaders, body: JSON.stringify(body) });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+let sim;
+beforeAll(async () => {
+  sim = await startSimulator({ apiKey: KEY, quiet: true });
+});
+afterAll(() => sim.close());
+beforeEach(() => sim.reset());
+
+test('401 without or with a wrong key, in route-specific bodies; key masked in records', async () => {
+  const models = await fetch(`${sim.mainUrl}/v1/models`);
+  expect(models.status).toBe(401);
+  expect((await models.json()).error.code).toBe('invalid_api_key');
+
+  const balance = await fetch(`${sim.mainUrl}/balance`, { headers: { Authorization: 'Bearer sk-wrong-key' } });
+  expect(balance.status).toBe(401);
+  const body = await balance.json();
+  expect(body.success).toBe(false);
+  expect(body.message).toMatch(/Authorization header/);
+
+  const ok = await fetch(`${sim.mainUrl}/v1/balance`, { headers: auth });
+  expect(await ok.json()).toEqual({ success: true, remain_balance: 100.5, used_balance: 12.25, unlimited_quota: false });
+  const [rec] = sim.find('GET', '/v1/balance');
+  expect(rec.headers.authorization).toBe('Bearer ***key');
+  expect(JSON.stringify(sim.requests)).not.toContain(KEY);
+});
+
+test('sync image URL downloads a valid PNG from the files origin without auth', async () => {
+  const res = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'a cat', size: '16:9', resolution: '2k', n: 2 });
+  expect(res.status).toBe(200);
+  const { data } = await res.json();
+  expect(data).toHaveLength(2);
+  expect(data[0].url.startsWith(`${sim.filesUrl}/files/`)).toBe(true);
+  const png = Buffer.from(await (await fetch(data[0].url)).arrayBuffer());
+  expect(png.subarray(0, 8).equals(PNG_SIGNATURE)).toBe(true);
+  expect(sim.find('GET', /\.png$/, 'files')[0].hasAuth).toBe(false);
+
+  const bad = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2.5', prompt: 'x', size: '16:9' });
+  expect(bad.status).toBe(400);
+  expect((await bad.json()).error.param).toBe('size');
+});
+
+test('async image task goes queued -> completed by elapsed time', async () => {
+  sim.scenario('*', { durationMs: 150, queuedMs: 40 });
+  const created = await (await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2-async', prompt: 'x' })).json();
+  expect(created).toMatchObject({ status: 'queued', mode: 'generate', model: 'gpt-image-2-async' });
+  expect(created.id).toMatch(/^task_[A-Za-z0-9]{32}$/);
+  const poll = async () => (await fetch(`${sim.mainUrl}/v1/images/generations/${created.id}`, { headers: auth })).json();
+  expect((await poll()).status).toBe('queued');
+  await sleep(200);
+  const done = await poll();
+  expect(done).toMatchObject({ status: 'completed', progress: '100%' });
+  expect(done.items[0].status).toBe('success');
+  expect(done.items[0].data[0].url).toBe(done.data[0].url);
+  const unknown = await fetch(`${sim.mainUrl}/v1/images/generations/task_nope`, { headers: auth });
+  expect(unknown.status).toBe(400);
+  expect((await unknown.json()).code).toBe('task_not_exist');
+});
+
+test('multipart upload is checked by magic bytes and served back', async () => {
+  const png = solidPng(8, 8, [1, 2, 3]);
+  const form = new FormData();
+  form.append('file', new Blob([png], { type: 'application/octet-stream' }), 'tiny.png');
+  const res = await fetch(`${sim.mainUrl}/v1/uploads/images`, { method: 'POST', headers: auth, body: form });
+  expect(res.status).toBe(200);
+  const up = await res.json();
+  expect(up).toMatchObject({ filename: 'tiny.png', content_type: 'image/png', bytes: png.length });
+  const back = Buffer.from(await (await fetch(up.url)).arrayBuffer());
+  expect(back.equals(png)).toBe(true);
+  expect(sim.find('POST', '/v1/uploads/images')[0].parts[0]).toMatchObject({ name: 'file', filename: 'tiny.png', size: png.length });
+
+  const text = new FormData();
+  text.append('file', new Blob(['not an image at all']), 'a.png');
+  const rejected = await fetch(`${sim.mainUrl}/v1/uploads/images`, { method: 'POST', headers: auth, body: text });
+  expect(rejected.status).toBe(400);
+  expect((await rejected.json()).error.message).toMatch(/Uploaded file must be an image/);
+});
+
+test('grok multipart video records repeated input_reference parts', async () => {
+  const form = new FormData();
+  for (const [k, v] of Object.entries({ model: 'grok-imagine-video-1.5', prompt: 'waves', seconds: '6', size: '1280x720', quality: 'high' })) form.append(k, v);
+  form.append('input_reference', new Blob([solidPng(4, 4, [9, 9, 9])], { type: 'image/png' }), 'a.png');
+  form.append('input_reference', new Blob([solidPng(4, 4, [7, 7, 7])], { type: 'image/png' }), 'b.png');
+  const res = await fetch(`${sim.mainUrl}/v1/videos`, { method: 'POST', headers: auth, body: form });
+  expect(res.status).toBe(200);
+  const created = await res.json();
+  expect(created).toMatchObject({ object: 'video', status: 'queued', progress: 0, seconds: '6', size: '1280x720' });
+  expect(created.task_id).toBe(created.id);
+  const refs = sim.find('POST', '/v1/videos')[0].parts.filter((p) => p.name === 'input_reference');
+  expect(refs).toHaveLength(2);
+  expect(refs[0].sha256).not.toBe(refs[1].sha256);
+
+  const wrong = new FormData();
+  for (const [k, v] of Object.entries({ model: 'grok-imagine-video-1.5', prompt: 'waves', seconds: '6', size: '1280x720', quality: 'high' })) wrong.append(k, v);
+  wrong.append('input_reference[]', new Blob([solidPng(4, 4, [1, 1, 1])]), 'a.png');
+  expect((await fetch(`${sim.mainUrl}/v1/videos`, { method: 'POST', headers: auth, body: wrong })).status).toBe(400);
+});
+
+test('streamed chat assembles to the non-stream content', async () => {
+  const body = { model: 'gpt-5.6-sol', messages: [{ role: 'user', content: 'Hello, simulator — ünïcode ✓' }] };
+  const plain = await (await post(`${sim.mainUrl}/v1/chat/completions`, body)).json();
+  const res = await post(`${sim.mainUrl}/v1/chat/completions`, { ...body, stream: true });
+  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+  const events = (await res.text()).split('\n\n').filter(Boolean).map((e) => e.replace(/^data: /, ''));
+  expect(events.pop()).toBe('[DONE]');
+  const chunks = events.map((e) => JSON.parse(e));
+  expect(chunks[0].choices[0].delta.role).toBe('assistant');
+  expect(chunks.at(-1).choices[0].finish_reason).toBe('stop');
+  expect(chunks.map((c) => c.choices[0].delta.content || '').join('')).toBe(plain.choices[0].message.content);
+});
+
+test('429 fault with Retry-After, then success; the faulted submit is still recorded', async () => {
+  sim.inject({ method: 'POST', path: '/v1/images/generations', status: 429, headers: { 'Retry-After': '1' }, body: '' });
+  const first = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'x' });
+  expect(first.status).toBe(429);
+  expect(first.headers.get('retry-after')).toBe('1');
+  expect(await first.text()).toBe('');
+  const second = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'x' });
+  expect(second.status).toBe(200);
+  expect(sim.count('POST', '/v1/images/generations')).toBe(2);
+});
+
+test('drop fault destroys the socket without a response', async () => {
+  sim.inject({ path: '/v1/models', kind: 'drop' });
+  await expect(fetch(`${sim.mainUrl}/v1/models`, { headers: auth })).rejects.toThrow();
+  expect(sim.count('GET', '/v1/models')).toBe(1);
+  expect((await fetch(`${sim.mainUrl}/v1/models`, { headers: auth })).status).toBe(200);
+});
+
+async function download(url, onChunk) {
+  const res = await fetch(url);
+  for await (const chunk of res.body) onChunk(chunk);
+  return res;
+}
+
+test('big file streams 200 MB with flat memory', async () => {
+  // Warm-up: the first download grows the client's heap to its steady state.
+  await download(`${sim.filesUrl}/files/big-${16 * 1024 * 1024}.mp4`, () => {});
+  const size = 200 * 1024 * 1024;
+  const before = process.memoryUsage().rss;
+  let peak = before;
+  let total = 0;
+  let head;
+  const res = await download(`${sim.filesUrl}/files/big-${size}.mp4`, (chunk) => {
+    if (!head) head = Buffer.from(chunk.subarray(0, 8));
+    total += chunk.length;
+    peak = Math.max(peak, process.memoryUsage().rss);
+  });
+  expect(res.headers.get('content-length')).toBe(String(size));
+  expect(total).toBe(size);
+  expect(head.toString('latin1', 4, 8)).toBe('ftyp');
+  expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+}, 20000);

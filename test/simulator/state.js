@@ -1,0 +1,120 @@
+'use strict';
+// Mutable simulator state shared by all three origins.
+const { defaultModels, canonicalVideo } = require('./catalog');
+const { OUTCOMES } = require('./tasks');
+
+const SCENARIO_KEYS = [
+  'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
+  'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes',
+];
+const URL_FIELDS = ['video_url', 'result_url', 'url', 'metadata.url'];
+
+const defaultBalances = () => ({
+  token: { remain: 100.5, used: 12.25, unlimited: false },
+  user: { remain: 100.5, used: 12.25, unlimited: false },
+});
+
+function checkScenario(opts) {
+  for (const key of Object.keys(opts)) {
+    if (!SCENARIO_KEYS.includes(key)) throw new TypeError(`scenario: unknown option "${key}" (known: ${SCENARIO_KEYS.join(', ')})`);
+  }
+  if (opts.outcome !== undefined && !OUTCOMES.includes(opts.outcome)) throw new TypeError(`scenario: outcome must be one of ${OUTCOMES.join(', ')}`);
+  if (opts.shape !== undefined && !['A', 'B'].includes(opts.shape)) throw new TypeError("scenario: shape must be 'A' or 'B'");
+  if (opts.urlField !== undefined && !URL_FIELDS.includes(opts.urlField)) throw new TypeError(`scenario: urlField must be one of ${URL_FIELDS.join(', ')}`);
+  if (opts.mode !== undefined && !['task', 'sync'].includes(opts.mode)) throw new TypeError("scenario: mode must be 'task' or 'sync'");
+  if (opts.videoBytes !== undefined && !(Number.isSafeInteger(opts.videoBytes) && opts.videoBytes >= 0)) throw new TypeError('scenario: videoBytes must be a whole number of bytes');
+}
+
+class SimState {
+  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log } = {}) {
+    if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey must be a non-empty string');
+    if (!(timeScale >= 0)) throw new TypeError('timeScale must be a number >= 0');
+    this.apiKey = apiKey;
+    this.timeScale = timeScale;
+    this.quiet = quiet;
+    this.logger = log || ((line) => process.stdout.write(`${line}\n`));
+    this.urls = {};
+    this.requests = [];
+    this.timers = new Set();
+    this.reset();
+  }
+
+  reset() {
+    this.requests.length = 0; // in place: callers may hold sim.requests
+    this.faults = [];
+    this.scenarios = new Map();
+    this.tasks = new Map();
+    this.uploads = new Map();
+    this.balances = defaultBalances();
+    this.models = defaultModels();
+  }
+
+  hasModel(id) {
+    return this.models.some((m) => m && m.id === id);
+  }
+
+  // '*' first, then the canonical id (for the grok alias), then the exact id.
+  scenarioFor(model) {
+    return {
+      ...this.scenarios.get('*'),
+      ...this.scenarios.get(canonicalVideo(model)),
+      ...this.scenarios.get(model),
+    };
+  }
+
+  setScenario(model, opts) {
+    if (typeof model !== 'string' || model === '') throw new TypeError("scenario: model must be a model id or '*'");
+    if (opts == null) return void this.scenarios.delete(model);
+    checkScenario(opts);
+    this.scenarios.set(model, { ...opts });
+  }
+
+  setBalance(kind, values = {}) {
+    if (!(kind in this.balances)) throw new TypeError("setBalance: kind must be 'token' or 'user'");
+    const next = { ...this.balances[kind] };
+    for (const key of ['remain', 'used', 'unlimited', 'message']) if (key in values) next[key] = values[key];
+    this.balances[kind] = next;
+  }
+
+  setModels(models) {
+    if (models === null || models === undefined) {
+      this.models = defaultModels();
+      return;
+    }
+    if (!Array.isArray(models) || models.some((m) => !m || typeof m.id !== 'string')) {
+      throw new TypeError('setModels: expected an array of {id, ...} objects or null');
+    }
+    this.models = models.map((m) => ({ id: m.id, object: 'model', created: 1767225600, owned_by: 'custom', supported_endpoint_types: [], ...m }));
+  }
+
+  // Timers die with close(); a pending sleep then simply never resolves.
+  sleep(ms) {
+    return new Promise((resolve) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        resolve();
+      }, Math.max(0, ms));
+      this.timers.add(t);
+    });
+  }
+
+  clearTimers() {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+
+  log(line) {
+    if (!this.quiet) this.logger(line);
+  }
+
+  // One line per request; the path only (never headers), so the key cannot leak.
+  logRequest(ctx, at) {
+    if (this.quiet) return;
+    const { res } = ctx;
+    const status = res.headersSent ? res.statusCode : 'dropped';
+    const note = res.headersSent && !res.writableFinished ? ' (cut)' : '';
+    this.logger(`[${ctx.origin}] ${ctx.method} ${ctx.path} ${status}${note} ${Date.now() - at}ms`);
+  }
+}
+
+module.exports = { SimState, SCENARIO_KEYS };

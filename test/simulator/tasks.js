@@ -1,0 +1,99 @@
+'use strict';
+const { taskId } = require('./ids');
+
+const DEFAULT_DURATION = { image: 2000, video: 3000 };
+const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never'];
+
+/**
+ * Creates and stores a task. `family` says which query shapes apply:
+ * 'gpt' (async GPT image), 'nano', 'alt', 'video'.
+ */
+function createTask(sim, { model, family, route, origin, mode = 'generate', n, params = {} }) {
+  const kind = family === 'video' ? 'video' : 'image';
+  const scenario = sim.scenarioFor(model);
+  const task = {
+    id: taskId(),
+    model,
+    family,
+    kind,
+    route,
+    origin,
+    mode,
+    createdAt: Date.now(),
+    timeScale: sim.timeScale,
+    scenario,
+    params,
+    images: kind === 'image' ? scenario.images || n || 1 : 0,
+  };
+  task.urls = resultUrls(sim, task);
+  sim.tasks.set(task.id, task);
+  return task;
+}
+
+function resultUrls(sim, task) {
+  if (task.scenario.outcome === 'noUrl') return [];
+  const base = `${sim.urls.files}/files`;
+  if (task.kind === 'video') {
+    const bytes = task.scenario.videoBytes;
+    return [bytes ? `${base}/big-${bytes}-${task.id}.mp4` : `${base}/${task.id}.mp4`];
+  }
+  return Array.from({ length: task.images }, (_, i) => `${base}/${task.id}-${i + 1}.png`);
+}
+
+function timings(task) {
+  const sc = task.scenario;
+  const scale = task.timeScale;
+  const durationMs = sc.durationMs ?? DEFAULT_DURATION[task.kind];
+  const duration = durationMs * scale;
+  const queued = Math.min(duration, (sc.queuedMs ?? durationMs * 0.1) * scale);
+  const stuck = sc.stuckMs == null ? Infinity : sc.stuckMs * scale;
+  return { duration, queued, stuck };
+}
+
+// Progress while running: linear 0..99, snapped down to the scenario's steps if any.
+function runningProgress(task, elapsed, { duration, queued }) {
+  const span = duration - queued;
+  const frac = span > 0 ? (elapsed - queued) / span : 1;
+  const raw = Math.max(0, Math.min(99, Math.floor(frac * 100)));
+  const steps = task.scenario.progressSteps;
+  if (!Array.isArray(steps) || steps.length === 0) return raw;
+  const below = steps.filter((s) => s <= raw && s < 100);
+  return below.length ? Math.max(...below) : Math.min(...steps);
+}
+
+/**
+ * State at `now`, derived from elapsed time only (polling frequency has no effect).
+ * status uses the unified vocabulary: queued | in_progress | completed | failed | cancelled.
+ */
+function taskState(task, now = Date.now()) {
+  const t = timings(task);
+  const elapsed = now - task.createdAt;
+  const outcome = task.scenario.outcome || 'success';
+  const startedAt = task.createdAt + t.queued;
+  const endAt = task.createdAt + t.duration;
+  // `early` lets the upper-case view tell SUBMITTED from QUEUED.
+  if (elapsed < t.queued) return { status: 'queued', progress: 0, urls: [], early: elapsed < t.queued / 2 };
+  if (elapsed < t.duration || outcome === 'never') {
+    const at = Math.min(elapsed, Math.max(t.queued, t.duration - 1));
+    return { status: 'in_progress', progress: runningProgress(task, at, t), startedAt, urls: [] };
+  }
+  switch (outcome) {
+    case 'fail':
+      return { status: 'failed', progress: 100, startedAt, finishedAt: endAt, urls: [] };
+    case 'cancel':
+      return { status: 'cancelled', progress: runningProgress(task, t.duration - 1, t), startedAt, finishedAt: endAt, urls: [] };
+    case 'stuck100':
+      if (elapsed < t.duration + t.stuck) return { status: 'in_progress', progress: 100, startedAt, urls: [] };
+      return { status: 'completed', progress: 100, startedAt, finishedAt: endAt + t.stuck, urls: task.urls };
+    default: // success, noUrl (its url list is empty)
+      return { status: 'completed', progress: 100, startedAt, finishedAt: endAt, urls: task.urls };
+  }
+}
+
+function failMessage(task, language) {
+  if (task.scenario.failMessage) return task.scenario.failMessage;
+  if (language === 'zh') return '生成失败：上游服务拒绝了该请求';
+  return 'Generation failed: the upstream provider rejected the request';
+}
+
+module.exports = { createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES };
