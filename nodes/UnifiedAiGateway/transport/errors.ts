@@ -10,6 +10,8 @@ export interface ErrorFacts {
 	model?: string;
 	/** The request creates billed work: a lost answer may still mean a created job. */
 	billed?: boolean;
+	/** What a low balance cannot pay for, when it is not the request itself: "the video pre-charge". */
+	charge?: string;
 	timeoutMs?: number;
 }
 
@@ -121,7 +123,9 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 	if (/insufficient_user_quota|pre_consume_token_quota_failed|quota is not enough|余额不足/i.test(all)) {
 		return {
 			code: code ?? 'insufficient_user_quota',
-			message: `Your gateway balance is too low for this request (${code ?? 'insufficient_user_quota'}) while ${action}`,
+			message: facts.charge
+				? `Gateway balance too low for ${facts.charge} (${code ?? 'insufficient_user_quota'}) while ${action}`
+				: `Your gateway balance is too low for this request (${code ?? 'insufficient_user_quota'}) while ${action}`,
 			description: describe('Top up the account or the key\'s quota, or pick a cheaper model. Nothing was retried.'),
 		};
 	}

@@ -28,6 +28,8 @@ export interface GatewayRequest {
 	action: string;
 	/** The request creates billed work: never retried, and a lost answer is said to maybe exist. */
 	billed?: boolean;
+	/** What a low balance cannot pay for, for the quota message: "the video pre-charge". */
+	charge?: string;
 	model?: string;
 	/** Answer as a stream (file downloads); error bodies are still read and explained. */
 	stream?: boolean;
@@ -136,6 +138,7 @@ async function sendWithRetry<T>(
 		action: req.action,
 		model: req.model,
 		billed: req.billed,
+		charge: req.charge,
 		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
 	for (let attempt = 0; ; attempt++) {
@@ -214,10 +217,17 @@ async function readSmallStream(stream: unknown, limit = 64 * 1024): Promise<unkn
 	return parseBody(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** n8n wraps the HTTP client's error; the network code ends up in httpCode or the message. */
 function networkCodeOf(error: unknown): string | undefined {
-	const e = error as { code?: unknown; cause?: { code?: unknown }; errorResponse?: { code?: unknown } };
-	const code = e?.cause?.code ?? e?.code ?? e?.errorResponse?.code;
-	return typeof code === 'string' ? code : undefined;
+	const e = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown }; messages?: unknown; message?: unknown };
+	for (const candidate of [e?.cause?.code, e?.code, e?.httpCode]) {
+		if (typeof candidate === 'string' && /^[A-Z][A-Z_]+$/.test(candidate)) return candidate;
+	}
+	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message].map(String).join(' ');
+	if (/timeout of \d+ms exceeded/i.test(texts)) return 'ECONNABORTED';
+	if (/socket hang up/i.test(texts)) return 'ECONNRESET';
+	if (/cancel|aborted/i.test(texts)) return 'ERR_CANCELED';
+	return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(texts)?.[1];
 }
 
 function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, error: unknown): void {
@@ -250,6 +260,9 @@ function buildError(
 		{ message, description, ...(httpCode ? { httpCode } : {}) } as JsonObject,
 		{ message, description, httpCode, itemIndex },
 	);
+	// NodeApiError swaps any message that mentions a network code (ECONNREFUSED…) for a generic
+	// English text; ours already says what happened and what to do.
+	error.message = message;
 	error.gatewayCode = explained.code;
 	if (explained.code) error.context.gatewayCode = explained.code;
 	return error;

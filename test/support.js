@@ -1,0 +1,37 @@
+'use strict';
+// Shared set-up for the suites: one simulator per file, credentials pointing at it.
+const { startSimulator } = require('./simulator');
+
+const API_KEY = 'sk-sim-good';
+
+function useSimulator(options = {}) {
+	const ctx = {};
+	beforeAll(async () => {
+		ctx.sim = await startSimulator({ apiKey: API_KEY, ...options });
+		ctx.creds = { baseUrl: `${ctx.sim.mainUrl}/v1`, altBaseUrl: ctx.sim.altUrl, apiKey: API_KEY };
+	});
+	beforeEach(() => ctx.sim.reset());
+	afterAll(async () => ctx.sim && (await ctx.sim.close()));
+	return ctx;
+}
+
+/** Creates a task directly on the simulator, as another workflow or system would have. */
+async function createTask(sim, { model = 'gpt-image-2-async', prompt = 'a cat', path = '/v1/images/generations', origin = 'main', extra = {} } = {}) {
+	const base = origin === 'alt' ? sim.altUrl : sim.mainUrl;
+	const response = await fetch(`${base}${path}`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ model, prompt, ...extra }),
+	});
+	const body = await response.json();
+	if (!response.ok) throw new Error(`simulator refused the task: ${JSON.stringify(body)}`);
+	return body.id ?? body.task_id ?? body.data?.task_id;
+}
+
+/** Everything a user could see of a run, as one text, to search for secrets. */
+function visibleText(result) {
+	const error = result.error ? { message: result.error.message, description: result.error.description, context: result.error.context } : {};
+	return JSON.stringify({ items: result.items.map((i) => i.json), error });
+}
+
+module.exports = { API_KEY, useSimulator, createTask, visibleText };
