@@ -155,7 +155,7 @@ export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefin
 				? (outcome as { message: string }).message
 				: 'Submitted without waiting. Feed this item to Task → Wait for Completion, or use the Unified AI Gateway Trigger, to get the result.',
 		waitedMs: outcome?.waitedMs,
-		submitResponse: submitted.raw,
+		...(Object.keys(submitted.raw).length > 0 ? { submitResponse: submitted.raw } : {}),
 	};
 }
 

@@ -137,7 +137,8 @@ export async function waitForTasks(
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
-	const minutes = Math.round(((watch.deadlineAt - watch.startedAt) / 60_000) * 10) / 10;
+	const window = watch.deadlineAt - watch.startedAt;
+	const within = window < 60_000 ? `${Math.round(window / 100) / 10} s` : `${Math.round((window / 60_000) * 10) / 10} min`;
 	const last = watch.snapshot
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
 		: `no answer read${watch.lastError ? `; last error: ${watch.lastError}` : ''}`;
@@ -148,6 +149,6 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		waitedMs: Date.now() - watch.startedAt,
 		snapshot: watch.snapshot,
 		lastError: watch.lastError,
-		message: `Task ${watch.task.taskId} did not finish within ${minutes} min (${last}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`,
+		message: `Task ${watch.task.taskId} did not finish within ${within} (${last}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`,
 	};
 }
