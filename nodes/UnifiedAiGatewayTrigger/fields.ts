@@ -1,0 +1,106 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
+import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
+
+const task = { show: { event: ['taskFinished'] } };
+const balance = { show: { event: ['balanceBelow'] } };
+
+export const triggerProperties: INodeProperties[] = [
+	{
+		displayName: 'Event',
+		name: 'event',
+		type: 'options',
+		noDataExpression: true,
+		default: 'taskFinished',
+		options: [
+			{
+				name: 'Balance Below',
+				value: 'balanceBelow',
+				description: 'When the remaining token or user balance drops below a threshold',
+			},
+			{
+				name: 'Task Finished',
+				value: 'taskFinished',
+				description: 'When a task submitted elsewhere (without waiting) finishes',
+			},
+		],
+	},
+	{
+		displayName: 'Task IDs',
+		name: 'taskIds',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'task_0123456789abcdef0123456789abcdef',
+		description:
+			'The tasks to watch: one ID per line or comma-separated; an expression may also return a list. Each task is emitted once. IDs removed from the list are forgotten.',
+		displayOptions: task,
+	},
+	{
+		displayName: 'Query Route',
+		name: 'queryRoute',
+		type: 'options',
+		default: 'generic',
+		options: QUERY_ROUTE_OPTIONS,
+		description: 'Where to read the tasks. A task is known on the route and host that created it.',
+		displayOptions: task,
+	},
+	{
+		displayName: 'Include Failures',
+		name: 'includeFailures',
+		type: 'boolean',
+		default: false,
+		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway refused to read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (for example task_not_exist). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out.`,
+		displayOptions: task,
+	},
+	{
+		displayName: 'Timeout (Minutes)',
+		name: 'timeoutMinutes',
+		type: 'number',
+		typeOptions: { minValue: 0.01, numberPrecision: 2 },
+		default: 30,
+		description:
+			"How long after this trigger first sees a task ID to stop watching it. A task still unfinished then is always emitted once with state 'timeout' (whatever Include Failures says): it may still finish on the gateway.",
+		displayOptions: task,
+	},
+	{
+		displayName: 'Download Result',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to download the result files of succeeded tasks into binary data. Result URLs expire, so downloading keeps the files.',
+		displayOptions: task,
+	},
+	{
+		displayName: 'Put Output File in Field',
+		name: 'binaryPropertyOutput',
+		type: 'string',
+		default: 'data',
+		hint: 'The output binary field for the first file; further files of the same task go to <field>_2, <field>_3, ...',
+		displayOptions: { show: { event: ['taskFinished'], download: [true] } },
+	},
+	{
+		displayName: 'Balance',
+		name: 'balanceType',
+		type: 'options',
+		default: 'token',
+		options: [
+			{ name: 'Token Balance', value: 'token', description: 'The quota of this API key (GET /v1/balance)' },
+			{ name: 'User Balance', value: 'user', description: 'The whole account behind the key (GET /v1/user/balance)' },
+		],
+		displayOptions: balance,
+	},
+	{
+		displayName: 'Threshold',
+		name: 'threshold',
+		type: 'number',
+		typeOptions: { numberPrecision: 4 },
+		default: 1,
+		description:
+			'Emit once when the remaining balance goes below this amount (in the gateway\'s unit: USD, CNY or tokens), and again only after it has been back at or above it. Unlimited quota never fires.',
+		displayOptions: balance,
+	},
+];

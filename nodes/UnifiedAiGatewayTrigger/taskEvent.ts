@@ -1,0 +1,152 @@
+import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
+import { QUERY_ROUTES, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import { readTask, type TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
+import { gatewayRequest, GatewayRequestError } from '../UnifiedAiGateway/transport/request';
+import { readTaskState, writeTaskState, type WatchedTask } from './state';
+import {
+	finishedItem,
+	queryFailedJson,
+	snapshotJson,
+	timeoutJson,
+	type DownloadSettings,
+} from './taskItems';
+
+/** Task queries in flight at once (each GET retries 429/5xx/drops inside the transport). */
+const QUERY_CONCURRENCY = 5;
+/** Task-specific query errors in a row before the task is reported as failed (Include Failures on). */
+export const PERMANENT_ERRORS_TO_FAIL = 3;
+
+/** Ids from a list: one per line, comma-, semicolon- or space-separated, or an array from an expression. */
+export function parseTaskIds(value: unknown): string[] {
+	const parts = Array.isArray(value) ? value.flat(Infinity) : [value];
+	const ids = parts
+		.filter((part) => part !== null && part !== undefined)
+		.flatMap((part) => String(part).split(/[\s,;]+/))
+		.map((id) => id.trim())
+		.filter((id) => id !== '');
+	return [...new Set(ids)];
+}
+
+async function queryTask(ctx: IPollFunctions, routeName: QueryRoute, taskId: string): Promise<TaskSnapshot> {
+	const route = QUERY_ROUTES[routeName];
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'GET',
+		host: route.host,
+		path: route.path(taskId),
+		action: `checking task ${taskId}`,
+	});
+	return readTask(body, taskId);
+}
+
+/** An error about this one task (unknown id, id rejected), not about the key, host or gateway. */
+function isTaskSpecific(error: unknown): error is GatewayRequestError {
+	if (!(error instanceof GatewayRequestError) || error.transient) return false;
+	return error.gatewayCode === 'task_not_exist' || ['400', '404', '422'].includes(String(error.httpCode));
+}
+
+interface Settings {
+	route: QueryRoute;
+	ids: string[];
+	includeFailures: boolean;
+	windowMinutes: number;
+	download?: DownloadSettings;
+}
+
+function readSettings(ctx: IPollFunctions): Settings {
+	const route = ctx.getNodeParameter('queryRoute', 'generic') as QueryRoute;
+	const ids = parseTaskIds(ctx.getNodeParameter('taskIds', ''));
+	const download = ctx.getNodeParameter('download', false) as boolean;
+	return {
+		route,
+		ids,
+		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
+		windowMinutes: Number(ctx.getNodeParameter('timeoutMinutes', 30)),
+		download: download
+			? { route, binaryProperty: String(ctx.getNodeParameter('binaryPropertyOutput', 'data') || 'data') }
+			: undefined,
+	};
+}
+
+/** "Fetch Test Event": the first task as it stands now, finished or not; static data untouched. */
+export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][]> {
+	const settings = readSettings(ctx);
+	const taskId = settings.ids[0];
+	if (!taskId) {
+		throw new NodeOperationError(ctx.getNode(), 'Task IDs is empty', {
+			description: 'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
+		});
+	}
+	const snapshot = await queryTask(ctx, settings.route, taskId);
+	return [[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)]];
+}
+
+/**
+ * One poll: query every watched task that has not been reported yet, emit those that reached
+ * a terminal state (failures only with Include Failures), and time out those watched too long.
+ */
+export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(ctx);
+	const state = readTaskState(ctx, settings.route);
+	const now = Date.now();
+	const tasks: Record<string, WatchedTask> = {};
+	for (const id of settings.ids) tasks[id] = state.tasks[id] ?? { firstSeenAt: now };
+	state.tasks = tasks; // ids no longer in the list are forgotten here
+	const open = settings.ids.filter((id) => !tasks[id].done);
+	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => await queryTask(ctx, settings.route, id));
+
+	// Settings and gateway-wide failures (no Alt Base URL, 401, 5xx for every task) are the user's
+	// to see as an error; remember the new ids first so their timeout window is not restarted.
+	const everyFailed = open.length > 0 && results.every((r) => !r.ok);
+	const fatal =
+		results.find((r) => !r.ok && !(r.error instanceof GatewayRequestError)) ??
+		(everyFailed ? results.find((r) => !r.ok && !isTaskSpecific(r.error)) : undefined);
+	if (fatal && !fatal.ok) {
+		writeTaskState(ctx, state);
+		throw fatal.error;
+	}
+
+	const emitted: INodeExecutionData[] = [];
+	const timedOut = (watched: WatchedTask) => Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
+	const finish = (watched: WatchedTask, done: NonNullable<WatchedTask['done']>) => {
+		watched.done = done;
+		watched.doneAt = Date.now();
+	};
+	for (const [index, result] of results.entries()) {
+		const id = open[index];
+		const watched = tasks[id];
+		if (result.ok) {
+			const snapshot = result.value;
+			watched.errors = 0;
+			delete watched.lastError;
+			watched.lastStatus = snapshot.status;
+			watched.lastProgress = snapshot.progress;
+			if (snapshot.state !== 'pending') {
+				finish(watched, snapshot.state);
+				if (snapshot.state === 'succeeded' || settings.includeFailures) {
+					const json = snapshotJson(snapshot, settings.route, watched);
+					emitted.push(await finishedItem(ctx, json, snapshot, settings.download));
+				}
+				continue;
+			}
+		} else {
+			watched.lastError = (result.error as Error).message;
+			if (isTaskSpecific(result.error)) {
+				watched.errors = (watched.errors ?? 0) + 1;
+				if (settings.includeFailures && watched.errors >= PERMANENT_ERRORS_TO_FAIL) {
+					finish(watched, 'failed');
+					emitted.push({ json: queryFailedJson(id, settings.route, watched) });
+					continue;
+				}
+			}
+		}
+		if (timedOut(watched)) {
+			finish(watched, 'timeout');
+			emitted.push({ json: timeoutJson(id, settings.route, watched, settings.windowMinutes) });
+		}
+	}
+	writeTaskState(ctx, state);
+	return emitted.length > 0 ? [emitted] : null;
+}

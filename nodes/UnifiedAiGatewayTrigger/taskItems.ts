@@ -1,0 +1,82 @@
+import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+
+import { downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
+import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
+import { taskJson } from '../UnifiedAiGateway/helpers/taskOutput';
+import type { WatchedTask } from './state';
+
+/** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
+export function snapshotJson(snapshot: TaskSnapshot, route: QueryRoute, watched?: WatchedTask): IDataObject {
+	return {
+		...taskJson(snapshot),
+		queryRoute: route,
+		...(watched ? { firstSeenAt: new Date(watched.firstSeenAt).toISOString() } : {}),
+		raw: snapshot.raw,
+	};
+}
+
+/** A task the gateway kept refusing to read (task_not_exist and the like). */
+export function queryFailedJson(taskId: string, route: QueryRoute, watched: WatchedTask): IDataObject {
+	return {
+		taskId,
+		status: watched.lastStatus ?? 'unknown',
+		state: 'failed',
+		error: `The gateway could not read task ${taskId} ${watched.errors ?? 0} polls in a row: ${watched.lastError ?? 'no reason given'}`,
+		queryErrors: watched.errors ?? 0,
+		queryRoute: route,
+		firstSeenAt: new Date(watched.firstSeenAt).toISOString(),
+	};
+}
+
+export function timeoutJson(taskId: string, route: QueryRoute, watched: WatchedTask, windowMinutes: number): IDataObject {
+	const last = watched.lastStatus
+		? `last status '${watched.lastStatus}'${watched.lastProgress !== undefined ? ` at ${watched.lastProgress}%` : ''}`
+		: 'no status read yet';
+	return {
+		taskId,
+		status: watched.lastStatus ?? 'unknown',
+		state: 'timeout',
+		progress: watched.lastProgress,
+		message:
+			`Task ${taskId} did not finish within ${windowMinutes} min of this trigger first seeing it (${last}` +
+			`${watched.lastError ? `; last error: ${watched.lastError}` : ''}). It may still finish: check it with ` +
+			'Task → Get or Task → Wait for Completion, and do not submit it again. This trigger stops watching it.',
+		queryRoute: route,
+		firstSeenAt: new Date(watched.firstSeenAt).toISOString(),
+	};
+}
+
+export interface DownloadSettings {
+	binaryProperty: string;
+	route: QueryRoute;
+}
+
+/**
+ * One item for a finished task; with downloads on, every result file goes into it (first under
+ * the chosen field, then `<field>_2`, `<field>_3`, ...). Result URLs are fetched without the API
+ * key. A failed download never loses the event: the item carries `downloadError` instead.
+ */
+export async function finishedItem(
+	ctx: IPollFunctions,
+	json: IDataObject,
+	snapshot: TaskSnapshot,
+	download: DownloadSettings | undefined,
+): Promise<INodeExecutionData> {
+	if (!download || snapshot.state !== 'succeeded') return { json };
+	const binary: Record<string, IBinaryData> = {};
+	try {
+		for (const [index, url] of snapshot.urls.entries()) {
+			const name = index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`;
+			binary[name] = await downloadToBinary(ctx, url, {
+				itemIndex: 0,
+				baseName: snapshot.urls.length > 1 ? `${snapshot.taskId}-${index + 1}` : snapshot.taskId,
+				defaultMimeType: download.route === 'video' ? 'video/mp4' : 'image/png',
+			});
+		}
+	} catch (error) {
+		const kept = Object.keys(binary).length > 0 ? { binary } : {};
+		return { json: { ...json, downloadError: (error as Error).message }, ...kept };
+	}
+	return { json, binary };
+}
