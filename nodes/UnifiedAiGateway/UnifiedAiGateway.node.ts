@@ -27,7 +27,7 @@ export class UnifiedAiGateway implements INodeType {
 				type: 'options',
 				noDataExpression: true,
 				// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- options are built from RESOURCES
-				default: 'task',
+				default: 'image',
 				options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
 			},
 			...RESOURCES.flatMap((r) => r.module.description),

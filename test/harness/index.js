@@ -9,6 +9,7 @@ const os = require('node:os');
 const path = require('node:path');
 const { Container } = require('@n8n/di');
 const core = require('n8n-core');
+const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 const wf = require('n8n-workflow');
 
 const DIST = path.resolve(__dirname, '../../dist');
@@ -100,6 +101,8 @@ async function useBinaryMode(mode) {
 	const logger = { debug() {}, info() {}, warn() {}, error() {}, scoped: () => logger };
 	const errorReporter = { error() {}, warn() {}, info() {} };
 	const config = { mode, availableModes: ['filesystem'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
+	// n8n-core's SSH client manager keeps a 60 s cleanup interval; it must not hold the test process open.
+	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
 	binaryService = new core.BinaryDataService(config, errorReporter, logger);
 	await binaryService.init();
 	Container.set(core.BinaryDataService, binaryService);

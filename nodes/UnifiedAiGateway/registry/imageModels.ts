@@ -1,18 +1,190 @@
-import type { ModelSpec } from './types';
+import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
 
-/** Image models of spec 2.1: one row each. */
-export const IMAGE_MODELS: readonly ModelSpec[] = [
-	{ id: 'gpt-image-2', group: 'image', host: 'main', mode: 'sync', family: 'gpt-image-2' },
-	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', family: 'gpt-image-2.5' },
-	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async' },
-	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async' },
-	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5' },
-	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5' },
-	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana' },
-	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana' },
-	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana' },
-	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana' },
-	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana' },
-	{ id: 'gemini-2.5-flash-image', group: 'image', host: 'alt', mode: 'task', queryRoute: 'alt', family: 'alt' },
-	{ id: 'gemini-3.1-flash-image-preview', group: 'image', host: 'alt', mode: 'task', queryRoute: 'alt', family: 'alt' },
+/*
+ * Image models of spec 2.1, one row each. The Image resource builds its fields, its checks,
+ * its request bodies and its cost estimates from these rows only (actions/image/*), so a new
+ * model is one new row. Field rules are keyed by the body key sent to the gateway:
+ * - a rule with a `default` is a field of its own, pre-filled and always sent;
+ * - a rule without one is an entry of the operation's "Options" (sent only when added);
+ * - a rule with a single value is sent as is, without a field (response_format: url).
+ */
+
+// Spec 4.4 size table of the GPT 2.5 models (the edit page's full list).
+const GPT_SIZES_STANDARD = ['1024x1024', '1536x1024', '1024x1536', '1024x1365', '1365x1024', '1088x1920', '1920x1088'];
+const GPT_SIZES_HIGH = [
+	'2048x2048', '1712x2560', '2560x1712', '2048x1536', '1536x2048', '1152x2048', '2048x1152',
+	'2880x2880', '2560x3840', '3840x2560', '2880x3840', '3840x2880', '2160x3840', '3840x2160',
 ];
+// Spec 4.6: the ratio sizes of gpt-image-2.
+const GPT2_RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9:16', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
+// Spec 4.7: alt-host aspect ratios.
+const ALT_RATIOS = ['auto', '1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
+
+const QUALITY: FieldRule = {
+	label: 'Quality',
+	values: ['auto', 'low', 'medium', 'high'],
+	default: 'auto',
+	description: 'Rendering quality; higher is slower. The price does not depend on it.',
+};
+const N: FieldRule = {
+	label: 'Number of Images',
+	integer: true,
+	min: 1,
+	max: 4,
+	default: 1,
+	description: 'How many images one call makes (1-4); each becomes its own output item and each is charged',
+};
+const URL_ONLY: FieldRule = { values: ['url'], default: 'url' };
+const GPT_SIZE: FieldRule = {
+	label: 'Size',
+	values: [...GPT_SIZES_STANDARD, ...GPT_SIZES_HIGH],
+	default: '1024x1024',
+	description: 'Width x height in pixels. The high-resolution sizes (2K/4K) cost 1.5 times the base price and take longer.',
+};
+const GPT2_SIZE: FieldRule = {
+	label: 'Aspect Ratio',
+	values: GPT2_RATIOS,
+	default: '1:1',
+	description: 'Shape of the image, sent as `size`; the pixel count comes from Resolution',
+};
+const GPT2_RESOLUTION: FieldRule = {
+	label: 'Resolution',
+	values: ['1k', '2k', '4k'],
+	default: '1k',
+	description: '1k costs the base price; 2k and 4k cost 1.5 times as much and take longer (4k is slowest)',
+};
+const BACKGROUND: FieldRule = {
+	label: 'Background',
+	values: ['auto', 'opaque', 'transparent'],
+	default: 'auto',
+	description: 'Transparent needs an output format that keeps transparency (PNG or WebP)',
+};
+const OUTPUT_FORMAT: FieldRule = { label: 'Output Format', values: ['png', 'jpeg', 'webp'], default: 'png' };
+const OUTPUT_COMPRESSION: FieldRule = {
+	label: 'Output Compression',
+	integer: true,
+	min: 0,
+	max: 100,
+	description: 'Compression level 0-100 for JPEG and WebP output',
+};
+const NANO_SIZE: FieldRule = {
+	label: 'Size',
+	pattern: '^(\\d{1,2}:\\d{1,2}|\\d{2,5}x\\d{2,5})$',
+	description: 'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT; left out, the gateway picks. The price is the same at every size.',
+};
+const ALT_FIELDS: Record<string, FieldRule> = {
+	aspect_ratio: { label: 'Aspect Ratio', values: ALT_RATIOS, description: 'Shape of the image; left out, the service picks' },
+	image_size: {
+		label: 'Image Size',
+		values: ['1K', '2K', '4K'],
+		description: 'Output resolution, written with a capital K. Support depends on the model.',
+	},
+	size: {
+		label: 'Size',
+		pattern: '^\\d{2,5}x\\d{2,5}$',
+		description: 'OpenAI-style WIDTHxHEIGHT (common: 1024x1024, 1536x1024, 1024x1536, 1280x720, 720x1280); the service turns it into an aspect ratio',
+	},
+};
+
+const GPT_SIZE_PRICE = (): ModelPrice => ({
+	baseUsd: 0.015,
+	per: 'call',
+	multiplierField: 'size',
+	multipliers: Object.fromEntries(GPT_SIZES_HIGH.map((size) => [size, 1.5])),
+});
+
+/** gpt-image-2.5 and the models that take its body (flare, sunburst). */
+const GPT25_FIELDS: ModelSpec['fields'] = {
+	generate: { size: GPT_SIZE, quality: QUALITY, n: N, response_format: URL_ONLY },
+	edit: {
+		size: GPT_SIZE,
+		quality: QUALITY,
+		n: N,
+		background: BACKGROUND,
+		output_format: OUTPUT_FORMAT,
+		output_compression: OUTPUT_COMPRESSION,
+		response_format: URL_ONLY,
+	},
+};
+const GPT25_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
+
+const GPT_ASYNC_FIELDS: ModelSpec['fields'] = { generate: { size: GPT_SIZE, quality: QUALITY } };
+
+const NANO_FIELDS: ModelSpec['fields'] = { generate: { size: NANO_SIZE }, edit: { size: NANO_SIZE } };
+const NANO_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
+const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call' };
+
+const ALT_ROW: Omit<ModelSpec, 'id'> = {
+	group: 'image',
+	host: 'alt',
+	mode: 'task',
+	queryRoute: 'alt',
+	family: 'alt',
+	fields: { generate: ALT_FIELDS, edit: ALT_FIELDS },
+	limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 10 },
+	price: { baseUsd: 0.02, per: 'image' },
+};
+
+export const IMAGE_MODELS: readonly ModelSpec[] = [
+	{
+		id: 'gpt-image-2',
+		group: 'image',
+		host: 'main',
+		mode: 'sync',
+		queryRoute: 'image',
+		family: 'gpt-image-2',
+		fields: {
+			generate: { size: GPT2_SIZE, resolution: GPT2_RESOLUTION, quality: QUALITY, n: N, response_format: URL_ONLY },
+			edit: {
+				size: GPT2_SIZE,
+				resolution: GPT2_RESOLUTION,
+				quality: QUALITY,
+				n: N,
+				background: BACKGROUND,
+				output_format: OUTPUT_FORMAT,
+				output_compression: OUTPUT_COMPRESSION,
+			},
+		},
+		limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 16, maskField: 'mask_url' },
+		price: { baseUsd: 0.015, per: 'call', multiplierField: 'resolution', multipliers: { '1k': 1, '2k': 1.5, '4k': 1.5 } },
+	},
+	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
+	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_SIZE_PRICE() },
+	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_SIZE_PRICE() },
+	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
+	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
+	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { baseUsd: 0.03, per: 'call' } },
+	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'gemini-2.5-flash-image', ...ALT_ROW },
+	// The same id on the alt host: the node shows a Host choice for ids that have a row per host.
+	{ id: 'gemini-3-pro-image-preview', ...ALT_ROW },
+	{ id: 'gemini-3.1-flash-image-preview', ...ALT_ROW },
+];
+
+/**
+ * What the node sends for an image model id it has no row for: the common fields, all
+ * optional, and the answer decides whether it is a sync result or a task.
+ */
+export const UNKNOWN_IMAGE_MODEL: Omit<ModelSpec, 'id'> = {
+	group: 'image',
+	host: 'main',
+	mode: 'either',
+	queryRoute: 'image',
+	family: 'unknown',
+	fields: {
+		generate: {
+			size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
+			n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
+			quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
+		},
+		edit: {
+			size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
+			n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
+			quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
+		},
+	},
+	limits: { referenceField: 'images', minReferences: 1 },
+};

@@ -18,7 +18,8 @@ export interface ModelSpec {
 	/** Short family name used for field visibility: 'gpt-image-2', 'nano-banana', 'alt', 'sora'… */
 	family: string;
 	/**
-	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway.
+	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway
+	 * (a dotted key such as `metadata.seed` is nested: `{ metadata: { seed } }`).
 	 * The node's fields, the checks before sending and the request body all come from here.
 	 */
 	fields?: Partial<Record<ModelOperation, Record<string, FieldRule>>>;
@@ -38,6 +39,12 @@ export interface FieldRule {
 	/** Label and help for the node's field. */
 	label?: string;
 	description?: string;
+	/** A value that means "leave it to the channel": shown as the default, never sent ('' always is). */
+	omit?: string | number;
+	/** Sent only on these request routes (e.g. grok's `quality` on the multipart route). */
+	routes?: readonly string[];
+	/** For free-text values (no `values` list): a regular expression the value must match. */
+	pattern?: string;
 }
 
 export interface ModelLimits {
@@ -47,6 +54,12 @@ export interface ModelLimits {
 	referenceField?: string;
 	maxN?: number;
 	maxFileBytes?: number;
+	/** Reference image types the model reads (checked by content before sending). */
+	referenceMimeTypes?: ReadonlyArray<'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif'>;
+	/** Multipart field the model takes reference files in, repeated once per file; without it the model has no multipart route. */
+	fileReferenceField?: string;
+	/** Body key of an optional mask image URL (gpt-image-2 edits: mask_url); it needs references. */
+	maskField?: string;
 }
 
 export interface ModelPrice {

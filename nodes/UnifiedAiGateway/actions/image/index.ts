@@ -1,0 +1,59 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
+import type { OperationModule } from '../types';
+import * as edit from './edit.operation';
+import * as generate from './generate.operation';
+import { hostField } from './modelFields';
+import { SYNC_ONLY_IDS } from './models';
+
+export const operations: Record<string, OperationModule> = { generate, edit };
+
+const show = { resource: ['image'] };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show },
+		default: 'generate',
+		options: [
+			{
+				name: 'Generate',
+				value: 'generate',
+				action: 'Generate images from a prompt',
+				description:
+					'Create new images from a text prompt. Returns one item per image with its URL, the parameters sent and an estimated cost (0.015-0.03 USD per image; 2K/4K GPT sizes 1.5×), plus the image file as binary data. Billed per call.',
+			},
+			{
+				name: 'Edit',
+				value: 'edit',
+				action: 'Edit images with a prompt',
+				description:
+					'Change, repaint or combine existing images (URLs or binary input files) following a prompt. Returns one item per result image with its URL, the parameters sent and an estimated cost, plus the image file as binary data. Billed per call.',
+			},
+		],
+	},
+	modelLocator('image', show, 'gpt-image-2'),
+	hostField(),
+	...generate.description,
+	...edit.description,
+	{
+		displayName: 'Additional Body Fields (JSON)',
+		name: 'additionalBodyFields',
+		type: 'json',
+		default: '{}',
+		description:
+			'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
+		displayOptions: { show },
+	},
+	// Sync-only models answer in the same call: no waiting fields for them.
+	...waitFields(show, 10).map((field) => ({
+		...field,
+		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
+	})),
+	...downloadFields(show, true, 'images'),
+	concurrencyField(show),
+];

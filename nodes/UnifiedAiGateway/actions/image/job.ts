@@ -1,0 +1,163 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { deepCopy, NodeOperationError } from 'n8n-workflow';
+
+import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
+import { extractResultUrls } from '../../engine/results';
+import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
+import type { RunOptions } from '../../helpers/perItem';
+import { itemsPerUrl } from '../../helpers/taskOutput';
+import type { UploadedImage } from '../../helpers/upload';
+import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
+import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './body';
+import { estimateCost } from './cost';
+import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './models';
+import { readReferences, uploadReferences, type ReferenceInput } from './references';
+
+/** One item's checked request: built in `prepare`, before anything is sent for any item. */
+interface ImageJob {
+	operation: ImageOperation;
+	model: ImageModel;
+	/** Everything but the reference URLs, which exist only once binaries are uploaded. */
+	body: IDataObject;
+	references?: ReferenceInput;
+}
+
+interface ImageSubmitted extends Submitted {
+	/** The body as sent, reference URLs included. */
+	request: IDataObject;
+	uploads: UploadedImage[];
+}
+
+const PATHS: Record<ImageOperation, string> = { generate: '/v1/images/generations', edit: '/v1/images/edits' };
+
+async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
+	const model = resolveImageModel(ctx, itemIndex);
+	if (operation === 'edit' && !model.spec.fields?.edit) {
+		throw refuse(ctx, itemIndex, `Model '${model.id}' has no edit variant`, `Edits take one of: ${editModelIds()}.`);
+	}
+	const prompt = readPrompt(ctx, itemIndex, operation);
+	await requireHost(ctx, itemIndex, model);
+	const fields = readModelFields(ctx, itemIndex, model, operation);
+	const extra = readAdditionalFields(ctx, itemIndex, model, Object.keys(fields));
+	const references = operation === 'edit' ? await readReferences(ctx, itemIndex, model) : undefined;
+	return { operation, model, body: { model: model.id, prompt, ...fields, ...extra }, references };
+}
+
+/** Uploads the item's binary references (edits), then sends the one billed call. Never repeated. */
+async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number): Promise<ImageSubmitted> {
+	const { model, references } = job;
+	const uploads = references ? await uploadReferences(ctx, itemIndex, references.binaryProperties) : [];
+	const limits = model.spec.limits ?? {};
+	const request: IDataObject = references
+		? {
+				model: job.body.model,
+				prompt: job.body.prompt,
+				[limits.referenceField ?? 'images']: [...references.urls, ...uploads.map((u) => u.url)],
+				...(references.mask ? { [limits.maskField ?? 'mask_url']: references.mask } : {}),
+				...job.body,
+			}
+		: job.body;
+	const startedAt = Date.now();
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'POST',
+		host: model.host,
+		path: PATHS[job.operation],
+		body: request,
+		// A sync model holds the connection until the image exists (spec 4.4: at least 300 s).
+		timeoutMs: model.spec.mode === 'task' ? DEFAULT_TIMEOUT_MS : SYNC_IMAGE_TIMEOUT_MS,
+		action: `submitting the image ${job.operation === 'edit' ? 'edit' : 'generation'}`,
+		billed: true,
+		model: model.id,
+		itemIndex,
+	});
+	// The answer decides: image URLs mean a finished sync call, else a task id means a task.
+	const taskId = extractResultUrls(body).length > 0 ? undefined : taskIdOf(body);
+	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads };
+}
+
+/** data[].revised_prompt of a sync answer (or a finished task), by image URL. */
+function revisedPrompts(body: IDataObject | undefined): Map<string, string> {
+	const found = new Map<string, string>();
+	const data = body?.data;
+	if (!Array.isArray(data)) return found;
+	for (const entry of data as IDataObject[]) {
+		if (typeof entry?.url === 'string' && typeof entry.revised_prompt === 'string') found.set(entry.url, entry.revised_prompt);
+	}
+	return found;
+}
+
+/** One output item per image: its URL, what was sent, the cost estimate and, by default, the file. */
+async function succeed(
+	ctx: IExecuteFunctions,
+	job: ImageJob,
+	submitted: ImageSubmitted,
+	itemIndex: number,
+	snapshot?: TaskSnapshot,
+): Promise<INodeExecutionData[]> {
+	const urls = snapshot ? snapshot.urls : extractResultUrls(submitted.raw);
+	if (urls.length === 0) {
+		throw new NodeOperationError(ctx.getNode(), `The gateway answered ${describeModel(job.model)} without image URLs or a task ID`, {
+			itemIndex,
+			description: `Answer: ${JSON.stringify(submitted.raw).slice(0, 500)}`,
+		});
+	}
+	const revised = revisedPrompts(snapshot?.raw ?? submitted.raw);
+	const estimatedCost = estimateCost(job.model.spec, submitted.request, urls.length);
+	const taskId = snapshot?.taskId ?? submitted.taskId;
+	const json = (url: string, index: number): IDataObject => ({
+		url,
+		...(revised.has(url) ? { revised_prompt: revised.get(url) } : {}),
+		...(taskId ? { taskId } : {}),
+		model: job.model.id,
+		...(job.model.host === 'alt' ? { host: 'alt' } : {}),
+		operation: job.operation,
+		imageIndex: index,
+		imageCount: urls.length,
+		request: deepCopy(submitted.request),
+		estimatedCost: deepCopy(estimatedCost),
+		...(submitted.uploads.length > 0 ? { uploadedReferences: deepCopy(submitted.uploads) } : {}),
+	});
+	const download = ctx.getNodeParameter('download', itemIndex, true) as boolean;
+	const format = submitted.request.output_format;
+	return await itemsPerUrl(
+		ctx,
+		urls,
+		json,
+		download
+			? {
+					itemIndex,
+					binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', itemIndex, 'data') as string,
+					baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
+					defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
+				}
+			: undefined,
+	);
+}
+
+function waitSettings(ctx: IExecuteFunctions): false | WaitSettings {
+	if (!(ctx.getNodeParameter('waitForCompletion', 0, true) as boolean)) return false;
+	const minutes = ctx.getNodeParameter('waitDeadlineMinutes', 0, 10) as number;
+	const seconds = ctx.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
+	return {
+		deadlineMs: minutes * 60_000,
+		intervalMs: seconds > 0 ? seconds * 1000 : undefined,
+		onTimeout: ctx.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
+	};
+}
+
+/** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
+export async function runImageOperation(
+	ctx: IExecuteFunctions,
+	run: RunOptions,
+	operation: ImageOperation,
+): Promise<INodeExecutionData[]> {
+	return await runJobs<ImageJob, ImageSubmitted>(ctx, run.items.length, {
+		noun: operation === 'edit' ? 'image edit' : 'image job',
+		continueOnFail: run.continueOnFail,
+		concurrency: ctx.getNodeParameter('concurrency', 0, 5) as number,
+		wait: waitSettings(ctx),
+		prepare: async (i) => await prepare(ctx, i, operation),
+		submit: async (job, i) => await submit(ctx, job, i),
+		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, snapshot),
+	});
+}
