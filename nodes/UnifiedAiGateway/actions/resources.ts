@@ -1,8 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as account from './account';
+import * as file from './file';
+import * as image from './image';
 import * as task from './task';
+import * as text from './text';
 import type { OperationModule } from './types';
+import * as video from './video';
 
 /** Every resource of the node: its operation modules and its fields, in menu order. */
 export const RESOURCES: Array<{
@@ -11,6 +15,10 @@ export const RESOURCES: Array<{
 	description: string;
 	module: { operations: Record<string, OperationModule>; description: INodeProperties[] };
 }> = [
+	{ name: 'Image', value: 'image', description: 'Generate and edit images (GPT Image, Nano Banana, Gemini)', module: image },
+	{ name: 'Video', value: 'video', description: 'Generate videos (Grok, Veo, Sora, Seedance)', module: video },
+	{ name: 'Text', value: 'text', description: 'Chat with a text model', module: text },
+	{ name: 'File', value: 'file', description: 'Upload images for use as reference URLs', module: file },
 	{ name: 'Task', value: 'task', description: 'Read, wait for and download tasks', module: task },
 	{ name: 'Account', value: 'account', description: 'Balance and model list', module: account },
 ];

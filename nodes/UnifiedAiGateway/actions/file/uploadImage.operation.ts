@@ -1,0 +1,49 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readInputImage, type ImageType } from '../../helpers/binaryInput';
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { uploadImage } from '../../helpers/upload';
+
+const show = { resource: ['file'], operation: ['uploadImage'] };
+
+/** Spec 4.11 and 8: what the upload endpoint takes. */
+const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Input Binary Field',
+		name: 'binaryPropertyName',
+		type: 'string',
+		default: 'data',
+		required: true,
+		hint: 'The name of the input binary field holding the image',
+		description:
+			'The binary field of the input item with the image to upload. JPEG, PNG, WebP or GIF, at most 20 MB, judged by the file\'s content; anything else is refused before sending.',
+		displayOptions: { show },
+	},
+];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	return await forEachItem(this, run, async (i) => {
+		const property = this.getNodeParameter('binaryPropertyName', i) as string;
+		// Checked before any request: a refused file costs nothing and sends nothing.
+		const image = await readInputImage(this, i, property, UPLOAD_TYPES, 'Input Binary Field');
+		const uploaded = await uploadImage(this, image, i);
+		if (!uploaded.url) {
+			throw new NodeOperationError(this.getNode(), `The gateway accepted '${image.fileName}' but returned no URL`, {
+				itemIndex: i,
+				description: 'Without a URL the upload cannot be used. Run the item again; if it persists, contact the gateway admin.',
+			});
+		}
+		return {
+			url: uploaded.url,
+			filename: uploaded.filename ?? image.fileName,
+			content_type: uploaded.content_type ?? image.mimeType,
+			bytes: uploaded.bytes ?? image.bytes,
+			created_at: uploaded.created_at ?? null,
+			// The URL dies 72 hours after upload (spec 2.5): workflows can check this before reuse.
+			expiresAt: uploaded.expiresAt ?? null,
+		};
+	});
+}

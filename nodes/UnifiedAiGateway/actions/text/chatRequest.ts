@@ -1,0 +1,106 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+export interface ChatRequest {
+	model: string;
+	body: IDataObject;
+	stream: boolean;
+	simplify: boolean;
+	timeoutMs: number;
+}
+
+interface MessageRow {
+	role?: string;
+	content?: unknown;
+}
+
+/** Body keys that have their own field: set twice, one of them would be silently lost. */
+const OWN_FIELDS: Record<string, string> = {
+	model: 'the Model field',
+	messages: 'the Messages field',
+	stream: 'the Stream option',
+};
+
+const EXTRA_FIELD = 'Additional Body Fields (JSON)';
+
+/** Reads the item's parameters into a POST /v1/chat/completions body (spec 4.3); sends nothing. */
+export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest {
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex: i, description });
+
+	const model = String(ctx.getNodeParameter('modelId', i, '', { extractValue: true }) ?? '').trim();
+	if (!model) throw fail('Model is empty', 'Pick a text model from the list or type its ID, for example gpt-5.6-sol.');
+
+	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+	const rows = ctx.getNodeParameter('messages.values', i, []) as MessageRow[];
+	const messages: IDataObject[] = [];
+	const system = typeof options.systemMessage === 'string' ? options.systemMessage.trim() : '';
+	if (system) messages.push({ role: 'system', content: system });
+	for (const row of rows) {
+		const content = typeof row.content === 'string' ? row.content : row.content == null ? '' : JSON.stringify(row.content);
+		messages.push({ role: row.role || 'user', content });
+	}
+	if (!messages.some((m) => m.role !== 'system' && String(m.content).trim() !== '')) {
+		throw fail(
+			'Messages has no user or assistant message with text',
+			'Add a message with role User and the text the model should answer, for example {{ $json.question }}.',
+		);
+	}
+
+	const stream = options.stream === true;
+	const body: IDataObject = { model, messages };
+	if (typeof options.temperature === 'number') body.temperature = options.temperature;
+	if (typeof options.maxTokens === 'number' && options.maxTokens > 0) body.max_tokens = options.maxTokens;
+	if (typeof options.topP === 'number') body.top_p = options.topP;
+	if (options.jsonOutput === true) body.response_format = { type: 'json_object' };
+	if (stream) {
+		body.stream = true;
+		// Without it OpenAI-style servers leave usage out of a stream, and the streamed output
+		// would differ from the plain one.
+		body.stream_options = { include_usage: true };
+	}
+	Object.assign(body, readExtraFields(options.additionalBodyFields, fail));
+
+	const timeoutSeconds = typeof options.timeoutSeconds === 'number' && options.timeoutSeconds > 0 ? options.timeoutSeconds : 300;
+	return {
+		model,
+		body,
+		stream,
+		simplify: ctx.getNodeParameter('simplifyOutput', i, true) as boolean,
+		timeoutMs: timeoutSeconds * 1000,
+	};
+}
+
+function readExtraFields(
+	value: unknown,
+	fail: (message: string, description: string) => NodeOperationError,
+): IDataObject {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	let parsed: unknown = value;
+	if (typeof value === 'string') {
+		try {
+			parsed = JSON.parse(value);
+		} catch (error) {
+			throw fail(
+				`${EXTRA_FIELD} is not valid JSON: ${(error as Error).message}`,
+				'Write a JSON object, for example {"seed": 42, "presence_penalty": 0.5}.',
+			);
+		}
+	}
+	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+		const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
+		throw fail(
+			`${EXTRA_FIELD} must be a JSON object, not ${kind}`,
+			'Write a JSON object, for example {"seed": 42, "presence_penalty": 0.5}.',
+		);
+	}
+	const extra = parsed as IDataObject;
+	const clash = Object.keys(extra).find((key) => key in OWN_FIELDS);
+	if (clash) {
+		throw fail(
+			`${EXTRA_FIELD} sets '${clash}', which comes from ${OWN_FIELDS[clash]}`,
+			`Remove '${clash}' from ${EXTRA_FIELD} and use ${OWN_FIELDS[clash]} instead.`,
+		);
+	}
+	return extra;
+}

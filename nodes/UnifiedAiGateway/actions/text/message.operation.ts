@@ -1,0 +1,237 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { concurrencyField, modelLocator } from '../../helpers/fields';
+import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { cancelSignalOf } from '../../transport/context';
+import { gatewayText } from '../../transport/errors';
+import { gatewayRequest, type ByteStream } from '../../transport/request';
+import { readChatRequest, type ChatRequest } from './chatRequest';
+import { ChatStreamError, readChatStream } from './chatStream';
+
+const show = { resource: ['text'], operation: ['message'] };
+
+export const description: INodeProperties[] = [
+	modelLocator('text', show, 'gpt-5.6-sol'),
+	{
+		displayName: 'Messages',
+		name: 'messages',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true, sortable: true },
+		placeholder: 'Add Message',
+		default: { values: [{ role: 'user', content: '' }] },
+		description: 'The conversation sent to the model, oldest first. The model answers the last message.',
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Message',
+				name: 'values',
+				values: [
+					{
+						displayName: 'Role',
+						name: 'role',
+						type: 'options',
+						default: 'user',
+						options: [
+							{ name: 'User', value: 'user', description: 'A question or instruction to answer' },
+							{ name: 'Assistant', value: 'assistant', description: 'An earlier answer of the model' },
+							{ name: 'System', value: 'system', description: 'How the model should behave' },
+						],
+						description: 'Who says this message',
+					},
+					{
+						displayName: 'Content',
+						name: 'content',
+						type: 'string',
+						typeOptions: { rows: 3 },
+						default: '',
+						description: 'The text of the message',
+					},
+				],
+			},
+		],
+	},
+	{
+		displayName: 'Simplify Output',
+		name: 'simplifyOutput',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to return only { text, model, finishReason, usage } instead of the full chat completion from the gateway',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: { show },
+		options: [
+			{
+				displayName: 'Additional Body Fields (JSON)',
+				name: 'additionalBodyFields',
+				type: 'json',
+				default: '{}',
+				description:
+					'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
+			},
+			{
+				displayName: 'JSON Output',
+				name: 'jsonOutput',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether the model must answer with a JSON object (response_format json_object). Mention JSON in a message too; some models require it.',
+			},
+			{
+				displayName: 'Maximum Number of Tokens',
+				name: 'maxTokens',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 1024,
+				description: 'The most tokens the answer may use (max_tokens). A longer answer stops with finish reason "length".',
+			},
+			{
+				displayName: 'Stream',
+				name: 'stream',
+				type: 'boolean',
+				default: false,
+				description:
+					'Whether to receive the answer as a stream of events (SSE). The output is the same; a stream cut off halfway is reported as an error instead of a partial answer. Useful when a proxy drops long silent connections.',
+			},
+			{
+				displayName: 'System Message',
+				name: 'systemMessage',
+				type: 'string',
+				typeOptions: { rows: 2 },
+				default: '',
+				description: 'Instructions sent as the first message with role System, before the messages above',
+			},
+			{
+				displayName: 'Temperature',
+				name: 'temperature',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
+				default: 1,
+				description: 'Randomness of the answer: lower is more focused and repeatable, higher is more varied',
+			},
+			{
+				displayName: 'Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 1 },
+				default: 300,
+				description: 'How long to wait for the gateway without receiving anything',
+			},
+			{
+				displayName: 'Top P',
+				name: 'topP',
+				type: 'number',
+				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+				default: 1,
+				description: 'Nucleus sampling: only the most likely tokens up to this total probability are considered',
+			},
+		],
+	},
+	concurrencyField(show),
+];
+
+export async function execute(this: IExecuteFunctions, run: RunOptions) {
+	const concurrency = this.getNodeParameter('concurrency', 0, 5) as number;
+	return await forEachItem(
+		this,
+		run,
+		async (i) => {
+			const request = readChatRequest(this, i);
+			const completion = await sendChat(this, request, i);
+			return request.simplify ? simplify(completion, request.model) : completion;
+		},
+		concurrency,
+	);
+}
+
+/** POST /v1/chat/completions, plain or streamed; both give the same completion object. */
+async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number): Promise<IDataObject> {
+	const { body, headers } = await gatewayRequest.call(ctx, {
+		method: 'POST',
+		path: '/v1/chat/completions',
+		body: request.body,
+		model: request.model,
+		action: `asking model '${request.model}'`,
+		billed: true,
+		stream: request.stream,
+		timeoutMs: request.timeoutMs,
+		itemIndex: i,
+	});
+	if (!request.stream) return checkCompletion(ctx, body, request.model, i);
+	const stream = body as unknown as ByteStream;
+	// A relay that ignores `stream: true` answers one JSON completion: read it as such.
+	if (/json/i.test(String(headers['content-type'] ?? ''))) {
+		return checkCompletion(ctx, await readJson(stream), request.model, i);
+	}
+	try {
+		return await readChatStream(stream, request.model);
+	} catch (error) {
+		if (cancelSignalOf(ctx)?.aborted) {
+			throw new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
+				itemIndex: i,
+				description: 'The streamed answer was cancelled because the workflow was stopped.',
+			});
+		}
+		if (error instanceof ChatStreamError) {
+			throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex: i, description: error.description });
+		}
+		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
+	}
+}
+
+async function readJson(stream: ByteStream): Promise<unknown> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+	const text = Buffer.concat(chunks).toString('utf8');
+	try {
+		return JSON.parse(text) as unknown;
+	} catch {
+		return text;
+	}
+}
+
+/** A 200 answer that is not a chat completion (an error envelope, an HTML page) fails clearly. */
+function checkCompletion(ctx: IExecuteFunctions, body: unknown, model: string, i: number): IDataObject {
+	const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+	const choices = object?.choices;
+	if (object && Array.isArray(choices) && choices.length > 0) return object;
+	const said = gatewayText(body);
+	throw new NodeOperationError(
+		ctx.getNode(),
+		`The gateway's answer from model '${model}' holds no chat completion${said ? `: ${said}` : ''}`,
+		{
+			itemIndex: i,
+			description: said
+				? 'Check the model and the request fields, then run the item again.'
+				: 'The answer had no choices. If it was an HTML page, the Base URL in the credential points at a website instead of the gateway API (for example https://gateway.example.com/v1).',
+		},
+	);
+}
+
+function textOf(content: unknown): string {
+	if (typeof content === 'string') return content;
+	if (Array.isArray(content)) {
+		return content
+			.map((part) => (part && typeof part === 'object' && typeof (part as IDataObject).text === 'string' ? (part as IDataObject).text : ''))
+			.join('');
+	}
+	return '';
+}
+
+function simplify(completion: IDataObject, model: string): IDataObject {
+	const first = ((completion.choices as IDataObject[])[0] ?? {}) as IDataObject;
+	const message = (first.message ?? {}) as IDataObject;
+	return {
+		text: textOf(message.content),
+		model: completion.model ?? model,
+		finishReason: first.finish_reason ?? null,
+		usage: completion.usage ?? null,
+	};
+}
