@@ -146,3 +146,45 @@ describe('account', () => {
 		expect(result.items.every((i) => i.pairedItem.item === 0)).toBe(true);
 	});
 });
+
+describe('a billed submit is sent exactly once', () => {
+	const generate = (model) => ({
+		resource: 'image',
+		operation: 'generate',
+		modelId: { __rl: true, mode: 'id', value: model },
+		prompt: 'a red bicycle',
+		download: false,
+		waitIntervalSeconds: 0.1,
+	});
+
+	test.each([
+		['429 with Retry-After', { status: 429, headers: { 'Retry-After': '0' }, body: '' }, /rate limiting/],
+		['500', { status: 500 }, /upstream provider|HTTP 500/],
+		['502 HTML page', { status: 502, body: '<html>Bad gateway</html>' }, /HTML page/],
+		['503 no channel', { status: 503, body: { error: { message: 'No available channel for model gpt-image-2 under group default', code: 'model_not_found' } } }, /Model 'gpt-image-2' is not available/],
+		['504', { status: 504, body: '' }, /timed out \(504\)/],
+		['a dropped connection', { kind: 'drop' }, /may have been created and billed/],
+	])('after %s', async (_name, fault, message) => {
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', times: Infinity, ...fault });
+		const result = await runNode({ parameters: generate('gpt-image-2'), credentials: ctx.creds });
+		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(1);
+		expect(result.error.message).toMatch(message);
+		expect(visibleText(result)).not.toContain(API_KEY);
+	});
+
+	test('a lost answer tells the user the task may exist, and Continue On Fail keeps the other items', async () => {
+		ctx.sim.scenario('*', { durationMs: 200 });
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', kind: 'drop' });
+		const result = await runNode({
+			parameters: generate('gpt-image-2-async'),
+			credentials: ctx.creds,
+			continueOnFail: true,
+			items: [{ json: {} }, { json: {} }],
+		});
+		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(2);
+		const [lost, done] = result.items.map((i) => i.json);
+		expect(lost).toMatchObject({ taskCreated: 'unknown' });
+		expect(lost.error).toMatch(/may have been created and billed/);
+		expect(done.taskId).toMatch(/^task_/);
+	});
+});
