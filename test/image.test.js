@@ -201,7 +201,8 @@ describe('Generate: task models', () => {
 		const items = ok(await run('generate', 'gpt-image-2.5-async', { waitForCompletion: false }));
 		expect(submits()).toHaveLength(1);
 		expect(items).toHaveLength(1);
-		expect(items[0].json).toMatchObject({ pending: true, queryRoute: 'image' });
+		expect(items[0].json).toMatchObject({ pending: true, queryRoute: 'image', model: 'gpt-image-2.5-async' });
+		expect(items[0].json.estimatedCost.amount).toBe(0.015);
 		expect(items[0].json.taskId).toMatch(/^task_/);
 		expect(polls(/^\/v1\//)).toHaveLength(0);
 	});

@@ -35,6 +35,8 @@ export interface JobPlan<P, S extends Submitted> {
 	succeed(prepared: P, submitted: S, itemIndex: number, snapshot?: TaskSnapshot): Promise<INodeExecutionData[]>;
 	/** What the work is, for messages: "image job". */
 	noun: string;
+	/** What a pending item should also say about its request (model, parameters, cost). */
+	describePending?(prepared: P, submitted: S): IDataObject;
 }
 
 type ItemError = Error & { description?: string | null; context?: IDataObject };
@@ -136,9 +138,10 @@ async function itemOutput<P, S extends Submitted>(
 	const submitted = state.submitted as S;
 	const outcome = state.outcome;
 	if (!submitted.taskId) return await plan.succeed(state.prepared as P, submitted, i);
-	if (!plan.wait || !outcome) return [{ json: pendingJson(submitted, undefined, 'submitted') }];
+	const extra = () => plan.describePending?.(state.prepared as P, submitted) ?? {};
+	if (!plan.wait || !outcome) return [{ json: { ...pendingJson(submitted, undefined, 'submitted'), ...extra() } }];
 	if (outcome.kind === 'succeeded') return await plan.succeed(state.prepared as P, submitted, i, outcome.snapshot);
-	return [{ json: pendingJson(submitted, outcome, 'timeout') }];
+	return [{ json: { ...pendingJson(submitted, outcome, 'timeout'), ...extra() } }];
 }
 
 /** The item a user gets for a task still running: enough to resume it without paying again. */

@@ -159,5 +159,10 @@ export async function runImageOperation(
 		prepare: async (i) => await prepare(ctx, i, operation),
 		submit: async (job, i) => await submit(ctx, job, i),
 		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, snapshot),
+		describePending: (job, submitted) => ({
+			model: job.model.id,
+			request: deepCopy(submitted.request),
+			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1))),
+		}),
 	});
 }

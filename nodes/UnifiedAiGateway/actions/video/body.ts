@@ -1,0 +1,111 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError, jsonParse } from 'n8n-workflow';
+
+import type { ModelSpec } from '../../registry/models';
+import type { VideoReferences } from './references';
+import type { VideoRoute } from './routes';
+
+/** One item's video request, checked and complete except for uploads (done at submit). */
+export interface PreparedVideo {
+	modelId: string;
+	model?: ModelSpec;
+	route: VideoRoute;
+	prompt: string;
+	/** The registry fields, already at their body keys (metadata nested). */
+	values: IDataObject;
+	/** Additional Body Fields (JSON), checked not to replace anything above. */
+	extra: IDataObject;
+	refs: VideoReferences;
+	timeoutMs: number;
+}
+
+const EXTRA_LABEL = 'Additional Body Fields (JSON)';
+
+function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** Body key the reference URLs go in: the row's, else `images` (what most channels read). */
+export function referenceKey(model: ModelSpec | undefined): string {
+	return model?.limits?.referenceField ?? 'images';
+}
+
+/** The JSON body of the unified and compatibility routes (spec 4.8). */
+export function jsonBody(p: PreparedVideo, urls: string[]): IDataObject {
+	const body: IDataObject = { model: p.modelId, prompt: p.prompt, ...p.values };
+	if (urls.length > 0) {
+		const key = referenceKey(p.model);
+		// `image` holds one reference (the rows that use it allow one); every other key a list.
+		body[key] = key === 'image' ? urls[0] : urls;
+	}
+	return merge(body, p.extra);
+}
+
+/** The grok multipart body (spec 4.9): text fields, then one `input_reference` part per file. */
+export function multipartBody(p: PreparedVideo): FormData {
+	const form = new FormData();
+	const fields = merge({ model: p.modelId, prompt: p.prompt, ...p.values }, p.extra);
+	for (const [key, value] of Object.entries(fields)) {
+		if (value === undefined || value === null) continue;
+		form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+	}
+	const fileField = p.model?.limits?.fileReferenceField ?? 'input_reference';
+	for (const file of p.refs.files) {
+		// No Content-Type header is set anywhere: FormData picks the multipart boundary itself.
+		form.append(fileField, new Blob([file.buffer as unknown as BlobPart], { type: file.mimeType }), file.fileName);
+	}
+	return form;
+}
+
+function merge(base: IDataObject, extra: IDataObject): IDataObject {
+	const out: IDataObject = { ...base };
+	for (const [key, value] of Object.entries(extra)) {
+		out[key] = isPlainObject(out[key]) && isPlainObject(value) ? merge(out[key] as IDataObject, value) : value;
+	}
+	return out;
+}
+
+/** Keys of `extra` that would replace one already set, as dotted paths. */
+function collisions(base: IDataObject, extra: IDataObject, path = ''): string[] {
+	return Object.entries(extra).flatMap(([key, value]) => {
+		if (!(key in base)) return [];
+		if (isPlainObject(base[key]) && isPlainObject(value)) return collisions(base[key] as IDataObject, value, `${path}${key}.`);
+		return [`${path}${key}`];
+	});
+}
+
+/**
+ * Parses Additional Body Fields (JSON) and refuses a key the node already sets (`template`
+ * is the body without it), so the escape hatch cannot bypass the model's checks.
+ */
+export function readAdditionalBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	template: IDataObject,
+	labelOf: (key: string) => string,
+): IDataObject {
+	const raw = ctx.getNodeParameter('videoAdditionalBody', itemIndex, '{}') as unknown;
+	let extra: unknown = raw;
+	if (typeof raw === 'string') {
+		try {
+			extra = raw.trim() === '' ? {} : jsonParse(raw);
+		} catch {
+			throw new NodeOperationError(ctx.getNode(), `${EXTRA_LABEL} is not valid JSON`, {
+				itemIndex,
+				description: 'Nothing was sent. Give a JSON object, e.g. {"metadata": {"fps": 24}}.',
+			});
+		}
+	}
+	if (!isPlainObject(extra)) {
+		throw new NodeOperationError(ctx.getNode(), `${EXTRA_LABEL} must be a JSON object`, { itemIndex, description: 'Nothing was sent.' });
+	}
+	const taken = collisions(template, extra);
+	if (taken.length > 0) {
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${EXTRA_LABEL}: '${taken[0]}' is already set by the field ${labelOf(taken[0])}; change it there`,
+			{ itemIndex, description: 'Nothing was sent. The JSON may only add keys the fields do not set.' },
+		);
+	}
+	return extra;
+}

@@ -1,0 +1,92 @@
+import type { INodeProperties } from 'n8n-workflow';
+
+import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
+import { registryProperties, type RegistryFieldSet } from '../../helpers/registryFields';
+import { VIDEO_MODELS } from '../../registry/videoModels';
+import { VIDEO_ROUTES } from './routes';
+
+export const show = { resource: ['video'], operation: ['generate'] };
+
+/** The per-model fields of registry/videoModels.ts (`fields.video`). */
+export const VIDEO_FIELD_SET: RegistryFieldSet = {
+	operation: 'video',
+	models: VIDEO_MODELS,
+	show,
+	prefix: 'video',
+	routeParameter: 'videoRoute',
+};
+
+/** Video waits long: spec 8 advises a polling window of at least 30 minutes. */
+const DEFAULT_DEADLINE_MINUTES = 30;
+
+export const description: INodeProperties[] = [
+	modelLocator('video', show, 'sora-2'),
+	{
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder: 'A paper boat drifting down a rainy street, close-up, slow camera pan',
+		description: 'Content, motion, camera and style of the video',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Route',
+		name: 'videoRoute',
+		type: 'options',
+		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- options are built from VIDEO_ROUTES
+		default: 'unified',
+		options: Object.entries(VIDEO_ROUTES).map(([value, route]) => ({
+			name: route.name,
+			value,
+			description: route.description,
+		})),
+		description: 'Which gateway route submits the video. Task → Get and Wait read it on the matching query route.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Reference Image URLs',
+		name: 'videoReferenceUrls',
+		type: 'string',
+		default: '',
+		placeholder: 'https://example.com/first-frame.png',
+		description:
+			'Public http(s) image URLs, separated by commas or new lines; they make it image-to-video. Not for the Grok Multipart route (use binary properties there).',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Reference Image Binary Properties',
+		name: 'videoReferenceBinaryProperties',
+		type: 'string',
+		default: '',
+		placeholder: 'data, image_2',
+		description:
+			'Binary properties of the input item holding reference images (JPEG, PNG or WebP, at most 20 MB each). They are uploaded to the gateway first, or sent as files on the Grok Multipart route.',
+		displayOptions: { show },
+	},
+	...registryProperties(VIDEO_FIELD_SET),
+	{
+		displayName: 'Additional Body Fields (JSON)',
+		name: 'videoAdditionalBody',
+		type: 'json',
+		default: '{}',
+		description:
+			'Channel-specific keys added to the request body, e.g. {"metadata": {"fps": 24}}. They cannot replace a key the fields above already set.',
+		displayOptions: { show },
+	},
+	{
+		displayName: 'Submit Timeout (Seconds)',
+		name: 'videoSubmitTimeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: 180,
+		description:
+			'How long to wait for the gateway to accept the job. A submit that times out is never sent again: the job may exist, so check the account before retrying.',
+		displayOptions: { show },
+	},
+	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
+	...downloadFields(show, true, 'video'),
+	concurrencyField(show),
+];

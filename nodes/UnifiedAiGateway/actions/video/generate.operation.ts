@@ -1,0 +1,124 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { runJobs, type Submitted } from '../../engine/jobs';
+import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
+import type { RunOptions } from '../../helpers/perItem';
+import { readRegistryValues, registryFieldLabel } from '../../helpers/registryFields';
+import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { findModel } from '../../registry/models';
+import { VIDEO_MODELS } from '../../registry/videoModels';
+import { gatewayRequest } from '../../transport/request';
+import { jsonBody, multipartBody, readAdditionalBody, referenceKey, type PreparedVideo } from './body';
+import { VIDEO_FIELD_SET } from './fields';
+import { readVideoReferences, referenceUrls } from './references';
+import { contentPath, VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './routes';
+import { modelNotes, videoFacts } from './output';
+
+export { description } from './fields';
+
+function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string): never {
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: 'Nothing was sent. Correct the field and run again.' });
+}
+
+/** Reads and checks everything of one item; sends nothing (runJobs runs this for all items first). */
+async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo> {
+	const modelId = String(ctx.getNodeParameter('modelId', i, '', { extractValue: true }) ?? '').trim();
+	if (!modelId) refuse(ctx, i, 'Model is empty: pick a video model');
+	const model = findModel(modelId);
+	if (model && model.group !== 'video') refuse(ctx, i, `Model '${modelId}' is not a video model (it is listed as ${model.group}); pick a video model`);
+	const prompt = String(ctx.getNodeParameter('prompt', i, '') ?? '').trim();
+	if (!prompt) refuse(ctx, i, 'Prompt is empty: describe the video to generate');
+
+	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
+	if (!VIDEO_ROUTES[route]) refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
+	if (VIDEO_ROUTES[route].multipart && !model?.limits?.fileReferenceField) {
+		const takers = VIDEO_MODELS.filter((m) => m.limits?.fileReferenceField).map((m) => m.id);
+		refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
+	}
+
+	const values = readRegistryValues(ctx, i, model, VIDEO_FIELD_SET, route);
+	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
+	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
+	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
+	const rules = model?.fields?.video ?? {};
+	const extra = readAdditionalBody(ctx, i, template, (key) => {
+		if (rules[key]) return registryFieldLabel(key, rules[key]);
+		if (key === refKey) return 'Reference Images';
+		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
+	});
+	const timeoutS = ctx.getNodeParameter('videoSubmitTimeoutSeconds', i, 180) as number;
+	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: Math.max(100, timeoutS * 1000) };
+}
+
+/** One POST per item, never repeated: a video is pre-charged when the gateway accepts it. */
+async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Promise<Submitted> {
+	const route = VIDEO_ROUTES[p.route];
+	const body = route.multipart ? multipartBody(p) : jsonBody(p, await referenceUrls(ctx, p.refs, i));
+	const startedAt = Date.now();
+	const response = await gatewayRequest.call(ctx, {
+		method: 'POST',
+		path: route.path,
+		body,
+		action: 'submitting the video job',
+		billed: true,
+		charge: 'the video pre-charge',
+		model: p.modelId,
+		timeoutMs: p.timeoutMs,
+		itemIndex: i,
+	});
+	const taskId = taskIdOf(response.body);
+	if (!taskId) {
+		throw new NodeOperationError(ctx.getNode(), 'The gateway accepted the video job but its answer has no task ID', {
+			itemIndex: i,
+			description: `The job may exist and be charged: check the account's task list before running this item again. Answer: ${JSON.stringify(response.body).slice(0, 500)}`,
+		});
+	}
+	return { taskId, route: route.queryRoute, startedAt, raw: response.body };
+}
+
+async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot): Promise<INodeExecutionData[]> {
+	const json: IDataObject = {
+		...taskJson(snapshot),
+		...videoFacts(p, snapshot),
+		queryRoute: submitted.route,
+		...modelNotes(p.modelId, p.model),
+	};
+	if (!(ctx.getNodeParameter('download', i, true) as boolean)) return [{ json }];
+	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
+	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
+	const urls = viaContent ? [contentPath(snapshot.taskId)] : snapshot.urls;
+	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), {
+		itemIndex: i,
+		binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+		baseName: snapshot.taskId,
+		defaultMimeType: 'video/mp4',
+		viaGateway: viaContent,
+	});
+}
+
+export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
+	const wait = this.getNodeParameter('waitForCompletion', 0, true) as boolean;
+	const intervalS = this.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
+	const prepared: PreparedVideo[] = [];
+	const output = await runJobs(this, run.items.length, {
+		noun: 'video job',
+		continueOnFail: run.continueOnFail,
+		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
+		wait: wait && {
+			deadlineMs: (this.getNodeParameter('waitDeadlineMinutes', 0, 30) as number) * 60_000,
+			intervalMs: intervalS > 0 ? intervalS * 1000 : VIDEO_POLL_INTERVAL_MS,
+			onTimeout: this.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
+		},
+		prepare: async (i) => (prepared[i] = await prepare(this, i)),
+		submit: async (p, i) => await submit(this, p, i),
+		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!),
+	});
+	// Pending items (not waited for, or still running) also say which model and price apply.
+	return output.map((item) => {
+		const index = (item.pairedItem as { item: number }).item;
+		const p = prepared[index];
+		if (!item.json.pending || !p) return item;
+		return { ...item, json: { ...item.json, model: p.modelId, ...modelNotes(p.modelId, p.model) } };
+	});
+}

@@ -1,0 +1,43 @@
+'use strict';
+// The packed node renders a video in real n8n: one unified submit with sora-2's registry fields
+// (seconds as a string), polling on the generic task query until completed, and the result
+// streamed (without the API key) into binary data as video/mp4.
+const assert = require('node:assert/strict');
+const { nodeItems } = require('../run-e2e');
+
+module.exports = async function (run, sim) {
+	const items = nodeItems(run, 'Generate Video');
+	assert.equal(items.length, 1, `expected 1 video item, got ${items.length}`);
+	const { json, binary } = items[0];
+
+	const submits = sim.find('POST', '/v1/video/generations');
+	assert.equal(submits.length, 1, `expected exactly 1 submit, simulator saw ${submits.length}`);
+	assert.deepEqual(submits[0].body, {
+		model: 'sora-2',
+		prompt: 'A paper boat drifting down a rainy street, close-up',
+		seconds: '12',
+		size: '720x1280',
+	});
+
+	assert.match(String(json.taskId), /^task_/, `no task id: ${JSON.stringify(json)}`);
+	assert.equal(json.status, 'completed');
+	assert.equal(json.seconds, '12');
+	assert.equal(json.size, '720x1280');
+	assert.equal(json.estimatedCost, 'site price applies; video is pre-charged by duration');
+	assert.ok(sim.count('GET', `/v1/tasks/${json.taskId}`) >= 1, 'the task was never read on /v1/tasks/{id}');
+	assert.equal(json.url, sim.task(json.taskId).urls[0], `unexpected url: ${json.url}`);
+
+	const file = binary && binary.data;
+	assert.ok(file, `no binary "data" on the item: ${JSON.stringify(Object.keys(binary || {}))}`);
+	assert.equal(file.mimeType, 'video/mp4');
+	assert.match(String(file.fileName), /\.mp4$/);
+	if (file.data && file.data !== 'filesystem-v2') {
+		assert.equal(Buffer.from(file.data, 'base64').toString('ascii', 4, 8), 'ftyp', 'binary is not an MP4');
+	} else {
+		assert.ok(file.id, `binary has neither data nor id: ${JSON.stringify(file)}`);
+	}
+
+	const downloads = sim.find('GET', /^\/files\//, 'files');
+	assert.equal(downloads.length, 1, `expected 1 file download, saw ${downloads.length}`);
+	assert.equal(downloads[0].hasAuth, false, 'the Authorization header reached the files origin');
+};
