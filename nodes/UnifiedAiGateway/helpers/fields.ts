@@ -1,5 +1,6 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import type { WaitSettings } from '../engine/jobs';
 import type { ModelGroup } from '../registry/models';
 
 const SEARCH_METHODS: Record<ModelGroup, string> = {
@@ -31,6 +32,21 @@ export function modelLocator(group: ModelGroup, show: Record<string, string[]>, 
 				placeholder: defaultId,
 			},
 		],
+		displayOptions: { show },
+	};
+}
+
+/** The prompt of a generation (image or video): required text, with its own example and help. */
+export function promptField(show: Record<string, string[]>, placeholder: string, description: string): INodeProperties {
+	return {
+		displayName: 'Prompt',
+		name: 'prompt',
+		type: 'string',
+		typeOptions: { rows: 4 },
+		default: '',
+		required: true,
+		placeholder,
+		description,
 		displayOptions: { show },
 	};
 }
@@ -82,6 +98,29 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			displayOptions: { show: { ...show, waitForCompletion: [true] } },
 		},
 	];
+}
+
+/**
+ * What waitFields hold, read once for the run (item 0). `defaultDeadlineMin` is the one given to
+ * waitFields; a Poll Interval of 0 means `advisedIntervalMs`, else the engine's route interval.
+ */
+export function readWaitSettings(ctx: IExecuteFunctions, defaultDeadlineMin: number, advisedIntervalMs?: number): WaitSettings {
+	const seconds = ctx.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
+	return {
+		deadlineMs: (ctx.getNodeParameter('waitDeadlineMinutes', 0, defaultDeadlineMin) as number) * 60_000,
+		intervalMs: seconds > 0 ? seconds * 1000 : advisedIntervalMs,
+		onTimeout: ctx.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
+	};
+}
+
+/** readWaitSettings, or false when Wait for Completion is off (the task ids come back at once). */
+export function readWaitForCompletion(
+	ctx: IExecuteFunctions,
+	defaultDeadlineMin: number,
+	advisedIntervalMs?: number,
+): false | WaitSettings {
+	if (!(ctx.getNodeParameter('waitForCompletion', 0, true) as boolean)) return false;
+	return readWaitSettings(ctx, defaultDeadlineMin, advisedIntervalMs);
 }
 
 export function downloadFields(

@@ -10,6 +10,12 @@ export type * from './types';
 export const MODELS: readonly ModelSpec[] = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS];
 
 
+/** Ids with a row on more than one host (gemini-3-pro-image-preview): the user picks the host. */
+export function multiHostIds(models: readonly ModelSpec[]): string[] {
+	const ids = [...new Set(models.map((m) => m.id))];
+	return ids.filter((id) => new Set(models.filter((m) => m.id === id).map((m) => m.host)).size > 1);
+}
+
 export function findModel(id: string, host?: GatewayHost): ModelSpec | undefined {
 	const trimmed = id.trim();
 	return MODELS.find((m) => m.id === trimmed && (host === undefined || m.host === host));

@@ -1,5 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { promptField } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { IMAGE_MODELS } from '../../registry/imageModels';
 import { runImageOperation } from './job';
@@ -24,17 +25,11 @@ function referenceLimitsText(): string {
 const MASK_IDS = IMAGE_MODELS.filter((m) => m.fields?.edit && m.limits?.maskField).map((m) => m.id);
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'Replace the sky with a sunset and keep everything else',
-		description: 'The edit instruction: what to change in the reference images, or how to combine them',
-		displayOptions: { show },
-	},
+	promptField(
+		show,
+		'Replace the sky with a sunset and keep everything else',
+		'The edit instruction: what to change in the reference images, or how to combine them',
+	),
 	{
 		displayName: 'Reference Images From',
 		name: 'referenceSource',

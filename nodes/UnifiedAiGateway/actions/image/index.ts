@@ -1,9 +1,11 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { additionalBodyField } from '../../helpers/bodyFields';
 import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
+import { DEFAULT_WAIT_MINUTES } from './job';
 import { hostField } from './modelFields';
 import { SYNC_ONLY_IDS } from './models';
 
@@ -40,17 +42,13 @@ export const description: INodeProperties[] = [
 	hostField(),
 	...generate.description,
 	...edit.description,
-	{
-		displayName: 'Additional Body Fields (JSON)',
-		name: 'additionalBodyFields',
-		type: 'json',
-		default: '{}',
-		description:
-			'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
-		displayOptions: { show },
-	},
+	additionalBodyField(
+		'additionalBodyFields',
+		'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
+		show,
+	),
 	// Sync-only models answer in the same call: no waiting fields for them.
-	...waitFields(show, 10).map((field) => ({
+	...waitFields(show, DEFAULT_WAIT_MINUTES).map((field) => ({
 		...field,
 		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
 	})),

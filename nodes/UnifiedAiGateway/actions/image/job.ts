@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
-import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
+import { runJobs, type Submitted } from '../../engine/jobs';
 import { extractResultUrls } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
+import { readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { itemsPerUrl } from '../../helpers/taskOutput';
 import type { UploadedImage } from '../../helpers/upload';
@@ -27,6 +28,9 @@ interface ImageSubmitted extends Submitted {
 	request: IDataObject;
 	uploads: UploadedImage[];
 }
+
+/** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
+export const DEFAULT_WAIT_MINUTES = 10;
 
 const PATHS: Record<ImageOperation, string> = { generate: '/v1/images/generations', edit: '/v1/images/edits' };
 
@@ -134,17 +138,6 @@ async function succeed(
 	);
 }
 
-function waitSettings(ctx: IExecuteFunctions): false | WaitSettings {
-	if (!(ctx.getNodeParameter('waitForCompletion', 0, true) as boolean)) return false;
-	const minutes = ctx.getNodeParameter('waitDeadlineMinutes', 0, 10) as number;
-	const seconds = ctx.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
-	return {
-		deadlineMs: minutes * 60_000,
-		intervalMs: seconds > 0 ? seconds * 1000 : undefined,
-		onTimeout: ctx.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
-	};
-}
-
 /** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
 export async function runImageOperation(
 	ctx: IExecuteFunctions,
@@ -155,7 +148,7 @@ export async function runImageOperation(
 		noun: operation === 'edit' ? 'image edit' : 'image job',
 		continueOnFail: run.continueOnFail,
 		concurrency: ctx.getNodeParameter('concurrency', 0, 5) as number,
-		wait: waitSettings(ctx),
+		wait: readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES),
 		prepare: async (i) => await prepare(ctx, i, operation),
 		submit: async (job, i) => await submit(ctx, job, i),
 		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, snapshot),

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { QueryRoute } from '../../engine/routes';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
-import { findModel, type FieldRule, type ModelSpec } from '../../registry/models';
+import { findModel, multiHostIds, type ModelSpec } from '../../registry/models';
 import type { GatewayHost } from '../../transport/urls';
 
 export type ImageOperation = 'generate' | 'edit';
@@ -19,26 +19,13 @@ export interface ImageModel {
 
 const unique = (ids: string[]) => [...new Set(ids)];
 
-export const KNOWN_IMAGE_IDS = unique(IMAGE_MODELS.map((m) => m.id));
+const KNOWN_IMAGE_IDS = unique(IMAGE_MODELS.map((m) => m.id));
 
 /** Ids with a row on each host (gemini-3-pro-image-preview): the user picks the host. */
-export const MULTI_HOST_IDS = KNOWN_IMAGE_IDS.filter((id) => new Set(IMAGE_MODELS.filter((m) => m.id === id).map((m) => m.host)).size > 1);
+export const MULTI_HOST_IDS = multiHostIds(IMAGE_MODELS);
 
 /** Ids whose every row answers synchronously: no Wait for Completion fields for them. */
 export const SYNC_ONLY_IDS = KNOWN_IMAGE_IDS.filter((id) => IMAGE_MODELS.filter((m) => m.id === id).every((m) => m.mode === 'sync'));
-
-export function ruleKind(rule: FieldRule): 'fixed' | 'field' | 'option' {
-	if (rule.values?.length === 1 && rule.default !== undefined) return 'fixed';
-	return rule.default !== undefined ? 'field' : 'option';
-}
-
-export function labelOf(key: string, rule: FieldRule): string {
-	return rule.label ?? key.split('_').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join(' ');
-}
-
-export function isNumericRule(rule: FieldRule): boolean {
-	return rule.integer === true || rule.min !== undefined || rule.max !== undefined;
-}
 
 /** "model 'x'" or "model 'x' on the alt host", for messages. */
 export function describeModel(model: ImageModel): string {
@@ -48,22 +35,6 @@ export function describeModel(model: ImageModel): string {
 /** Models of the registry that have an edit variant, for messages. */
 export function editModelIds(): string {
 	return unique(IMAGE_MODELS.filter((m) => m.fields?.edit).map((m) => m.id)).join(', ');
-}
-
-/**
- * Whether the model comes from an expression (per item, or an AI agent's $fromAI). n8n then
- * cannot evaluate `/modelId` conditions and shows every model's fields, so their defaults
- * reach the parameters too.
- */
-export function isModelFromExpression(ctx: IExecuteFunctions): boolean {
-	const raw = ctx.getNode().parameters.modelId as unknown;
-	const value = raw && typeof raw === 'object' ? (raw as { value?: unknown }).value : raw;
-	return typeof value === 'string' && value.startsWith('=');
-}
-
-/** Whether a value is the default of some row's rule for this body key (filled in by n8n). */
-export function isRegistryDefault(key: string, value: unknown): boolean {
-	return IMAGE_MODELS.some((m) => Object.values(m.fields ?? {}).some((rules) => rules?.[key]?.default === value));
 }
 
 export function resolveImageModel(ctx: IExecuteFunctions, itemIndex: number): ImageModel {

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { runJobs, type Submitted } from '../../engine/jobs';
 import type { QueryRoute } from '../../engine/routes';
-import { concurrencyField, downloadFields, waitFields } from '../../helpers/fields';
+import { concurrencyField, downloadFields, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
@@ -10,11 +10,13 @@ import { languageField, queryRouteField, taskIdField } from './fields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
+const DEFAULT_WAIT_MINUTES = 10;
+
 export const description: INodeProperties[] = [
 	taskIdField('waitForCompletion', '={{ $json.taskId }}'),
 	queryRouteField(['waitForCompletion'], true),
 	languageField(['waitForCompletion']),
-	...waitFields(show, 10).filter((field) => field.name !== 'waitForCompletion').map((field) => ({
+	...waitFields(show, DEFAULT_WAIT_MINUTES).filter((field) => field.name !== 'waitForCompletion').map((field) => ({
 		...field,
 		displayOptions: { show },
 	})),
@@ -27,17 +29,11 @@ const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
 /** Waits for tasks created earlier (pending items, stored ids) without submitting anything. */
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const startedAt = Date.now();
-	const deadlineMin = this.getNodeParameter('waitDeadlineMinutes', 0, 10) as number;
-	const intervalS = this.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
 	return await runJobs(this, run.items.length, {
 		noun: 'task',
 		continueOnFail: run.continueOnFail,
 		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
-		wait: {
-			deadlineMs: deadlineMin * 60_000,
-			intervalMs: intervalS > 0 ? intervalS * 1000 : undefined,
-			onTimeout: this.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
-		},
+		wait: readWaitSettings(this, DEFAULT_WAIT_MINUTES),
 		prepare: (i) => {
 			const chosen = this.getNodeParameter('queryRoute', i) as string;
 			const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;

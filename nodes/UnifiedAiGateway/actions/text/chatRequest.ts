@@ -1,6 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../helpers/bodyFields';
+
 export interface ChatRequest {
 	model: string;
 	body: IDataObject;
@@ -20,8 +22,6 @@ const OWN_FIELDS: Record<string, string> = {
 	messages: 'the Messages field',
 	stream: 'the Stream option',
 };
-
-const EXTRA_FIELD = 'Additional Body Fields (JSON)';
 
 /** Reads the item's parameters into a POST /v1/chat/completions body (spec 4.3); sends nothing. */
 export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest {
@@ -71,35 +71,14 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 	};
 }
 
-function readExtraFields(
-	value: unknown,
-	fail: (message: string, description: string) => NodeOperationError,
-): IDataObject {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
-	let parsed: unknown = value;
-	if (typeof value === 'string') {
-		try {
-			parsed = JSON.parse(value);
-		} catch (error) {
-			throw fail(
-				`${EXTRA_FIELD} is not valid JSON: ${(error as Error).message}`,
-				'Write a JSON object, for example {"seed": 42, "presence_penalty": 0.5}.',
-			);
-		}
-	}
-	if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
-		const kind = Array.isArray(parsed) ? 'an array' : parsed === null ? 'null' : `a ${typeof parsed}`;
-		throw fail(
-			`${EXTRA_FIELD} must be a JSON object, not ${kind}`,
-			'Write a JSON object, for example {"seed": 42, "presence_penalty": 0.5}.',
-		);
-	}
-	const extra = parsed as IDataObject;
+/** Additional Body Fields (JSON), refusing a key that has its own field here. */
+function readExtraFields(value: unknown, fail: (message: string, description: string) => NodeOperationError): IDataObject {
+	const extra = parseAdditionalBody(value, '{"seed": 42, "presence_penalty": 0.5}', fail);
 	const clash = Object.keys(extra).find((key) => key in OWN_FIELDS);
 	if (clash) {
 		throw fail(
-			`${EXTRA_FIELD} sets '${clash}', which comes from ${OWN_FIELDS[clash]}`,
-			`Remove '${clash}' from ${EXTRA_FIELD} and use ${OWN_FIELDS[clash]} instead.`,
+			`${ADDITIONAL_BODY_LABEL} sets '${clash}', which comes from ${OWN_FIELDS[clash]}`,
+			`Remove '${clash}' from ${ADDITIONAL_BODY_LABEL} and use ${OWN_FIELDS[clash]} instead.`,
 		);
 	}
 	return extra;

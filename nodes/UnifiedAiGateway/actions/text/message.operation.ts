@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { additionalBodyField } from '../../helpers/bodyFields';
 import { concurrencyField, modelLocator } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { cancelSignalOf } from '../../transport/context';
@@ -68,14 +69,10 @@ export const description: INodeProperties[] = [
 		default: {},
 		displayOptions: { show },
 		options: [
-			{
-				displayName: 'Additional Body Fields (JSON)',
-				name: 'additionalBodyFields',
-				type: 'json',
-				default: '{}',
-				description:
-					'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
-			},
+			additionalBodyField(
+				'additionalBodyFields',
+				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
+			),
 			{
 				displayName: 'JSON Output',
 				name: 'jsonOutput',

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError, jsonParse } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { ADDITIONAL_BODY_LABEL, isPlainObject, parseAdditionalBody } from '../../helpers/bodyFields';
 import type { ModelSpec } from '../../registry/models';
 import type { VideoReferences } from './references';
 import type { VideoRoute } from './routes';
@@ -17,12 +18,6 @@ export interface PreparedVideo {
 	extra: IDataObject;
 	refs: VideoReferences;
 	timeoutMs: number;
-}
-
-const EXTRA_LABEL = 'Additional Body Fields (JSON)';
-
-function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
 /** Body key the reference URLs go in: the row's, else `images` (what most channels read). */
@@ -84,27 +79,14 @@ export function readAdditionalBody(
 	template: IDataObject,
 	labelOf: (key: string) => string,
 ): IDataObject {
-	const raw = ctx.getNodeParameter('videoAdditionalBody', itemIndex, '{}') as unknown;
-	let extra: unknown = raw;
-	if (typeof raw === 'string') {
-		try {
-			extra = raw.trim() === '' ? {} : jsonParse(raw);
-		} catch {
-			throw new NodeOperationError(ctx.getNode(), `${EXTRA_LABEL} is not valid JSON`, {
-				itemIndex,
-				description: 'Nothing was sent. Give a JSON object, e.g. {"metadata": {"fps": 24}}.',
-			});
-		}
-	}
-	if (!isPlainObject(extra)) {
-		throw new NodeOperationError(ctx.getNode(), `${EXTRA_LABEL} must be a JSON object`, { itemIndex, description: 'Nothing was sent.' });
-	}
+	const fail = (message: string, description: string) =>
+		new NodeOperationError(ctx.getNode(), message, { itemIndex, description: `Nothing was sent. ${description}` });
+	const extra = parseAdditionalBody(ctx.getNodeParameter('videoAdditionalBody', itemIndex, '{}'), '{"metadata": {"fps": 24}}', fail);
 	const taken = collisions(template, extra);
 	if (taken.length > 0) {
-		throw new NodeOperationError(
-			ctx.getNode(),
-			`${EXTRA_LABEL}: '${taken[0]}' is already set by the field ${labelOf(taken[0])}; change it there`,
-			{ itemIndex, description: 'Nothing was sent. The JSON may only add keys the fields do not set.' },
+		throw fail(
+			`${ADDITIONAL_BODY_LABEL}: '${taken[0]}' is already set by the field ${labelOf(taken[0])}; change it there`,
+			'The JSON may only add keys the fields do not set.',
 		);
 	}
 	return extra;

@@ -1,7 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
-import { registryProperties, type RegistryFieldSet } from '../../helpers/registryFields';
+import { additionalBodyField } from '../../helpers/bodyFields';
+import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
+import { registryProperties } from '../../helpers/registryFields';
+import type { RegistryFieldSet } from '../../helpers/registryRules';
 import { VIDEO_MODELS } from '../../registry/videoModels';
 import { VIDEO_ROUTES } from './routes';
 
@@ -17,21 +19,11 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 };
 
 /** Video waits long: spec 8 advises a polling window of at least 30 minutes. */
-const DEFAULT_DEADLINE_MINUTES = 30;
+export const DEFAULT_DEADLINE_MINUTES = 30;
 
 export const description: INodeProperties[] = [
 	modelLocator('video', show, 'sora-2'),
-	{
-		displayName: 'Prompt',
-		name: 'prompt',
-		type: 'string',
-		typeOptions: { rows: 4 },
-		default: '',
-		required: true,
-		placeholder: 'A paper boat drifting down a rainy street, close-up, slow camera pan',
-		description: 'Content, motion, camera and style of the video',
-		displayOptions: { show },
-	},
+	promptField(show, 'A paper boat drifting down a rainy street, close-up, slow camera pan', 'Content, motion, camera and style of the video'),
 	{
 		displayName: 'Route',
 		name: 'videoRoute',
@@ -67,15 +59,11 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...registryProperties(VIDEO_FIELD_SET),
-	{
-		displayName: 'Additional Body Fields (JSON)',
-		name: 'videoAdditionalBody',
-		type: 'json',
-		default: '{}',
-		description:
-			'Channel-specific keys added to the request body, e.g. {"metadata": {"fps": 24}}. They cannot replace a key the fields above already set.',
-		displayOptions: { show },
-	},
+	additionalBodyField(
+		'videoAdditionalBody',
+		'Channel-specific keys added to the request body, e.g. {"metadata": {"fps": 24}}. They cannot replace a key the fields above already set.',
+		show,
+	),
 	{
 		displayName: 'Submit Timeout (Seconds)',
 		name: 'videoSubmitTimeoutSeconds',

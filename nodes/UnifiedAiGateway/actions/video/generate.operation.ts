@@ -3,22 +3,35 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
+import { readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
-import { readRegistryValues, registryFieldLabel } from '../../helpers/registryFields';
+import { registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
+import { readRegistryValues } from '../../helpers/registryValues';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { findModel } from '../../registry/models';
 import { VIDEO_MODELS } from '../../registry/videoModels';
 import { gatewayRequest } from '../../transport/request';
 import { jsonBody, multipartBody, readAdditionalBody, referenceKey, type PreparedVideo } from './body';
-import { VIDEO_FIELD_SET } from './fields';
+import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './fields';
 import { readVideoReferences, referenceUrls } from './references';
 import { contentPath, VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './routes';
 import { modelNotes, videoFacts } from './output';
 
 export { description } from './fields';
 
+function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, hint?: string): NodeOperationError {
+	const description = [hint, 'Nothing was sent. Correct the field and run again.'].filter(Boolean).join(' ');
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex, description });
+}
+
 function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex, description: 'Nothing was sent. Correct the field and run again.' });
+	throw refusal(ctx, itemIndex, message);
+}
+
+/** A video value refusal: 'Seconds (seconds): "10" is not accepted by sora-2; allowed values are 8, 12'. */
+function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string, r: ValueRefusal): NodeOperationError {
+	const need = r.reason === 'values' ? `allowed values are ${r.accepts}` : `use ${r.accepts}`;
+	return refusal(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`, r.hint);
 }
 
 /** Reads and checks everything of one item; sends nothing (runJobs runs this for all items first). */
@@ -37,7 +50,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
 	}
 
-	const values = readRegistryValues(ctx, i, model, VIDEO_FIELD_SET, route);
+	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, model?.fields?.video, (r) => valueRefusal(ctx, i, modelId, r), route);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
 	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
 	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
@@ -98,18 +111,12 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 }
 
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
-	const wait = this.getNodeParameter('waitForCompletion', 0, true) as boolean;
-	const intervalS = this.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
 	const prepared: PreparedVideo[] = [];
 	const output = await runJobs(this, run.items.length, {
 		noun: 'video job',
 		continueOnFail: run.continueOnFail,
 		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
-		wait: wait && {
-			deadlineMs: (this.getNodeParameter('waitDeadlineMinutes', 0, 30) as number) * 60_000,
-			intervalMs: intervalS > 0 ? intervalS * 1000 : VIDEO_POLL_INTERVAL_MS,
-			onTimeout: this.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
-		},
+		wait: readWaitForCompletion(this, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS),
 		prepare: async (i) => (prepared[i] = await prepare(this, i)),
 		submit: async (p, i) => await submit(this, p, i),
 		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!),

@@ -1,0 +1,137 @@
+import type { FieldRule, ModelOperation, ModelSpec } from '../registry/models';
+
+/*
+ * What the registry field builder (registryFields.ts) and the value reader (registryValues.ts)
+ * agree on: which rules make which fields, how a body key is named in the node, and which
+ * values a rule accepts. A resource describes itself once as a RegistryFieldSet.
+ */
+
+export interface RegistryFieldSet {
+	/** Which `fields` map of each row: 'video', 'generate', 'edit'. */
+	operation: ModelOperation;
+	models: readonly ModelSpec[];
+	/** Display conditions of the operation, e.g. { resource: ['video'], operation: ['generate'] }. */
+	show: Record<string, string[]>;
+	/**
+	 * Parameter name prefix, so two resources never share a parameter: 'video' makes
+	 * metadata.generate_audio videoMetadataGenerateAudio. Without one the body key is the name.
+	 */
+	prefix?: string;
+	/** The model picker's parameter. Default 'modelId'. */
+	modelParameter?: string;
+	/** How display conditions name the model picker: 'modelId' (default) or '/modelId'. */
+	modelCondition?: string;
+	/** The node parameter holding the request route, for rules limited by `routes`. */
+	routeParameter?: string;
+	/** The parameter choosing the host of an id with a row per host: each row's fields follow it. */
+	hostParameter?: string;
+	/** Rules without a default become entries of this collection instead of fields of their own. */
+	optionsCollection?: { name: string; description: string };
+	/** A rule with a single value and a default gets no field: that value is always sent. */
+	sendSingleValues?: boolean;
+	/** The rules of ids the registry has no row for: shown when the model is none of `models`. */
+	unknownModel?: Pick<ModelSpec, 'fields'>;
+}
+
+/** Where a rule's value comes from: always its one value, its own field, or the Options collection. */
+export type RulePlacement = 'fixed' | 'field' | 'option';
+
+export function placementOf(set: RegistryFieldSet, rule: FieldRule): RulePlacement {
+	if (set.sendSingleValues && rule.values?.length === 1 && rule.default !== undefined) return 'fixed';
+	if (set.optionsCollection && rule.default === undefined) return 'option';
+	return 'field';
+}
+
+export type RuleType = 'options' | 'boolean' | 'number' | 'string';
+
+export function typeOf(rule: FieldRule): RuleType {
+	if (rule.values) return 'options';
+	if (typeof rule.default === 'boolean') return 'boolean';
+	if (typeof rule.default === 'number' || rule.integer || rule.min !== undefined || rule.max !== undefined) return 'number';
+	return 'string';
+}
+
+function words(key: string): string[] {
+	return key.split(/[._]|(?=[A-Z])/).filter(Boolean);
+}
+
+export const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/** The node parameter of a body key: the key itself, or with prefix 'video' metadata.seed → videoMetadataSeed. */
+export function registryParameterName(set: RegistryFieldSet, key: string): string {
+	return set.prefix ? set.prefix + words(key).map(capitalised).join('') : key;
+}
+
+/** The field's label: the rule's, else the key's last part in Title Case. */
+export function registryFieldLabel(key: string, rule: FieldRule): string {
+	return rule.label ?? words(key.split('.').pop() ?? key).map(capitalised).join(' ');
+}
+
+/** "a whole number from 1 to 4", "a number of at least 0": what a numeric rule takes. */
+export function rangeText(rule: FieldRule): string {
+	const kind = rule.integer ? 'a whole number' : 'a number';
+	if (rule.min !== undefined && rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+	if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
+	if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
+	return kind;
+}
+
+/** The values a user may pick, without the "not sent" one. */
+export function allowedValues(rule: FieldRule): Array<string | number> {
+	return (rule.values ?? []).filter((v) => v !== rule.omit);
+}
+
+/** Why a value was refused, for the resource to word (its messages are part of its contract). */
+export interface ValueRefusal {
+	/** "Size (size)": the field's label and its body key. */
+	field: string;
+	rule: FieldRule;
+	/** The value as the user (or an expression) gave it. */
+	given: unknown;
+	reason: 'values' | 'range' | 'pattern' | 'boolean';
+	/** What the rule takes: "8, 12", "a whole number from 1 to 4", "text matching ^…$", "true or false". */
+	accepts: string;
+	/** "Case matters: write '4K'." when only the case was wrong. */
+	hint?: string;
+}
+
+type Checked = { value?: string | number | boolean; refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'> };
+
+/**
+ * One value against its rule: the value to send (the registry's own value for a list, so '8'
+ * and 8 both send what the gateway expects), nothing for "not sent", or why it is refused.
+ * Empty is never sent (the gateway's default applies), nor is the rule's `omit` value.
+ */
+export function checkRuleValue(rule: FieldRule, given: unknown): Checked {
+	const value = typeof given === 'string' ? given.trim() : given;
+	if (value === undefined || value === null || value === '') return {};
+	const type = typeOf(rule);
+	if (type === 'number') {
+		const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;
+		if (rule.omit !== undefined && n === Number(rule.omit)) return {};
+		const fits =
+			Number.isFinite(n) &&
+			(!rule.integer || Number.isInteger(n)) &&
+			(rule.min === undefined || n >= rule.min) &&
+			(rule.max === undefined || n <= rule.max);
+		return fits ? { value: n } : { refusal: { reason: 'range', accepts: rangeText(rule) } };
+	}
+	const text = String(value);
+	if (rule.omit !== undefined && text === String(rule.omit)) return {};
+	if (type === 'options') {
+		const match = rule.values!.find((v) => String(v) === text);
+		if (match !== undefined) return { value: match };
+		const otherCase = allowedValues(rule).find((v) => String(v).toLowerCase() === text.toLowerCase());
+		const hint = otherCase !== undefined ? `Case matters: write '${otherCase}'.` : undefined;
+		return { refusal: { reason: 'values', accepts: allowedValues(rule).join(', '), hint } };
+	}
+	if (type === 'boolean') {
+		if (typeof value === 'boolean') return { value };
+		if (text === 'true' || text === 'false') return { value: text === 'true' };
+		return { refusal: { reason: 'boolean', accepts: 'true or false' } };
+	}
+	if (rule.pattern && !new RegExp(rule.pattern).test(text)) {
+		return { refusal: { reason: 'pattern', accepts: `text matching ${rule.pattern}` } };
+	}
+	return { value: text };
+}
