@@ -138,6 +138,20 @@ function installedVersion(dir) {
  * <repo>/.e2e/n8n). Reuses an earlier complete install. Returns
  * { dir, bin, reused, ms }.
  */
+/**
+ * The environment for installing n8n. `npm run …` exports this repo's npm config to its children
+ * (npm_config_ignore_scripts=true among it); n8n's SQLite driver must run its install script.
+ */
+function installEnv() {
+	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+	return { ...env, npm_config_yes: 'true', npm_config_ignore_scripts: 'false' };
+}
+
+/** n8n cannot open its database without the compiled SQLite driver. */
+function nativeModulesBuilt(dir) {
+	return fs.existsSync(path.join(dir, 'node_modules', 'sqlite3', 'build', 'Release', 'node_sqlite3.node'));
+}
+
 async function prepareN8n(options = {}) {
 	const dir = path.resolve(options.dir || n8nDir());
 	const quiet = options.quiet === true;
@@ -146,7 +160,17 @@ async function prepareN8n(options = {}) {
 	};
 	const marker = path.join(dir, MARKER);
 	if (fs.existsSync(marker) && installedVersion(dir) === N8N_VERSION && fs.existsSync(n8nBin(dir))) {
-		return { dir, bin: n8nBin(dir), reused: true, ms: 0 };
+		if (nativeModulesBuilt(dir)) return { dir, bin: n8nBin(dir), reused: true, ms: 0 };
+		// An install made with scripts switched off: build the native modules in place.
+		say(`Building the native modules of the n8n in ${dir} (about 1 minute)`);
+		const rebuilt = await run('npm', ['rebuild', '--loglevel=http'], {
+			cwd: dir,
+			env: installEnv(),
+			logFile: path.join(dir, 'npm-rebuild.log'),
+			heartbeat: quiet ? undefined : 'building native modules',
+		});
+		if (rebuilt.code === 0 && nativeModulesBuilt(dir)) return { dir, bin: n8nBin(dir), reused: true, ms: rebuilt.ms };
+		say('Rebuilding failed; installing n8n again');
 	}
 	fs.mkdirSync(dir, { recursive: true });
 	fs.rmSync(marker, { force: true });
@@ -163,12 +187,12 @@ async function prepareN8n(options = {}) {
 	say(`Installing n8n@${N8N_VERSION} into ${dir} (one time, about 5 minutes and 1.8 GB; log: ${logFile})`);
 	const res = await run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=http'], {
 		cwd: dir,
-		env: { ...process.env, npm_config_yes: 'true' },
+		env: installEnv(),
 		logFile,
 		heartbeat: quiet ? undefined : `installing n8n@${N8N_VERSION}`,
 	});
-	if (res.code !== 0 || installedVersion(dir) !== N8N_VERSION) {
-		const msg = `npm install of n8n@${N8N_VERSION} failed (exit ${res.code}); full log: ${logFile}`;
+	if (res.code !== 0 || installedVersion(dir) !== N8N_VERSION || !nativeModulesBuilt(dir)) {
+		const msg = `npm install of n8n@${N8N_VERSION} failed (exit ${res.code}${nativeModulesBuilt(dir) ? '' : ', SQLite driver not built'}); full log: ${logFile}`;
 		console.error(msg);
 		console.error(tail(res.stdout + '\n' + res.stderr, 80));
 		throw new Error(msg);
