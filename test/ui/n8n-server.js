@@ -103,7 +103,10 @@ async function startN8n(userFolder, options = {}) {
 	const timeoutMs = options.timeoutMs || 120000;
 	try {
 		for (;;) {
-			if (exited) throw new Error(`n8n start exited early (${JSON.stringify(exited)})`);
+			if (exited) {
+				const tail = fs.readFileSync(logFile, 'utf8').split('\n').slice(-20).join('\n');
+				throw new Error(`n8n start exited early (${JSON.stringify(exited)}); last lines of its log:\n${tail}`);
+			}
 			if (Date.now() - started > timeoutMs) throw new Error(`n8n did not answer /healthz within ${timeoutMs / 1000}s`);
 			// /healthz answers before the database is migrated and the REST routes exist (until
 			// then every route gets 200 "n8n is starting up"): wait for readiness and the settings JSON.

@@ -11,7 +11,8 @@
  * REST API, logs in, and drives Debian's Chromium with playwright-core:
  *   node creator → Unified AI Gateway → Image → Generate; gpt-image-2 fields; nano-banana
  *   fields; the credential's connection test against the gateway simulator (a wrong key
- *   first, then the right one); the model list; example workflows imported and opened.
+ *   first, then the right one); the model list; example workflows imported and opened; the
+ *   Unified AI Gateway Trigger's "Fetch Test Event" (manual mode) on a simulator task.
  * Screenshots go to docs/screenshots/ (UI_SCREENSHOTS_DIR to change); on a failure a
  * page screenshot and the n8n log go to test/ui/.artifacts/.
  *
@@ -681,6 +682,82 @@ async function main() {
 				[OPEN],
 			);
 		}
+
+		// ---- the trigger in manual mode: "Fetch Test Event" on a task made on the simulator
+		const TRIGGER = 'the trigger in manual mode: "Fetch Test Event" shows a finished nano-banana task';
+		await test(
+			TRIGGER,
+			async () => {
+				const cred = await ensureCredential();
+				const simJson = async (method, route, body) => {
+					const res = await fetch(`${sim.mainUrl}${route}`, {
+						method,
+						headers: { authorization: `Bearer ${GOOD_KEY}`, 'content-type': 'application/json' },
+						body: body && JSON.stringify(body),
+					});
+					return { status: res.status, json: await res.json() };
+				};
+				sim.scenario('nano-banana', { durationMs: 300 }); // tasks snapshot their scenario when made
+				const made = await simJson('POST', '/v1/images/generations', { model: 'nano-banana', prompt: 'x' }).finally(() => sim.scenario('nano-banana', null));
+				const taskId = made.json.data && made.json.data.task_id;
+				check(taskId, `the simulator made no nano-banana task: ${made.status} ${JSON.stringify(made.json)}`);
+				// Wait on the generic route; the trigger reads the image route, so every GET there is n8n's.
+				await waitUntil(async () => (await simJson('GET', `/v1/tasks/${taskId}`)).json.data.status === 'completed', `task ${taskId} did not complete`);
+				const queryPath = `/v1/images/generations/${taskId}`;
+				const trigger = {
+					id: 'a1b2c3d4-0000-4000-8000-000000000001',
+					name: 'Unified AI Gateway Trigger',
+					type: `${PACKAGE_NAME}.unifiedAiGatewayTrigger`,
+					typeVersion: 1,
+					position: [0, 0],
+					parameters: { event: 'taskFinished', taskIds: taskId, queryRoute: 'image' },
+					credentials: { unifiedAiGatewayApi: { id: cred.id, name: cred.name } },
+				};
+				const created = (
+					await restJson(n8n.baseUrl, 'POST', '/rest/workflows', { name: 'Trigger test event (ui)', nodes: [trigger], connections: {}, settings: {}, active: false }, cookie)
+				).json;
+				check(created && created.id, 'POST /rest/workflows returned no id for the trigger workflow');
+				const tab = await ctx.newPage();
+				try {
+					await tab.goto(`${n8n.baseUrl}/workflow/${created.id}`, { waitUntil: 'domcontentloaded' });
+					await tab.locator(`[data-test-id="canvas-node"][data-node-name="${trigger.name}"]`).dblclick({ timeout: 30000 });
+					const panel = tab.getByTestId('ndv');
+					const run = panel.getByTestId('node-execute-button').first();
+					const label = (await run.innerText()).trim();
+					check(/Fetch Test Event/i.test(label), `the trigger's run button says "${label}", not "Fetch Test Event"`);
+					await run.click();
+					const output = panel.getByTestId('output-panel');
+					const outcome = await waitUntil(
+						async () =>
+							((await output.getByTestId('node-error-message').isVisible()) && 'error') ||
+							((await output.getByTestId('ndv-run-data-display-mode').isVisible()) && 'data'),
+						'the output panel shows neither data nor an error after "Fetch Test Event"',
+						20000,
+					);
+					check(outcome === 'data', `n8n shows an error instead of the task; the output panel says:\n${(await output.innerText()).slice(0, 400)}`);
+					const count = (await output.getByTestId('ndv-items-count').innerText()).trim();
+					check(/^1 item\b/.test(count), `the output panel says "${count}", expected 1 item`);
+					await output.getByTestId('ndv-run-data-display-mode').getByText('JSON', { exact: true }).click();
+					const shown = await waitUntil(async () => {
+						const text = (await output.getByTestId('ndv-data-container').innerText()).replace(/\s+/g, ' ');
+						return text.includes(`"taskId": "${taskId}"`) ? text : false;
+					}, `the output panel does not show task ${taskId}`);
+					for (const want of [/"state": "succeeded"/, /"status": "(completed|succeeded)"/, /"url": "http:\/\/127\.0\.0\.1:\d+\/files\/[^"]+\.png"/]) {
+						check(want.test(shown), `the output does not show ${want}; it shows: ${shown.slice(0, 600)}`);
+					}
+					check(sim.count('GET', queryPath) >= 1, `the simulator recorded no GET ${queryPath} from n8n`);
+					const shot = await screenshot(panel, 'trigger-fetch-test-event.png');
+					console.log(`      screenshot ${path.relative(REPO, shot)}`);
+				} catch (e) {
+					fs.mkdirSync(ARTIFACTS_DIR, { recursive: true });
+					await tab.screenshot({ path: path.join(ARTIFACTS_DIR, 'trigger-tab.png'), timeout: 5000 }).catch(() => {});
+					throw e;
+				} finally {
+					await tab.close();
+				}
+			},
+			[OPEN],
+		);
 
 		await test('the editor threw no uncaught exceptions', async () => {
 			check(!state.pageErrors.length, `uncaught page errors:\n${state.pageErrors.map((x) => `${x.message} (${x.url})`).join('\n')}`);
