@@ -164,11 +164,15 @@ function hostLockHash() {
 /** What keeps an installed n8n from running, or '' (a tree that resolved badly fails here). */
 async function brokenInstall(dir) {
 	if (!nativeModulesBuilt(dir)) return 'SQLite driver not built';
-	const probe = await run(process.execPath, ['-e', "require('n8n/dist/commands/start'); require('n8n/dist/commands/execute')"], {
-		cwd: dir,
-		env: { ...installEnv(), N8N_USER_FOLDER: os.tmpdir() },
-	});
-	return probe.code === 0 ? '' : `n8n's commands do not load: ${tail(probe.stderr, 5)}`;
+	// n8n answers "Command not found" when a command's module fails to load.
+	for (const command of ['start', 'execute']) {
+		const probe = await run(process.execPath, [n8nBin(dir), command, '--help'], {
+			cwd: os.tmpdir(),
+			env: { ...installEnv(), N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-probe-')), N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false' },
+		});
+		if (probe.code !== 0 || !probe.stdout.includes('USAGE')) return `'n8n ${command}' does not load: ${tail(probe.stderr || probe.stdout, 5)}`;
+	}
+	return '';
 }
 
 async function prepareN8n(options = {}) {
@@ -699,6 +703,7 @@ async function main(options = {}) {
 
 module.exports = {
 	N8N_VERSION,
+	brokenInstall,
 	REPO_ROOT,
 	CRED_ID,
 	CRED_NAME,
