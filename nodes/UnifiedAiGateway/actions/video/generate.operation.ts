@@ -111,21 +111,15 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 }
 
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
-	const prepared: PreparedVideo[] = [];
-	const output = await runJobs(this, run.items.length, {
+	return await runJobs(this, run.items.length, {
 		noun: 'video job',
 		continueOnFail: run.continueOnFail,
 		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
 		wait: readWaitForCompletion(this, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS),
-		prepare: async (i) => (prepared[i] = await prepare(this, i)),
+		prepare: async (i) => await prepare(this, i),
 		submit: async (p, i) => await submit(this, p, i),
 		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!),
-	});
-	// Pending items (not waited for, or still running) also say which model and price apply.
-	return output.map((item) => {
-		const index = (item.pairedItem as { item: number }).item;
-		const p = prepared[index];
-		if (!item.json.pending || !p) return item;
-		return { ...item, json: { ...item.json, model: p.modelId, ...modelNotes(p.modelId, p.model) } };
+		// Pending items (not waited for, or still running) also say which model and price apply.
+		describePending: (p) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model) }),
 	});
 }
