@@ -2,9 +2,9 @@ import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
-import { QUERY_ROUTES, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
-import { readTask, type TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
-import { gatewayRequest, GatewayRequestError } from '../UnifiedAiGateway/transport/request';
+import { queryTask } from '../UnifiedAiGateway/engine/query';
+import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
 import { readTaskState, writeTaskState, type WatchedTask } from './state';
 import {
 	finishedItem,
@@ -28,17 +28,6 @@ export function parseTaskIds(value: unknown): string[] {
 		.map((id) => id.trim())
 		.filter((id) => id !== '');
 	return [...new Set(ids)];
-}
-
-async function queryTask(ctx: IPollFunctions, routeName: QueryRoute, taskId: string): Promise<TaskSnapshot> {
-	const route = QUERY_ROUTES[routeName];
-	const { body } = await gatewayRequest.call(ctx, {
-		method: 'GET',
-		host: route.host,
-		path: route.path(taskId),
-		action: `checking task ${taskId}`,
-	});
-	return readTask(body, taskId);
 }
 
 /** An error about this one task (unknown id, id rejected), not about the key, host or gateway. */

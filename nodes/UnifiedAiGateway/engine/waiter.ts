@@ -1,11 +1,12 @@
 import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
 
 import { cancelSignalOf, type GatewayContext } from '../transport/context';
-import { gatewayRequest, GatewayRequestError } from '../transport/request';
+import { GatewayRequestError } from '../transport/request';
 import { backoffDelay } from '../transport/retry';
 import { mapLimited } from './concurrency';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
-import { readTask, type TaskSnapshot } from './snapshot';
+import { queryTask } from './query';
+import type { TaskSnapshot } from './snapshot';
 
 export interface PendingTask {
 	taskId: string;
@@ -80,16 +81,11 @@ export async function waitForTasks(
 		const interval = options.intervalMs ?? route.intervalMs;
 		watch.polls++;
 		try {
-			const response = await gatewayRequest.call(ctx, {
-				method: 'GET',
-				host: route.host,
-				path: route.path(watch.task.taskId),
-				qs: watch.task.language ? { language: watch.task.language } : undefined,
-				action: `checking task ${watch.task.taskId}`,
+			const snapshot = await queryTask(ctx, watch.task.route, watch.task.taskId, {
+				language: watch.task.language,
 				timeoutMs: POLL_TIMEOUT_MS,
 				retries: false,
 			});
-			const snapshot = readTask(response.body, watch.task.taskId);
 			watch.snapshot = snapshot;
 			watch.errors = 0;
 			const common = { task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot };

@@ -2,10 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { readTask } from '../../engine/snapshot';
+import { queryTask } from '../../engine/query';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
-import { gatewayRequest } from '../../transport/request';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './fields';
 
@@ -38,14 +37,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
 		const route = QUERY_ROUTES[routeName];
-		const { body } = await gatewayRequest.call(this, {
-			method: 'GET',
-			host: route.host,
-			path: route.path(taskId),
-			action: `reading task ${taskId}`,
-			itemIndex: i,
-		});
-		const snapshot = readTask(body, taskId);
+		const snapshot = await queryTask(this, routeName, taskId, { itemIndex: i });
 		const viaContent = routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
 		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
 			throw new NodeOperationError(

@@ -1,11 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { readTask } from '../../engine/snapshot';
+import { queryTask } from '../../engine/query';
+import type { QueryRoute } from '../../engine/routes';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { taskJson } from '../../helpers/taskOutput';
-import { gatewayRequest } from '../../transport/request';
 import { languageField, queryRouteField, taskIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -18,17 +17,9 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
-		const route = QUERY_ROUTES[routeName];
 		const language = routeName === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
-		const { body } = await gatewayRequest.call(this, {
-			method: 'GET',
-			host: route.host,
-			path: route.path(taskId),
-			qs: language ? { language } : undefined,
-			action: `reading task ${taskId}`,
-			itemIndex: i,
-		});
-		return { ...taskJson(readTask(body, taskId)), queryRoute: routeName, raw: body };
+		const snapshot = await queryTask(this, routeName, taskId, { language, itemIndex: i });
+		return { ...taskJson(snapshot), queryRoute: routeName, raw: snapshot.raw };
 	});
 }
 

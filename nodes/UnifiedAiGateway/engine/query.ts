@@ -1,0 +1,33 @@
+import type { GatewayContext } from '../transport/context';
+import { gatewayRequest } from '../transport/request';
+import { QUERY_ROUTES, type QueryRoute } from './routes';
+import { readTask, type TaskSnapshot } from './snapshot';
+
+export interface QueryOptions {
+	language?: string;
+	itemIndex?: number;
+	timeoutMs?: number;
+	/** Off for the waiter, which reschedules a failed poll instead of blocking its loop. */
+	retries?: boolean;
+}
+
+/** One reading of a task through the route that created it (spec 4.5, 4.7, 4.9, 4.10). */
+export async function queryTask(
+	ctx: GatewayContext,
+	routeName: QueryRoute,
+	taskId: string,
+	options: QueryOptions = {},
+): Promise<TaskSnapshot> {
+	const route = QUERY_ROUTES[routeName];
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'GET',
+		host: route.host,
+		path: route.path(taskId),
+		qs: options.language ? { language: options.language } : undefined,
+		action: `checking task ${taskId}`,
+		itemIndex: options.itemIndex,
+		timeoutMs: options.timeoutMs,
+		retries: options.retries,
+	});
+	return readTask(body, taskId);
+}
