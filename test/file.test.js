@@ -1,10 +1,9 @@
 'use strict';
 // File → Upload Image (POST /v1/uploads/images) through n8n-core's execution engine.
 const crypto = require('node:crypto');
-const { startSimulator } = require('./simulator');
+const { API_KEY, useSimulator } = require('./support');
 const { runNode, makeBinary } = require('./harness');
 
-const API_KEY = 'sk-sim-good';
 const HOURS_72 = 72 * 60 * 60 * 1000;
 
 // Tiny but complete 1×1 images, written out by hand.
@@ -23,21 +22,14 @@ const IMAGES = {
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'.repeat(20));
 const TEXT = Buffer.from('just some notes, not an image\n'.repeat(10));
 
-let sim;
-let creds;
-beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY });
-	creds = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: API_KEY };
-});
-beforeEach(() => sim.reset());
-afterAll(async () => sim && (await sim.close()));
+const ctx = useSimulator();
 
 const sha256 = (buffer) => crypto.createHash('sha256').update(buffer).digest('hex');
 
 async function upload(items, run = {}) {
 	const result = await runNode({
 		parameters: { resource: 'file', operation: 'uploadImage', binaryPropertyName: 'data' },
-		credentials: creds,
+		credentials: ctx.creds,
 		items,
 		...run,
 	});
@@ -54,7 +46,7 @@ async function itemWith(buffer, fileName, mimeType, mode = 'default') {
 
 function expectUploadOutput(json, { filename, contentType, bytes }) {
 	expect(Object.keys(json).sort()).toEqual(['bytes', 'content_type', 'created_at', 'expiresAt', 'filename', 'url']);
-	expect(json.url.startsWith(`${sim.filesUrl}/uploads/`)).toBe(true);
+	expect(json.url.startsWith(`${ctx.sim.filesUrl}/uploads/`)).toBe(true);
 	expect(json.filename).toBe(filename);
 	expect(json.content_type).toBe(contentType);
 	expect(json.bytes).toBe(bytes);
@@ -73,7 +65,7 @@ describe('allowed images', () => {
 		const buffer = IMAGES[kind];
 		const result = await upload([await itemWith(buffer, fileName, mimeType)]);
 		expect(result.error).toBeUndefined();
-		const calls = sim.find('POST', '/v1/uploads/images');
+		const calls = ctx.sim.find('POST', '/v1/uploads/images');
 		expect(calls).toHaveLength(1);
 		expect(calls[0].authValid).toBe(true);
 		expect(calls[0].headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
@@ -90,13 +82,13 @@ describe('allowed images', () => {
 
 	test('the type sent is the real one, not the label on the binary', async () => {
 		const result = await upload([await itemWith(IMAGES.png, 'mislabelled.jpg', 'image/jpeg')]);
-		expect(sim.find('POST', '/v1/uploads/images')[0].parts[0].contentType).toBe('image/png');
+		expect(ctx.sim.find('POST', '/v1/uploads/images')[0].parts[0].contentType).toBe('image/png');
 		expect(result.items[0].json.content_type).toBe('image/png');
 	});
 
 	test('a file name without extension gets the one of its real type', async () => {
 		await upload([await itemWith(IMAGES.webp, 'pasted', 'application/octet-stream')]);
-		expect(sim.find('POST', '/v1/uploads/images')[0].parts[0]).toMatchObject({ filename: 'pasted.webp', contentType: 'image/webp' });
+		expect(ctx.sim.find('POST', '/v1/uploads/images')[0].parts[0]).toMatchObject({ filename: 'pasted.webp', contentType: 'image/webp' });
 	});
 
 	test('filesystem binary mode works', async () => {
@@ -105,7 +97,7 @@ describe('allowed images', () => {
 		expect(item.binary.data.data).not.toBe(IMAGES.png.toString('base64'));
 		const result = await upload([item], { binaryMode: 'filesystem' });
 		expect(result.error).toBeUndefined();
-		expect(sim.find('POST', '/v1/uploads/images')[0].parts).toEqual([
+		expect(ctx.sim.find('POST', '/v1/uploads/images')[0].parts).toEqual([
 			{ name: 'file', filename: 'on-disk.png', contentType: 'image/png', size: IMAGES.png.length, sha256: sha256(IMAGES.png) },
 		]);
 		expectUploadOutput(result.items[0].json, { filename: 'on-disk.png', contentType: 'image/png', bytes: IMAGES.png.length });
@@ -117,7 +109,7 @@ describe('allowed images', () => {
 		const result = await upload(items);
 		expect(result.items.map((i) => i.json.filename)).toEqual(['a.gif', 'b.jpg', 'c.png', 'd.webp']);
 		expect(result.items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		expect(sim.count('POST', '/v1/uploads/images')).toBe(4);
+		expect(ctx.sim.count('POST', '/v1/uploads/images')).toBe(4);
 	});
 });
 
@@ -138,7 +130,7 @@ describe('refused files: zero requests', () => {
 		expect(result.error?.message).toBe(message);
 		expect(result.error.description).toMatch(/Nothing was sent/);
 		expect(result.items).toHaveLength(0);
-		expect(sim.requests.length).toBe(0);
+		expect(ctx.sim.requests.length).toBe(0);
 	});
 
 	test('a missing binary property names the ones the item has', async () => {
@@ -146,7 +138,7 @@ describe('refused files: zero requests', () => {
 		const result = await upload([item]);
 		expect(result.error?.message).toBe("Input Binary Field: the input item has no binary property 'data'");
 		expect(result.error.description).toMatch(/photo/);
-		expect(sim.requests.length).toBe(0);
+		expect(ctx.sim.requests.length).toBe(0);
 	});
 
 	test('with Continue On Fail a bad file is an error item and the good ones still upload', async () => {
@@ -162,20 +154,20 @@ describe('refused files: zero requests', () => {
 		expect(result.items[1].json.url).toBeUndefined();
 		expect(result.items[2].json.filename).toBe('good-2.gif');
 		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2]);
-		expect(sim.find('POST', '/v1/uploads/images').map((r) => r.parts[0].filename).sort()).toEqual(['good-1.png', 'good-2.gif']);
+		expect(ctx.sim.find('POST', '/v1/uploads/images').map((r) => r.parts[0].filename).sort()).toEqual(['good-1.png', 'good-2.gif']);
 	});
 });
 
 describe('gateway answers', () => {
 	test('a gateway refusal is explained and the upload is not repeated', async () => {
-		sim.inject({ path: '/v1/uploads/images', status: 400, body: { error: { message: 'Uploaded file must be an image', code: 'invalid_file' } } });
+		ctx.sim.inject({ path: '/v1/uploads/images', status: 400, body: { error: { message: 'Uploaded file must be an image', code: 'invalid_file' } } });
 		const result = await upload([await itemWith(IMAGES.jpeg, 'photo.jpg', 'image/jpeg')]);
 		expect(result.error?.message).toMatch(/could not read a reference image/);
-		expect(sim.count('POST', '/v1/uploads/images')).toBe(1);
+		expect(ctx.sim.count('POST', '/v1/uploads/images')).toBe(1);
 	});
 
 	test('an answer without a URL is an error, not an empty URL', async () => {
-		sim.inject({ path: '/v1/uploads/images', status: 200, body: { filename: 'photo.jpg', bytes: 10 } });
+		ctx.sim.inject({ path: '/v1/uploads/images', status: 200, body: { filename: 'photo.jpg', bytes: 10 } });
 		const result = await upload([await itemWith(IMAGES.jpeg, 'photo.jpg', 'image/jpeg')]);
 		expect(result.error?.message).toBe("The gateway accepted 'photo.jpg' but returned no URL");
 	});

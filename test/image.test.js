@@ -3,28 +3,14 @@
 // the exact bodies sent per model family (spec 4.4, 4.6, 4.7), sync and task models over
 // several items, uploads of binary references, refusals before any request, costs, files.
 const crypto = require('node:crypto');
-const { startSimulator } = require('./simulator');
+const { API_KEY, useSimulator } = require('./support');
 const { pngFor } = require('./simulator/png');
 const { runNode, binaryBuffer, makeBinary, loadNode } = require('./harness');
 
-const API_KEY = 'sk-sim-good';
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const NOTE = 'Estimate from the gateway price list; the account plan decides the final charge.';
 
-let sim;
-let creds;
-beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY });
-	creds = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: API_KEY };
-});
-function freshSimulator() {
-	sim.reset();
-	sim.scenario('*', { durationMs: 300 });
-}
-beforeEach(freshSimulator);
-afterAll(async () => {
-	if (sim) await sim.close();
-});
+const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
 function params(operation, model, overrides = {}) {
 	return {
@@ -42,14 +28,14 @@ const prompts = (...texts) => texts.map((prompt) => ({ json: { prompt } }));
 async function run(operation, model, overrides = {}, options = {}) {
 	const result = await runNode({
 		parameters: params(operation, model, overrides),
-		credentials: options.credentials ?? creds,
+		credentials: options.credentials ?? ctx.creds,
 		items: options.items ?? prompts('a red fox'),
 		continueOnFail: options.continueOnFail,
 	});
 	// Nothing a user sees carries the key, and the files origin never gets it.
 	const visible = JSON.stringify({ items: result.items.map((i) => i.json), error: result.error && { m: result.error.message, d: result.error.description } });
 	expect(visible).not.toContain(API_KEY);
-	expect(sim.find('GET', /^\/(files|uploads)\//, 'files').every((r) => !r.hasAuth)).toBe(true);
+	expect(ctx.sim.find('GET', /^\/(files|uploads)\//, 'files').every((r) => !r.hasAuth)).toBe(true);
 	return result;
 }
 
@@ -68,10 +54,10 @@ async function expectPng(item, field = 'data') {
 	return bytes;
 }
 
-const submits = (path = '/v1/images/generations', origin = 'main') => sim.find('POST', path, origin);
-const polls = (pattern, origin = 'main') => sim.find('GET', pattern, origin);
-const fileGets = () => sim.find('GET', /^\/files\//, 'files');
-const refUrl = (name) => `${sim.filesUrl}/files/${name}.png`;
+const submits = (path = '/v1/images/generations', origin = 'main') => ctx.sim.find('POST', path, origin);
+const polls = (pattern, origin = 'main') => ctx.sim.find('GET', pattern, origin);
+const fileGets = () => ctx.sim.find('GET', /^\/files\//, 'files');
+const refUrl = (name) => `${ctx.sim.filesUrl}/files/${name}.png`;
 
 describe('node description', () => {
 	const node = loadNode('unifiedAiGateway');
@@ -111,7 +97,7 @@ describe('node description', () => {
 
 describe('Generate: sync GPT models', () => {
 	test('gpt-image-2: three items, three concurrent calls, one image item each with its PNG', async () => {
-		sim.scenario('gpt-image-2', { syncDelayMs: 400 });
+		ctx.sim.scenario('gpt-image-2', { syncDelayMs: 400 });
 		const items = ok(await run('generate', 'gpt-image-2', {}, { items: prompts('fox', 'owl', 'bear') }));
 		const sent = submits();
 		expect(sent).toHaveLength(3);
@@ -127,7 +113,7 @@ describe('Generate: sync GPT models', () => {
 		for (const [i, prompt] of ['fox', 'owl', 'bear'].entries()) {
 			const item = items[i];
 			expect(item.pairedItem).toEqual({ item: i });
-			expect(item.json.url).toMatch(new RegExp(`^${sim.filesUrl}/files/img-\\w+-1\\.png$`));
+			expect(item.json.url).toMatch(new RegExp(`^${ctx.sim.filesUrl}/files/img-\\w+-1\\.png$`));
 			expect(item.json.revised_prompt).toBe(prompt);
 			expect(item.json.taskId).toBeUndefined();
 			expect(item.json.model).toBe('gpt-image-2');
@@ -214,7 +200,7 @@ describe('Generate: task models', () => {
 		expect(items.map((i) => i.json.estimatedCost.amount)).toEqual([0.02, 0.02]);
 		await expectPng(items[1]);
 
-		freshSimulator();
+		ctx.fresh();
 		const pro = ok(await run('generate', 'nano-banana-pro'));
 		expect(submits()[0].body).toEqual({ model: 'nano-banana-pro', prompt: 'a red fox' });
 		expect(pro[0].json.estimatedCost.amount).toBe(0.03);
@@ -226,8 +212,8 @@ describe('Generate: task models', () => {
 		expect(sync[0].json.taskId).toBeUndefined();
 		expect(polls(/^\/v1\/images\/generations\//)).toHaveLength(0);
 
-		freshSimulator();
-		sim.scenario('gpt-image-2.5-sunburst', { mode: 'task', durationMs: 300 });
+		ctx.fresh();
+		ctx.sim.scenario('gpt-image-2.5-sunburst', { mode: 'task', durationMs: 300 });
 		const task = ok(await run('generate', 'gpt-image-2.5-sunburst', { size: '1024x1536' }));
 		expect(submits()[0].body).toEqual({ model: 'gpt-image-2.5-sunburst', prompt: 'a red fox', size: '1024x1536', quality: 'auto', n: 1, response_format: 'url' });
 		expect(task[0].json.taskId).toMatch(/^task_/);
@@ -258,7 +244,7 @@ describe('Generate: task models', () => {
 		expect(submits('/v1/images/generations', 'alt')).toHaveLength(0);
 		expect(main[0].json.host).toBeUndefined();
 
-		freshSimulator();
+		ctx.fresh();
 		const alt = ok(await run('generate', 'gemini-3-pro-image-preview', { imageHost: 'alt', imageOptions: { image_size: '4K' } }));
 		expect(submits('/v1/images/generations', 'main')).toHaveLength(0);
 		expect(submits('/v1/images/generations', 'alt')[0].body).toEqual({ model: 'gemini-3-pro-image-preview', prompt: 'a red fox', image_size: '4K' });
@@ -284,7 +270,7 @@ describe('Generate: task models', () => {
 		expect(items[1].json.taskId).toMatch(/^task_/);
 
 		// n8n fills every model's fields when the model is an expression: each model still gets its own defaults.
-		freshSimulator();
+		ctx.fresh();
 		ok(await run('generate', '={{ $json.model }}', {}, { items: [{ json: { prompt: 'c', model: 'gpt-image-2' } }, { json: { prompt: 'd', model: 'gpt-image-2.5' } }] }));
 		expect(submits().find((r) => r.body.prompt === 'c').body).toEqual({
 			model: 'gpt-image-2', prompt: 'c', size: '1:1', resolution: '1k', quality: 'auto', n: 1, response_format: 'url',
@@ -293,14 +279,14 @@ describe('Generate: task models', () => {
 			model: 'gpt-image-2.5', prompt: 'd', size: '1024x1024', quality: 'auto', n: 1, response_format: 'url',
 		});
 		// A value the user chose is still checked against the item's model.
-		freshSimulator();
+		ctx.fresh();
 		const refused = await run('generate', '={{ $json.model }}', { size: '7:5' }, { items: [{ json: { prompt: 'e', model: 'gpt-image-2' } }] });
 		expect(refused.error.message).toMatch(/'7:5' is not accepted by model 'gpt-image-2'/);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('a model the registry does not know: common fields + JSON, a sync answer or a task', async () => {
-		sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { created: 1, data: [{ url: refUrl('custom-1') }] } });
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { created: 1, data: [{ url: refUrl('custom-1') }] } });
 		const items = ok(
 			await run('generate', 'my-image-model', { imageOptions: { size: '1024x1024', n: 1, quality: 'high' }, additionalBodyFields: '{"seed": 7}' }),
 		);
@@ -309,9 +295,9 @@ describe('Generate: task models', () => {
 		expect(items[0].json.estimatedCost.amount).toBeNull();
 		await expectPng(items[0]);
 
-		freshSimulator();
-		sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { id: 'task_custom', status: 'queued' } });
-		sim.inject({ method: 'GET', path: '/v1/images/generations/task_custom', status: 200, body: { id: 'task_custom', status: 'completed', data: [{ url: refUrl('custom-2') }] } });
+		ctx.fresh();
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { id: 'task_custom', status: 'queued' } });
+		ctx.sim.inject({ method: 'GET', path: '/v1/images/generations/task_custom', status: 200, body: { id: 'task_custom', status: 'completed', data: [{ url: refUrl('custom-2') }] } });
 		const task = ok(await run('generate', 'my-image-model'));
 		expect(submits()[0].body).toEqual({ model: 'my-image-model', prompt: 'a red fox' });
 		expect(task[0].json).toMatchObject({ taskId: 'task_custom', url: refUrl('custom-2') });
@@ -385,7 +371,7 @@ describe('Edit', () => {
 		const out = ok(
 			await run('edit', 'gpt-image-2', { referenceSource: 'binary', referenceBinaryProperties: '={{ $json.prompt === "one" ? "data, extra" : "data" }}' }, { items }),
 		);
-		const uploads = sim.find('POST', '/v1/uploads/images');
+		const uploads = ctx.sim.find('POST', '/v1/uploads/images');
 		expect(uploads).toHaveLength(3);
 		const part = (name) => uploads.map((u) => u.parts[0]).find((p) => p.filename === name);
 		expect(part('one.png')).toMatchObject({ name: 'file', contentType: 'image/png', size: first.length, sha256: crypto.createHash('sha256').update(first).digest('hex') });
@@ -394,7 +380,7 @@ describe('Edit', () => {
 		expect(edits).toHaveLength(2);
 		const editOne = edits.find((r) => r.body.prompt === 'one');
 		expect(editOne.body.image_urls).toHaveLength(2);
-		expect(editOne.body.image_urls[0]).toMatch(new RegExp(`^${sim.filesUrl}/uploads/\\w+/one\\.png$`));
+		expect(editOne.body.image_urls[0]).toMatch(new RegExp(`^${ctx.sim.filesUrl}/uploads/\\w+/one\\.png$`));
 		expect(editOne.body.image_urls[1]).toMatch(/\/two\.png$/);
 		// Each edit went out after its own uploads.
 		expect(editOne.at).toBeGreaterThanOrEqual(Math.max(...uploads.filter((u) => /one|two/.test(u.parts[0].filename)).map((u) => u.at)));
@@ -409,7 +395,7 @@ describe('Edit', () => {
 		const result = await run('edit', 'gpt-image-2-async', { referenceUrls: refUrl('a') });
 		expect(result.error.message).toMatch(/gpt-image-2-async.*no edit variant/);
 		expect(result.error.description).toContain('gpt-image-2.5');
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 });
 
@@ -435,23 +421,23 @@ describe('bad input is refused before any request', () => {
 		expect(result.error).toBeDefined();
 		expect(result.error.message).toMatch(message);
 		expect(result.error.context.itemIndex).toBe(0);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('image_size hint names the right case', async () => {
 		const result = await run('generate', 'gemini-3.1-flash-image-preview', { imageOptions: { image_size: '4k' } });
 		expect(result.error.description).toContain("Case matters: write '4K'");
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('an alt-host model with no Alt Base URL in the credential', async () => {
-		const result = await run('generate', 'gemini-2.5-flash-image', {}, { credentials: { ...creds, altBaseUrl: '' } });
+		const result = await run('generate', 'gemini-2.5-flash-image', {}, { credentials: { ...ctx.creds, altBaseUrl: '' } });
 		expect(result.error.message).toBe("Model 'gemini-2.5-flash-image' runs on the alt host, but the credential has no Alt Base URL");
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 
-		const both = await run('generate', 'gemini-3-pro-image-preview', { imageHost: 'alt' }, { credentials: { ...creds, altBaseUrl: '' } });
+		const both = await run('generate', 'gemini-3-pro-image-preview', { imageHost: 'alt' }, { credentials: { ...ctx.creds, altBaseUrl: '' } });
 		expect(both.error.description).toContain('set Host to Main');
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('a bad item stops the run before the good items are uploaded or sent', async () => {
@@ -462,7 +448,7 @@ describe('bad input is refused before any request', () => {
 		const result = await run('edit', 'gpt-image-2', { referenceSource: 'binary' }, { items });
 		expect(result.error.message).toMatch(/Reference Images: 'notes\.png' is not a recognised image/);
 		expect(result.error.context.itemIndex).toBe(1);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('Continue On Fail: the bad item becomes an error item, the good ones still run', async () => {

@@ -4,13 +4,19 @@ const { startSimulator } = require('./simulator');
 
 const API_KEY = 'sk-sim-good';
 
-function useSimulator(options = {}) {
+/** `scenario`: the default task lifecycle after every reset (e.g. short durations). */
+function useSimulator({ scenario, ...options } = {}) {
 	const ctx = {};
+	/** Clears requests, faults and tasks; tests call it again between two runs of one test. */
+	ctx.fresh = () => {
+		ctx.sim.reset();
+		if (scenario) ctx.sim.scenario('*', scenario);
+	};
 	beforeAll(async () => {
 		ctx.sim = await startSimulator({ apiKey: API_KEY, ...options });
 		ctx.creds = { baseUrl: `${ctx.sim.mainUrl}/v1`, altBaseUrl: ctx.sim.altUrl, apiKey: API_KEY };
 	});
-	beforeEach(() => ctx.sim.reset());
+	beforeEach(() => ctx.fresh());
 	afterAll(async () => ctx.sim && (await ctx.sim.close()));
 	return ctx;
 }

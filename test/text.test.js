@@ -2,20 +2,12 @@
 // Text → Message a Model (POST /v1/chat/completions) through n8n-core's execution engine,
 // against the gateway simulator and, for stream shapes the simulator cannot make, a raw SSE server.
 const http = require('node:http');
-const { startSimulator } = require('./simulator');
+const { API_KEY, useSimulator } = require('./support');
 const { runNode } = require('./harness');
 
-const API_KEY = 'sk-sim-good';
 const MODEL = 'gpt-5.6-sol';
 
-let sim;
-let creds;
-beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY });
-	creds = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: API_KEY };
-});
-beforeEach(() => sim.reset());
-afterAll(async () => sim && (await sim.close()));
+const ctx = useSimulator();
 
 function params(overrides = {}) {
 	return {
@@ -30,7 +22,7 @@ function params(overrides = {}) {
 }
 
 async function chat(overrides = {}, run = {}) {
-	const result = await runNode({ parameters: params(overrides), credentials: creds, ...run });
+	const result = await runNode({ parameters: params(overrides), credentials: ctx.creds, ...run });
 	expectNoKey(result);
 	return result;
 }
@@ -68,7 +60,7 @@ describe('request body', () => {
 			},
 		});
 		expect(result.error).toBeUndefined();
-		const calls = sim.find('POST', '/v1/chat/completions');
+		const calls = ctx.sim.find('POST', '/v1/chat/completions');
 		expect(calls).toHaveLength(1);
 		expect(calls[0].body).toEqual({
 			model: MODEL,
@@ -101,7 +93,7 @@ describe('request body', () => {
 	test('without options the body is only model and messages', async () => {
 		const result = await chat();
 		expect(result.error).toBeUndefined();
-		expect(sim.find('POST', '/v1/chat/completions')[0].body).toEqual({
+		expect(ctx.sim.find('POST', '/v1/chat/completions')[0].body).toEqual({
 			model: MODEL,
 			messages: [{ role: 'user', content: 'hello world' }],
 		});
@@ -128,13 +120,13 @@ describe('request body', () => {
 		const result = await chat({ options: { additionalBodyFields: value } });
 		expect(result.error?.message).toMatch(message);
 		expect(result.items).toHaveLength(0);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('messages without any user text are refused with zero requests', async () => {
 		const result = await chat({ messages: { values: [{ role: 'user', content: '   ' }] }, options: { systemMessage: 'Be brief.' } });
 		expect(result.error?.message).toMatch(/Messages has no user or assistant message with text/);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 });
 
@@ -151,7 +143,7 @@ describe('streaming', () => {
 		expect(streamed.items[0].json.text).toBe(answerOf('stream me, ünïcödé 世界 🎉'));
 		expect(streamed.items[0].json.usage.total_tokens).toBeGreaterThan(0);
 
-		const [plainCall, streamCall] = sim.find('POST', '/v1/chat/completions');
+		const [plainCall, streamCall] = ctx.sim.find('POST', '/v1/chat/completions');
 		expect(plainCall.body.stream).toBeUndefined();
 		expect(streamCall.body).toEqual({ ...plainCall.body, stream: true, stream_options: { include_usage: true } });
 	});
@@ -166,7 +158,7 @@ describe('streaming', () => {
 	});
 
 	test('a stream broken halfway is an error naming how much arrived, never a partial answer', async () => {
-		sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
+		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
 		const result = await chat({ options: { stream: true } });
 		const sent = firstPiece(answerOf('hello world')).length;
 		expect(result.items).toHaveLength(0);
@@ -174,11 +166,11 @@ describe('streaming', () => {
 			`The answer from model '${MODEL}' was cut off after ${sent} characters: the connection closed before the end`,
 		);
 		expect(result.error.description).toMatch(/^Connection error: ECONNRESET\.\nNo partial answer is returned/);
-		expect(sim.count('POST', '/v1/chat/completions')).toBe(1);
+		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 	});
 
 	test('with Continue On Fail the broken stream becomes an error item, not a text', async () => {
-		sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
+		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
 		const result = await chat({ options: { stream: true } }, { continueOnFail: true });
 		expect(result.items).toHaveLength(1);
 		expect(result.items[0].json.text).toBeUndefined();
@@ -194,7 +186,7 @@ describe('gateway errors', () => {
 			"Model 'model-outside-group' is not available to this API key's group (No available channel)",
 		);
 		expect(result.error.description).toMatch(/No available channel for model model-outside-group/);
-		expect(sim.count('POST', '/v1/chat/completions')).toBe(1);
+		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 	});
 
 	test('503 No available channel on a streamed request gives the same message', async () => {
@@ -205,21 +197,21 @@ describe('gateway errors', () => {
 	});
 
 	test('a 500 on the POST is not retried', async () => {
-		sim.inject({ path: '/v1/chat/completions', status: 500 });
+		ctx.sim.inject({ path: '/v1/chat/completions', status: 500 });
 		const result = await chat();
 		expect(result.error?.message).toMatch(/do request failed/);
-		expect(sim.count('POST', '/v1/chat/completions')).toBe(1);
+		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 	});
 
 	test('a dropped connection is reported as lost and not resent', async () => {
-		sim.inject({ path: '/v1/chat/completions', kind: 'drop' });
+		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'drop' });
 		const result = await chat();
 		expect(result.error?.message).toMatch(/^Could not reach the gateway while asking model 'gpt-5.6-sol' \(ECONNRESET\)/);
-		expect(sim.count('POST', '/v1/chat/completions')).toBe(1);
+		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 	});
 
 	test('a 200 answer without choices is an error with the gateway text', async () => {
-		sim.inject({ path: '/v1/chat/completions', status: 200, body: { error: { message: 'upstream refused the prompt' } } });
+		ctx.sim.inject({ path: '/v1/chat/completions', status: 200, body: { error: { message: 'upstream refused the prompt' } } });
 		const result = await chat();
 		expect(result.error?.message).toBe(
 			`The gateway's answer from model '${MODEL}' holds no chat completion: upstream refused the prompt`,
@@ -227,7 +219,7 @@ describe('gateway errors', () => {
 	});
 
 	test('a wrong key is reported without the key', async () => {
-		const result = await runNode({ parameters: params(), credentials: { ...creds, apiKey: 'sk-wrong-secret-key' } });
+		const result = await runNode({ parameters: params(), credentials: { ...ctx.creds, apiKey: 'sk-wrong-secret-key' } });
 		expect(result.error?.message).toMatch(/rejected the API key \(401\)/);
 		expect(JSON.stringify({ m: result.error.message, d: result.error.description })).not.toContain('sk-wrong-secret-key');
 	});
@@ -238,12 +230,12 @@ describe('several items', () => {
 	const byExpression = { messages: { values: [{ role: 'user', content: '={{ $json.q }}' }] } };
 
 	test('run concurrently, come out in input order with pairedItem', async () => {
-		sim.inject({ path: '/v1/chat/completions', delayMs: 400, times: 4 });
+		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 400, times: 4 });
 		const result = await chat({ ...byExpression, concurrency: 5 }, { items });
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
 		expect(result.items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
-		const arrivals = sim.find('POST', '/v1/chat/completions').map((r) => r.at);
+		const arrivals = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.at);
 		expect(arrivals).toHaveLength(4);
 		// All four were sent before the first 400 ms answer could have come back.
 		expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(300);
@@ -251,16 +243,16 @@ describe('several items', () => {
 	});
 
 	test('the concurrency cap holds: 2 at a time', async () => {
-		sim.inject({ path: '/v1/chat/completions', delayMs: 300, times: 4 });
+		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 300, times: 4 });
 		const result = await chat({ ...byExpression, concurrency: 2, options: { stream: true } }, { items });
 		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
-		const arrivals = sim.find('POST', '/v1/chat/completions').map((r) => r.at).sort((a, b) => a - b);
+		const arrivals = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.at).sort((a, b) => a - b);
 		expect(arrivals[2] - arrivals[0]).toBeGreaterThanOrEqual(250);
 		expect(result.durationMs).toBeGreaterThanOrEqual(600);
 	});
 
 	test('one failing item does not hide the others (Continue On Fail)', async () => {
-		sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
+		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
 		const one = [{ json: { q: 'a' } }];
 		const result = await chat({ ...byExpression, concurrency: 1, options: { stream: true } }, { items: [...one, ...items.slice(1, 3)], continueOnFail: true });
 		expect(result.items).toHaveLength(3);

@@ -1,36 +1,17 @@
 'use strict';
 // Unified AI Gateway Trigger: poll() through n8n-core's PollContext against the simulator.
 // Needs `npm run build` first (the harness loads dist/).
-const { startSimulator } = require('./simulator');
+const { createTask, useSimulator } = require('./support');
 const { pollTrigger } = require('./harness');
 
-const KEY = 'sk-sim-good';
 const STATE_KEY = 'node:Gateway'; // the harness names the node "Gateway"
 
-let sim;
-let creds;
-beforeAll(async () => {
-	sim = await startSimulator({ apiKey: KEY });
-	creds = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: KEY };
-});
-beforeEach(() => sim.reset());
-afterAll(async () => sim && (await sim.close()));
+const ctx = useSimulator();
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Submits an image task straight to the simulator, as a workflow that does not wait would. */
-async function submit(model) {
-	const response = await fetch(`${sim.mainUrl}/v1/images/generations`, {
-		method: 'POST',
-		headers: { Authorization: `Bearer ${KEY}`, 'Content-Type': 'application/json' },
-		body: JSON.stringify({ model, prompt: 'a lighthouse' }),
-	});
-	const body = await response.json();
-	if (!response.ok) throw new Error(`simulator refused the task: ${JSON.stringify(body)}`);
-	const id = body.id ?? body.data?.task_id;
-	if (!id) throw new Error(`no task id in ${JSON.stringify(body)}`);
-	return id;
-}
+const submit = async (model) => await createTask(ctx.sim, { model, prompt: 'a lighthouse' });
 
 async function until(check, what, limitMs = 8000) {
 	const started = Date.now();
@@ -40,7 +21,7 @@ async function until(check, what, limitMs = 8000) {
 	}
 }
 
-const finished = (id) => until(() => ['completed', 'failed', 'cancelled'].includes(sim.task(id).status), `task ${id}`);
+const finished = (id) => until(() => ['completed', 'failed', 'cancelled'].includes(ctx.sim.task(id).status), `task ${id}`);
 
 function taskParams(ids, extra = {}) {
 	return { event: 'taskFinished', taskIds: ids.join('\n'), queryRoute: 'generic', ...extra };
@@ -49,7 +30,7 @@ function taskParams(ids, extra = {}) {
 /** Polls with the same static data object every time, as an active workflow does. */
 function watcher(parameters, staticData = {}) {
 	const poll = async (override = {}, mode = 'trigger') =>
-		(await pollTrigger({ parameters: { ...parameters, ...override }, credentials: creds, staticData, mode })).result;
+		(await pollTrigger({ parameters: { ...parameters, ...override }, credentials: ctx.creds, staticData, mode })).result;
 	return { poll, staticData, tasks: () => staticData[STATE_KEY]?.taskFinished?.tasks ?? {} };
 }
 
@@ -58,13 +39,13 @@ const jsonOf = (result) => (result ?? [[]])[0].map((item) => item.json);
 describe('Task Finished', () => {
 	test('tasks finishing over several polls are each emitted exactly once, finished ones are not queried again', async () => {
 		// Wide margins: the first poll of a test worker loads n8n-core, slow on a busy 2-core machine.
-		sim.scenario('gpt-image-2-async', { durationMs: 1500 });
-		sim.scenario('nano-banana', { durationMs: 3500 });
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 1500 });
+		ctx.sim.scenario('nano-banana', { durationMs: 3500 });
 		const fast = await submit('gpt-image-2-async');
 		const slow = await submit('nano-banana');
 		const w = watcher(taskParams([fast, slow]));
 
-		expect(sim.task(fast).status).not.toBe('completed');
+		expect(ctx.sim.task(fast).status).not.toBe('completed');
 		expect(await w.poll()).toBeNull();
 		expect(Object.keys(w.tasks()).sort()).toEqual([fast, slow].sort());
 		expect(typeof w.tasks()[fast].firstSeenAt).toBe('number');
@@ -75,15 +56,15 @@ describe('Task Finished', () => {
 		expect(w.staticData.__dataChanged).toBe(true);
 		expect(first).toHaveLength(1);
 		expect(first[0]).toMatchObject({ taskId: fast, status: 'completed', state: 'succeeded', progress: 100, queryRoute: 'generic' });
-		expect(first[0].urls).toEqual(sim.task(fast).urls);
-		expect(first[0].url).toBe(sim.task(fast).urls[0]);
+		expect(first[0].urls).toEqual(ctx.sim.task(fast).urls);
+		expect(first[0].url).toBe(ctx.sim.task(fast).urls[0]);
 		expect(first[0].raw).toBeTruthy();
 		expect(w.tasks()[fast].done).toBe('succeeded');
 
-		const fastQueries = sim.count('GET', `/v1/tasks/${fast}`);
-		expect(sim.task(slow).status).not.toBe('completed');
+		const fastQueries = ctx.sim.count('GET', `/v1/tasks/${fast}`);
+		expect(ctx.sim.task(slow).status).not.toBe('completed');
 		expect(await w.poll()).toBeNull();
-		expect(sim.count('GET', `/v1/tasks/${fast}`)).toBe(fastQueries);
+		expect(ctx.sim.count('GET', `/v1/tasks/${fast}`)).toBe(fastQueries);
 
 		await finished(slow);
 		const second = jsonOf(await w.poll());
@@ -91,13 +72,13 @@ describe('Task Finished', () => {
 		expect(second[0].state).toBe('succeeded');
 		expect(await w.poll()).toBeNull();
 		// polls 1-4 asked for the slow task, poll 5 asked for nothing
-		expect(sim.count('GET', `/v1/tasks/${slow}`)).toBe(4);
-		expect(sim.count('GET', /^\/v1\/tasks\//)).toBe(6);
+		expect(ctx.sim.count('GET', `/v1/tasks/${slow}`)).toBe(4);
+		expect(ctx.sim.count('GET', /^\/v1\/tasks\//)).toBe(6);
 	});
 
 	test('failed and cancelled tasks are emitted only with Include Failures, with the reason', async () => {
-		sim.scenario('nano-banana', { durationMs: 50, outcome: 'fail', failMessage: 'upstream said no' });
-		sim.scenario('gpt-image-2-async', { durationMs: 50, outcome: 'cancel' });
+		ctx.sim.scenario('nano-banana', { durationMs: 50, outcome: 'fail', failMessage: 'upstream said no' });
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 50, outcome: 'cancel' });
 		const failed = await submit('nano-banana');
 		const cancelled = await submit('gpt-image-2-async');
 		await finished(failed);
@@ -120,7 +101,7 @@ describe('Task Finished', () => {
 	});
 
 	test('an id removed from the list is forgotten', async () => {
-		sim.scenario('*', { durationMs: 60_000 });
+		ctx.sim.scenario('*', { durationMs: 60_000 });
 		const keep = await submit('gpt-image-2-async');
 		const drop = await submit('gpt-image-2-async');
 		const w = watcher(taskParams([keep, drop]));
@@ -128,11 +109,11 @@ describe('Task Finished', () => {
 		expect(Object.keys(w.tasks())).toContain(drop);
 		expect(await w.poll({ taskIds: keep })).toBeNull();
 		expect(Object.keys(w.tasks())).toEqual([keep]);
-		expect(sim.count('GET', `/v1/tasks/${drop}`)).toBe(1);
+		expect(ctx.sim.count('GET', `/v1/tasks/${drop}`)).toBe(1);
 	});
 
 	test('a never-finishing task times out once, whatever Include Failures says', async () => {
-		sim.scenario('*', { durationMs: 50, outcome: 'never' });
+		ctx.sim.scenario('*', { durationMs: 50, outcome: 'never' });
 		const id = await submit('gpt-image-2-async');
 		const w = watcher(taskParams([id], { timeoutMinutes: 0.01, includeFailures: false }));
 		expect(await w.poll()).toBeNull();
@@ -142,14 +123,14 @@ describe('Task Finished', () => {
 		expect(items[0]).toMatchObject({ taskId: id, state: 'timeout', status: 'processing' });
 		expect(items[0].message).toContain(id);
 		expect(items[0].message).toMatch(/may still finish/);
-		const queries = sim.count('GET', `/v1/tasks/${id}`);
+		const queries = ctx.sim.count('GET', `/v1/tasks/${id}`);
 		expect(await w.poll()).toBeNull();
-		expect(sim.count('GET', `/v1/tasks/${id}`)).toBe(queries);
+		expect(ctx.sim.count('GET', `/v1/tasks/${id}`)).toBe(queries);
 		expect(w.tasks()[id].done).toBe('timeout');
 	});
 
 	test('an unknown id does not stop the others; it fails after 3 refused polls with Include Failures', async () => {
-		sim.scenario('*', { durationMs: 50 });
+		ctx.sim.scenario('*', { durationMs: 50 });
 		const good = await submit('gpt-image-2-async');
 		await finished(good);
 		const bogus = 'task_doesnotexist0000000000000000000';
@@ -163,7 +144,7 @@ describe('Task Finished', () => {
 		expect(third[0]).toMatchObject({ taskId: bogus, state: 'failed', queryErrors: 3 });
 		expect(third[0].error).toMatch(/task_not_exist/);
 		expect(await w.poll()).toBeNull();
-		expect(sim.count('GET', `/v1/tasks/${bogus}`)).toBe(3);
+		expect(ctx.sim.count('GET', `/v1/tasks/${bogus}`)).toBe(3);
 	});
 
 	test('without Include Failures an unknown id is kept (then times out) and never throws', async () => {
@@ -180,18 +161,18 @@ describe('Task Finished', () => {
 	});
 
 	test('a poll where every query fails for the whole account (401) throws a clear error', async () => {
-		sim.scenario('*', { durationMs: 60_000 });
+		ctx.sim.scenario('*', { durationMs: 60_000 });
 		const id = await submit('gpt-image-2-async');
 		const staticData = {};
 		await expect(
-			pollTrigger({ parameters: taskParams([id]), credentials: { ...creds, apiKey: 'sk-wrong' }, staticData }),
+			pollTrigger({ parameters: taskParams([id]), credentials: { ...ctx.creds, apiKey: 'sk-wrong' }, staticData }),
 		).rejects.toThrow(/rejected the API key \(401\)/);
 		// the id is remembered anyway, so its timeout window does not restart
 		expect(typeof staticData[STATE_KEY].taskFinished.tasks[id].firstSeenAt).toBe('number');
 	});
 
 	test('Download Result puts the files into binary data, fetched without the API key', async () => {
-		sim.scenario('*', { durationMs: 50 });
+		ctx.sim.scenario('*', { durationMs: 50 });
 		const id = await submit('gpt-image-2-async');
 		await finished(id);
 		const w = watcher(taskParams([id], { download: true, binaryPropertyOutput: 'image' }));
@@ -199,20 +180,20 @@ describe('Task Finished', () => {
 		expect(item.json.taskId).toBe(id);
 		expect(item.json.downloadError).toBeUndefined();
 		expect(item.binary.image.mimeType).toBe('image/png');
-		const downloads = sim.find('GET', /\.png$/, 'files');
+		const downloads = ctx.sim.find('GET', /\.png$/, 'files');
 		expect(downloads).toHaveLength(1);
 		expect(downloads[0].hasAuth).toBe(false);
 	});
 
 	test('manual mode returns the first task as it stands, at once, and leaves static data alone', async () => {
-		sim.scenario('*', { durationMs: 60_000 });
+		ctx.sim.scenario('*', { durationMs: 60_000 });
 		const first = await submit('gpt-image-2-async');
 		const second = await submit('gpt-image-2-async');
 		const staticData = {};
 		const started = Date.now();
 		const { result } = await pollTrigger({
 			parameters: { event: 'taskFinished', taskIds: `${first}, ${second}`, queryRoute: 'image' },
-			credentials: creds,
+			credentials: ctx.creds,
 			staticData,
 			mode: 'manual',
 		});
@@ -220,8 +201,8 @@ describe('Task Finished', () => {
 		expect(result).toHaveLength(1);
 		expect(result[0]).toHaveLength(1);
 		expect(result[0][0].json).toMatchObject({ taskId: first, state: 'pending', queryRoute: 'image' });
-		expect(sim.count('GET', `/v1/images/generations/${first}`)).toBe(1);
-		expect(sim.count('GET', `/v1/images/generations/${second}`)).toBe(0);
+		expect(ctx.sim.count('GET', `/v1/images/generations/${first}`)).toBe(1);
+		expect(ctx.sim.count('GET', `/v1/images/generations/${second}`)).toBe(0);
 		expect(staticData).toEqual({});
 	});
 });
@@ -231,51 +212,51 @@ describe('Balance Below', () => {
 
 	test('fires when the balance crosses below the threshold, not on every poll, and again after recovering', async () => {
 		const staticData = {};
-		const poll = async () => (await pollTrigger({ parameters: params, credentials: creds, staticData })).result;
-		sim.setBalance('token', { remain: 50 });
+		const poll = async () => (await pollTrigger({ parameters: params, credentials: ctx.creds, staticData })).result;
+		ctx.sim.setBalance('token', { remain: 50 });
 		expect(await poll()).toBeNull();
-		sim.setBalance('token', { remain: 5 });
+		ctx.sim.setBalance('token', { remain: 5 });
 		const fired = jsonOf(await poll());
 		expect(fired).toHaveLength(1);
 		expect(fired[0]).toMatchObject({ balanceType: 'token', remainingBalance: 5, threshold: 10, belowThreshold: true });
 		expect(staticData[STATE_KEY].balanceBelow.below).toBe(true);
 		expect(await poll()).toBeNull();
-		sim.setBalance('token', { remain: 4 });
+		ctx.sim.setBalance('token', { remain: 4 });
 		expect(await poll()).toBeNull();
-		sim.setBalance('token', { remain: 20 });
+		ctx.sim.setBalance('token', { remain: 20 });
 		expect(await poll()).toBeNull();
-		sim.setBalance('token', { remain: 3 });
+		ctx.sim.setBalance('token', { remain: 3 });
 		expect(jsonOf(await poll())[0].remainingBalance).toBe(3);
-		expect(sim.count('GET', '/v1/balance')).toBe(6);
+		expect(ctx.sim.count('GET', '/v1/balance')).toBe(6);
 	});
 
 	test('unlimited quota never fires', async () => {
 		const staticData = {};
-		sim.setBalance('token', { unlimited: true, remain: 0 });
+		ctx.sim.setBalance('token', { unlimited: true, remain: 0 });
 		for (let i = 0; i < 3; i++) {
-			expect((await pollTrigger({ parameters: params, credentials: creds, staticData })).result).toBeNull();
+			expect((await pollTrigger({ parameters: params, credentials: ctx.creds, staticData })).result).toBeNull();
 		}
-		expect(sim.count('GET', '/v1/balance')).toBe(3);
+		expect(ctx.sim.count('GET', '/v1/balance')).toBe(3);
 	});
 
 	test('the user balance is read from its own route', async () => {
-		sim.setBalance('user', { remain: 1 });
-		const { result } = await pollTrigger({ parameters: { ...params, balanceType: 'user' }, credentials: creds });
+		ctx.sim.setBalance('user', { remain: 1 });
+		const { result } = await pollTrigger({ parameters: { ...params, balanceType: 'user' }, credentials: ctx.creds });
 		expect(jsonOf(result)[0]).toMatchObject({ balanceType: 'user', remainingBalance: 1 });
-		expect(sim.count('GET', '/v1/user/balance')).toBe(1);
-		expect(sim.count('GET', '/v1/balance')).toBe(0);
+		expect(ctx.sim.count('GET', '/v1/user/balance')).toBe(1);
+		expect(ctx.sim.count('GET', '/v1/balance')).toBe(0);
 	});
 
 	test('a failing balance call throws instead of polling empty', async () => {
-		sim.setBalance('token', { message: 'token not found or deleted' });
-		await expect(pollTrigger({ parameters: params, credentials: creds })).rejects.toThrow(/token not found or deleted/);
-		await expect(pollTrigger({ parameters: params, credentials: { ...creds, apiKey: 'sk-wrong' } })).rejects.toThrow(/401/);
+		ctx.sim.setBalance('token', { message: 'token not found or deleted' });
+		await expect(pollTrigger({ parameters: params, credentials: ctx.creds })).rejects.toThrow(/token not found or deleted/);
+		await expect(pollTrigger({ parameters: params, credentials: { ...ctx.creds, apiKey: 'sk-wrong' } })).rejects.toThrow(/401/);
 	});
 
 	test('manual mode returns the current balance at once, below or not, without touching static data', async () => {
 		const staticData = {};
-		sim.setBalance('token', { remain: 50 });
-		const { result } = await pollTrigger({ parameters: params, credentials: creds, staticData, mode: 'manual' });
+		ctx.sim.setBalance('token', { remain: 50 });
+		const { result } = await pollTrigger({ parameters: params, credentials: ctx.creds, staticData, mode: 'manual' });
 		expect(jsonOf(result)).toHaveLength(1);
 		expect(jsonOf(result)[0]).toMatchObject({ remainingBalance: 50, belowThreshold: false });
 		expect(staticData).toEqual({});

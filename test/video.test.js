@@ -4,26 +4,14 @@
 const crypto = require('node:crypto');
 const { Container } = require('@n8n/di');
 const core = require('n8n-core');
-const { startSimulator } = require('./simulator');
+const { API_KEY, useSimulator } = require('./support');
 const { runNode, binaryBuffer, makeBinary } = require('./harness');
 const { pngFor } = require('./simulator/png');
 
-const API_KEY = 'sk-sim-good';
 const PROMPT = 'A paper boat drifting down a rainy street';
 const PRICE_NOTE = 'site price applies; video is pre-charged by duration';
 
-let sim;
-let credentials;
-
-beforeAll(async () => {
-	sim = await startSimulator({ apiKey: API_KEY });
-	credentials = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: API_KEY };
-});
-beforeEach(() => {
-	sim.reset();
-	sim.scenario('*', { durationMs: 300 });
-});
-afterAll(async () => sim && (await sim.close()));
+const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
 const rl = (value) => ({ __rl: true, mode: 'list', value });
 
@@ -32,10 +20,10 @@ function video(model, extra = {}) {
 }
 
 async function generate(model, extra = {}, options = {}) {
-	return await runNode({ parameters: video(model, extra), credentials, ...options });
+	return await runNode({ parameters: video(model, extra), credentials: ctx.creds, ...options });
 }
 
-const submits = () => sim.requests.filter((r) => r.method === 'POST' && /^\/v1\/(video\/generations|videos)$/.test(r.path));
+const submits = () => ctx.sim.requests.filter((r) => r.method === 'POST' && /^\/v1\/(video\/generations|videos)$/.test(r.path));
 const sha256 = (buffer) => crypto.createHash('sha256').update(buffer).digest('hex');
 const isMp4 = (buffer) => buffer.toString('ascii', 4, 8) === 'ftyp';
 
@@ -62,12 +50,12 @@ describe('requests per model family and route', () => {
 		expect(submit.headers['content-type']).toMatch(/^application\/json/);
 		expect(submit.body).toEqual({ model: 'sora-2', prompt: PROMPT, seconds: '12', size: '720x1280', image: reference });
 		const taskId = result.items[0].json.taskId;
-		expect(sim.count('GET', `/v1/tasks/${taskId}`)).toBeGreaterThan(0);
-		expect(sim.count('GET', `/v1/videos/${taskId}`)).toBe(0);
+		expect(ctx.sim.count('GET', `/v1/tasks/${taskId}`)).toBeGreaterThan(0);
+		expect(ctx.sim.count('GET', `/v1/videos/${taskId}`)).toBe(0);
 
 		const json = result.items[0].json;
 		expect(json).toMatchObject({ status: 'completed', model: 'sora-2', seconds: '12', size: '720x1280', estimatedCost: PRICE_NOTE, queryRoute: 'generic' });
-		expect(json.urls).toEqual([sim.task(taskId).urls[0]]);
+		expect(json.urls).toEqual([ctx.sim.task(taskId).urls[0]]);
 		expect(json.url).toBe(json.urls[0]);
 		expect(json.recommendedModelId).toBeUndefined();
 	});
@@ -78,7 +66,7 @@ describe('requests per model family and route', () => {
 	});
 
 	test('Veo 3.1 on the compatibility route: its keys go in metadata, the reference in images, queried on /v1/videos', async () => {
-		sim.scenario('veo-3.1-pro', { durationMs: 300, urlField: 'metadata.url' });
+		ctx.sim.scenario('veo-3.1-pro', { durationMs: 300, urlField: 'metadata.url' });
 		const reference = 'https://example.com/ref.jpg';
 		const result = await generate('veo-3.1-pro', {
 			videoRoute: 'compatibility',
@@ -101,9 +89,9 @@ describe('requests per model family and route', () => {
 			metadata: { durationSeconds: 6, aspectRatio: '9:16', resolution: '1080p', negativePrompt: 'text, logos', personGeneration: 'dont_allow', seed: 42, generateAudio: false },
 		});
 		const json = result.items[0].json;
-		expect(sim.count('GET', `/v1/videos/${json.taskId}`)).toBeGreaterThan(0);
-		expect(sim.count('GET', `/v1/tasks/${json.taskId}`)).toBe(0);
-		expect(json).toMatchObject({ queryRoute: 'video', status: 'completed', url: sim.task(json.taskId).urls[0] });
+		expect(ctx.sim.count('GET', `/v1/videos/${json.taskId}`)).toBeGreaterThan(0);
+		expect(ctx.sim.count('GET', `/v1/tasks/${json.taskId}`)).toBe(0);
+		expect(json).toMatchObject({ queryRoute: 'video', status: 'completed', url: ctx.sim.task(json.taskId).urls[0] });
 	});
 
 	test('Veo 3.1 defaults: 8 seconds, 16:9, 720p, audio on; no seed or person setting sent', async () => {
@@ -116,7 +104,7 @@ describe('requests per model family and route', () => {
 	});
 
 	test('Seedance: integer duration, aspect_ratio, resolution, metadata switches; a binary reference is uploaded first and sent in images', async () => {
-		sim.scenario('seedance-1.0-pro', { durationMs: 300, shape: 'B' });
+		ctx.sim.scenario('seedance-1.0-pro', { durationMs: 300, shape: 'B' });
 		const png = pngFor('seedance-ref');
 		const result = await generate(
 			'seedance-1.0-pro',
@@ -134,13 +122,13 @@ describe('requests per model family and route', () => {
 			{ items: await imageItem({ data: [png, 'ref.png', 'image/png'] }) },
 		);
 		expect(result.error).toBeUndefined();
-		const paths = sim.requests.filter((r) => r.method === 'POST').map((r) => r.path);
+		const paths = ctx.sim.requests.filter((r) => r.method === 'POST').map((r) => r.path);
 		expect(paths).toEqual(['/v1/uploads/images', '/v1/video/generations']);
-		const upload = sim.find('POST', '/v1/uploads/images')[0];
+		const upload = ctx.sim.find('POST', '/v1/uploads/images')[0];
 		expect(upload.parts.find((p) => p.name === 'file').sha256).toBe(sha256(png));
 		const [submit] = submits();
 		expect(submit.body.images).toHaveLength(1);
-		expect(submit.body.images[0]).toMatch(new RegExp(`^${sim.filesUrl}/uploads/`));
+		expect(submit.body.images[0]).toMatch(new RegExp(`^${ctx.sim.filesUrl}/uploads/`));
 		expect(submit.body).toEqual({
 			model: 'seedance-1.0-pro',
 			prompt: PROMPT,
@@ -152,7 +140,7 @@ describe('requests per model family and route', () => {
 		});
 		// Shape B (data.result_url) of the generic query is read too.
 		expect(result.items[0].json).toMatchObject({ status: 'completed', seconds: '10', aspectRatio: '9:16', resolution: '1080p' });
-		expect(result.items[0].json.url).toBe(sim.task(result.items[0].json.taskId).urls[0]);
+		expect(result.items[0].json.url).toBe(ctx.sim.task(result.items[0].json.taskId).urls[0]);
 	});
 
 	test.each(['seedance-1.0-fast', 'seedance-1.0-mini', 'seedance-1.5-pro', 'seedance-2.0', 'seedance-2.0-fast'])('%s sends duration 5 by default', async (model) => {
@@ -181,14 +169,14 @@ describe('requests per model family and route', () => {
 		expect(files.map((p) => p.name)).toEqual(['input_reference', 'input_reference']);
 		expect(files.map((p) => p.sha256)).toEqual([sha256(png), sha256(jpg)]);
 		expect(files.map((p) => p.contentType)).toEqual(['image/png', 'image/jpeg']);
-		expect(sim.count('POST', '/v1/uploads/images')).toBe(0);
+		expect(ctx.sim.count('POST', '/v1/uploads/images')).toBe(0);
 
 		const json = result.items[0].json;
-		expect(json).toMatchObject({ queryRoute: 'video', seconds: '10', size: '720x1280', url: sim.task(json.taskId).urls[0] });
-		const [content] = sim.find('GET', `/v1/videos/${json.taskId}/content`);
+		expect(json).toMatchObject({ queryRoute: 'video', seconds: '10', size: '720x1280', url: ctx.sim.task(json.taskId).urls[0] });
+		const [content] = ctx.sim.find('GET', `/v1/videos/${json.taskId}/content`);
 		expect(content.origin).toBe('main');
 		expect(content.hasAuth && content.authValid).toBe(true);
-		expect(sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
 		const file = await binaryBuffer(result.items[0].binary.data);
 		expect(isMp4(file)).toBe(true);
 		expect(result.items[0].binary.data.mimeType).toBe('video/mp4');
@@ -217,7 +205,7 @@ describe('requests per model family and route', () => {
 	test('a model chosen per item by expression gets its own rules and defaults, not another model\'s', async () => {
 		const items = [{ json: { model: 'sora-2' } }, { json: { model: 'grok-imagine-video-1.5' } }, { json: { model: 'veo-3.1-flash' } }, { json: { model: 'seedance-2.0' } }];
 		const parameters = { ...video('x', { download: false }), modelId: { __rl: true, mode: 'id', value: '={{ $json.model }}' } };
-		const result = await runNode({ parameters, credentials, items });
+		const result = await runNode({ parameters, credentials: ctx.creds, items });
 		expect(result.error).toBeUndefined();
 		const bodies = Object.fromEntries(submits().map((r) => [r.body.model, r.body]));
 		expect(bodies['sora-2']).toEqual({ model: 'sora-2', prompt: PROMPT, seconds: '8', size: '1280x720' });
@@ -228,7 +216,7 @@ describe('requests per model family and route', () => {
 
 	test('a model the registry does not know gets prompt, references in images and the JSON fields only', async () => {
 		const parameters = { ...video('x'), modelId: { __rl: true, mode: 'id', value: 'wan-2.5' }, videoReferenceUrls: 'https://example.com/a.png', videoAdditionalBody: '{"seconds":"5"}' };
-		const result = await runNode({ parameters, credentials, continueOnFail: true });
+		const result = await runNode({ parameters, credentials: ctx.creds, continueOnFail: true });
 		expect(submits()[0].body).toEqual({ model: 'wan-2.5', prompt: PROMPT, images: ['https://example.com/a.png'], seconds: '5' });
 		expect(result.items[0].json.error).toMatch(/Model 'wan-2\.5' is not available to this API key's group/);
 		expect(result.items[0].json.taskCreated).toBe(false);
@@ -244,11 +232,11 @@ describe('requests per model family and route', () => {
 
 describe('waiting and results', () => {
 	test('waits through queued and in_progress to completed, polling every interval', async () => {
-		sim.scenario('*', { durationMs: 1200, progressSteps: [0, 25, 50, 75] });
+		ctx.sim.scenario('*', { durationMs: 1200, progressSteps: [0, 25, 50, 75] });
 		const result = await generate('sora-2', { download: false });
 		expect(result.error).toBeUndefined();
 		const [submit] = submits();
-		const polls = sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
+		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
 		expect(polls.length).toBeGreaterThanOrEqual(5);
 		// Polls started while the task was still running and went on until it finished.
 		expect(polls[0].at - submit.at).toBeLessThan(600);
@@ -257,19 +245,19 @@ describe('waiting and results', () => {
 	});
 
 	test('100% with in_progress is not success and not an error: it keeps waiting until completed', async () => {
-		sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000 });
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000 });
 		const result = await generate('sora-2', { download: false });
 		expect(result.error).toBeUndefined();
 		const [submit] = submits();
-		const polls = sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
+		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
 		const stuckPolls = polls.filter((p) => p.at - submit.at > 400 && p.at - submit.at < 1250);
 		expect(stuckPolls.length).toBeGreaterThanOrEqual(3);
 		expect(result.items[0].json).toMatchObject({ status: 'completed', state: 'succeeded' });
-		expect(result.items[0].json.url).toBe(sim.task(result.items[0].json.taskId).urls[0]);
+		expect(result.items[0].json.url).toBe(ctx.sim.task(result.items[0].json.taskId).urls[0]);
 	});
 
 	test('stuck at 100% past Max Wait gives a pending item to resume, not a failure', async () => {
-		sim.scenario('*', { durationMs: 200, outcome: 'stuck100' });
+		ctx.sim.scenario('*', { durationMs: 200, outcome: 'stuck100' });
 		const result = await generate('sora-2', { waitDeadlineMinutes: 0.01 });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ pending: true, status: 'in_progress', progress: 100, queryRoute: 'generic', model: 'sora-2', estimatedCost: PRICE_NOTE });
@@ -278,22 +266,22 @@ describe('waiting and results', () => {
 	});
 
 	test('completed without a video URL fails, keeping the task id', async () => {
-		sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
 		const result = await generate('sora-2', {}, { continueOnFail: true });
 		const json = result.items[0].json;
 		expect(json.error).toMatch(/completed but the gateway gave no result URL/);
 		expect(json.taskId).toMatch(/^task_/);
 		expect(json.taskCreated).toBe(true);
-		expect(sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
 
-		sim.reset();
-		sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
+		ctx.sim.reset();
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
 		const thrown = await generate('sora-2');
 		expect(thrown.error.message).toMatch(/^Task task_\w+ failed: .*no result URL/);
 	});
 
 	test('a failed task is reported with the gateway reason', async () => {
-		sim.scenario('*', { durationMs: 300, outcome: 'fail', failMessage: 'content policy violation' });
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'fail', failMessage: 'content policy violation' });
 		const result = await generate('seedance-2.0', {}, { continueOnFail: true });
 		expect(result.items[0].json.error).toMatch(/failed: content policy violation/);
 		expect(result.items[0].json.taskId).toMatch(/^task_/);
@@ -302,10 +290,10 @@ describe('waiting and results', () => {
 	test('a result URL is fetched from the files origin WITHOUT the key, as video/mp4', async () => {
 		const result = await generate('veo-3.1-flash', { binaryPropertyOutput: 'clip' });
 		expect(result.error).toBeUndefined();
-		const [file] = sim.requests.filter((r) => r.origin === 'files');
+		const [file] = ctx.sim.requests.filter((r) => r.origin === 'files');
 		expect(file.path).toBe(new URL(result.items[0].json.url).pathname);
 		expect(file.hasAuth).toBe(false);
-		expect(sim.requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
 		const binary = result.items[0].binary.clip;
 		expect(binary.mimeType).toBe('video/mp4');
 		expect(binary.fileName).toMatch(/\.mp4$/);
@@ -319,7 +307,7 @@ describe('waiting and results', () => {
 		expect(submits().map((r) => r.body.prompt).sort()).toEqual(['first', 'second', 'third']);
 		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2]);
 		expect(new Set(result.items.map((i) => i.json.taskId)).size).toBe(3);
-		result.items.forEach((item, i) => expect(sim.task(item.json.taskId).params.prompt).toBe(items[i].json.p));
+		result.items.forEach((item, i) => expect(ctx.sim.task(item.json.taskId).params.prompt).toBe(items[i].json.p));
 	});
 });
 
@@ -327,8 +315,8 @@ describe('large downloads', () => {
 	test('a 200 MB video streams into filesystem binary data with RSS growth under 64 MB', async () => {
 		const bytes = 200 * 1024 * 1024;
 		await generate('sora-2', {}, { binaryMode: 'filesystem' }); // warm-up: code paths loaded, buffers allocated
-		sim.reset();
-		sim.scenario('*', { durationMs: 300, videoBytes: bytes });
+		ctx.sim.reset();
+		ctx.sim.scenario('*', { durationMs: 300, videoBytes: bytes });
 
 		const before = process.memoryUsage().rss;
 		let peak = before;
@@ -346,7 +334,7 @@ describe('large downloads', () => {
 		expect(binary.data.length).toBeLessThan(100); // a reference to the file on disk, not the bytes
 		const stored = await Container.get(core.BinaryDataService).getMetadata(binary.id);
 		expect(stored.fileSize).toBe(bytes);
-		expect(sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
+		expect(ctx.sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
 		expect(peak - before).toBeLessThan(64 * 1024 * 1024);
 	}, 120_000);
 });
@@ -372,7 +360,7 @@ describe('refused before sending', () => {
 		const result = await generate(model, extra);
 		expect(result.error).toBeDefined();
 		expect(result.error.message).toMatch(message);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('a reference file over 20 MB', async () => {
@@ -380,7 +368,7 @@ describe('refused before sending', () => {
 		big.set(pngFor('x').subarray(0, 16), 0);
 		const result = await generate('grok-imagine-video-1.5', { videoRoute: 'multipart', videoReferenceBinaryProperties: 'data' }, { items: await imageItem({ data: [big, 'huge.png', 'image/png'] }) });
 		expect(result.error.message).toMatch(/'huge\.png' is 21\.0 MB; the gateway accepts at most 20 MB/);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('a reference file of another type (GIF for grok, text for anyone)', async () => {
@@ -389,7 +377,7 @@ describe('refused before sending', () => {
 		expect(grok.error.message).toMatch(/'anim\.gif' is image\/gif .*accepts JPEG, PNG, WEBP$/);
 		const text = await generate('seedance-2.0', { videoReferenceBinaryProperties: 'data' }, { items: await imageItem({ data: [Buffer.from('hello there, not an image'), 'notes.png', 'image/png'] }) });
 		expect(text.error.message).toMatch(/'notes\.png' is not a recognised image/);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('one bad item among good ones: nothing at all is sent', async () => {
@@ -397,22 +385,22 @@ describe('refused before sending', () => {
 		const result = await generate('sora-2', { videoSeconds: '={{ $json.s }}' }, { items });
 		expect(result.error.message).toMatch(/"9".*allowed values are 8, 12/);
 		expect(result.error.context.itemIndex).toBe(2);
-		expect(sim.requests).toHaveLength(0);
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 });
 
 describe('money: quota, timeouts, lost answers', () => {
 	test('insufficient_user_quota: "balance too low for the video pre-charge", sent once, not retried', async () => {
-		sim.inject({ path: '/v1/video/generations', status: 403, body: { error: { message: 'user quota is not enough', type: 'new_api_error', code: 'insufficient_user_quota' } } });
+		ctx.sim.inject({ path: '/v1/video/generations', status: 403, body: { error: { message: 'user quota is not enough', type: 'new_api_error', code: 'insufficient_user_quota' } } });
 		const result = await generate('sora-2');
 		expect(result.error.message).toMatch(/balance too low for the video pre-charge \(insufficient_user_quota\)/);
 		expect(result.error.description).toMatch(/Nothing was retried/);
 		expect(submits()).toHaveLength(1);
-		expect(sim.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
 	});
 
 	test('a submit that times out is not repeated; the item says the task may exist', async () => {
-		sim.inject({ path: '/v1/video/generations', kind: 'slow', delayMs: 2500 });
+		ctx.sim.inject({ path: '/v1/video/generations', kind: 'slow', delayMs: 2500 });
 		const result = await generate('sora-2', { videoSubmitTimeoutSeconds: 1 }, { continueOnFail: true });
 		const json = result.items[0].json;
 		expect(json.error).toMatch(/No answer from the gateway within 1 s while submitting the video job: the job may have been created and billed/);
@@ -420,11 +408,11 @@ describe('money: quota, timeouts, lost answers', () => {
 		expect(json.taskCreated).toBe('unknown');
 		await new Promise((resolve) => setTimeout(resolve, 1700)); // the slow answer arrives: still no second submit
 		expect(submits()).toHaveLength(1);
-		expect(sim.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET')).toHaveLength(0);
 	});
 
 	test('a dropped connection on submit fails the node naming the risk, with one POST', async () => {
-		sim.inject({ path: '/v1/videos', kind: 'drop' });
+		ctx.sim.inject({ path: '/v1/videos', kind: 'drop' });
 		const result = await generate('veo-3.1-flash', { videoRoute: 'compatibility' });
 		expect(result.error.message).toMatch(/while submitting the video job.*may have been created and billed/);
 		expect(result.error.description).toMatch(/check the account's task list before running this item again/);
@@ -445,13 +433,13 @@ describe('Task resource with video tasks', () => {
 		expect(items[0].json.queryRoute).toBe('generic');
 		const result = await runNode({
 			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waitIntervalSeconds: 0.1, download: true },
-			credentials,
+			credentials: ctx.creds,
 			items: items.map((i) => ({ json: i.json })),
 		});
 		expect(result.error).toBeUndefined();
-		expect(sim.count('GET', `/v1/tasks/${items[0].json.taskId}`)).toBeGreaterThan(0);
+		expect(ctx.sim.count('GET', `/v1/tasks/${items[0].json.taskId}`)).toBeGreaterThan(0);
 		expect(result.items[0].json.status).toBe('completed');
-		expect(sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
+		expect(ctx.sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
 		expect(isMp4(await binaryBuffer(result.items[0].binary.data))).toBe(true);
 		expect(submits()).toHaveLength(1);
 	});
@@ -462,23 +450,23 @@ describe('Task resource with video tasks', () => {
 		expect(items[0].json.queryRoute).toBe('video');
 		const waited = await runNode({
 			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waitIntervalSeconds: 0.1 },
-			credentials,
+			credentials: ctx.creds,
 			items: items.map((i) => ({ json: i.json })),
 		});
 		expect(waited.items[0].json).toMatchObject({ status: 'completed', queryRoute: 'video' });
-		expect(sim.count('GET', `/v1/videos/${taskId}`)).toBeGreaterThan(0);
+		expect(ctx.sim.count('GET', `/v1/videos/${taskId}`)).toBeGreaterThan(0);
 
-		const got = await runNode({ parameters: { resource: 'task', operation: 'get', taskId, queryRoute: 'video' }, credentials });
-		expect(got.items[0].json).toMatchObject({ status: 'completed', url: sim.task(taskId).urls[0] });
+		const got = await runNode({ parameters: { resource: 'task', operation: 'get', taskId, queryRoute: 'video' }, credentials: ctx.creds });
+		expect(got.items[0].json).toMatchObject({ status: 'completed', url: ctx.sim.task(taskId).urls[0] });
 
 		const downloaded = await runNode({
 			parameters: { resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video', useContentRoute: true },
-			credentials,
+			credentials: ctx.creds,
 		});
 		expect(downloaded.error).toBeUndefined();
-		const [content] = sim.find('GET', `/v1/videos/${taskId}/content`);
+		const [content] = ctx.sim.find('GET', `/v1/videos/${taskId}/content`);
 		expect(content.hasAuth && content.authValid).toBe(true);
-		expect(sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
 		expect(downloaded.items[0].binary.data.mimeType).toBe('video/mp4');
 		expect(isMp4(await binaryBuffer(downloaded.items[0].binary.data))).toBe(true);
 	});
@@ -487,11 +475,11 @@ describe('Task resource with video tasks', () => {
 		const items = await pending('sora-2', 'compatibility');
 		const taskId = items[0].json.taskId;
 		await new Promise((resolve) => setTimeout(resolve, 400));
-		const downloaded = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video' }, credentials });
+		const downloaded = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video' }, credentials: ctx.creds });
 		expect(downloaded.error).toBeUndefined();
-		expect(sim.find('GET', `/v1/videos/${taskId}`)).toHaveLength(1);
-		const [file] = sim.requests.filter((r) => r.origin === 'files');
-		expect(file.path).toBe(new URL(sim.task(taskId).urls[0]).pathname);
+		expect(ctx.sim.find('GET', `/v1/videos/${taskId}`)).toHaveLength(1);
+		const [file] = ctx.sim.requests.filter((r) => r.origin === 'files');
+		expect(file.path).toBe(new URL(ctx.sim.task(taskId).urls[0]).pathname);
 		expect(file.hasAuth).toBe(false);
 		expect(isMp4(await binaryBuffer(downloaded.items[0].binary.data))).toBe(true);
 	});

@@ -704,6 +704,7 @@ async function main(options = {}) {
 module.exports = {
 	N8N_VERSION,
 	brokenInstall,
+	runAsScript,
 	REPO_ROOT,
 	CRED_ID,
 	CRED_NAME,
@@ -732,8 +733,9 @@ module.exports = {
 	main,
 };
 
-if (require.main === module) {
-	main({ filters: process.argv.slice(2) }).then(
+/** Runs a test script's main(): its code is the exit code; a crash still ends on the count line. */
+function runAsScript(run) {
+	run().then(
 		(code) => {
 			process.exitCode = code;
 		},
@@ -744,3 +746,5 @@ if (require.main === module) {
 		},
 	);
 }
+
+if (require.main === module) runAsScript(() => main({ filters: process.argv.slice(2) }));

@@ -801,17 +801,6 @@ function errorText(e) {
 	return e2e.redact(msg.replace(/\u001b\[[0-9;]*m/g, '')).replace(new RegExp(WRONG_KEY, 'g'), '***');
 }
 
-if (require.main === module) {
-	main().then(
-		(code) => {
-			process.exitCode = code;
-		},
-		(e) => {
-			console.error(e);
-			console.log('0 passed, 1 failed');
-			process.exitCode = 1;
-		},
-	);
-}
+if (require.main === module) e2e.runAsScript(main);
 
 module.exports = { main };
