@@ -1,5 +1,6 @@
-import { NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
+import { abortableSleep } from '../transport/sleep';
 import { cancelSignalOf, type GatewayContext } from '../transport/context';
 import { GatewayRequestError } from '../transport/request';
 import { backoffDelay } from '../transport/retry';
@@ -123,7 +124,7 @@ export async function waitForTasks(
 		const due = open.filter((watch) => watch.nextAt <= Date.now());
 		if (due.length === 0) {
 			const wake = Math.min(...open.map((watch) => watch.nextAt));
-			await sleepWithAbort(Math.max(0, wake - Date.now()), signal);
+			await abortableSleep(Math.max(0, wake - Date.now()), signal);
 			continue;
 		}
 		await mapLimited(due, options.concurrency ?? 10, pollOne);

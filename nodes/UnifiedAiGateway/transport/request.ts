@@ -1,7 +1,8 @@
 import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleepWithAbort } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext } from './context';
+import { abortableSleep } from './sleep';
 import { explainGatewayError, type ErrorFacts } from './errors';
 import {
 	backoffDelay,
@@ -152,7 +153,7 @@ async function sendWithRetry<T>(
 			if (canRetry && isRetryableNetworkCode(networkCode)) {
 				const delay = backoffDelay(attempt);
 				if (Date.now() - started + delay <= RETRY.budgetMs) {
-					await sleepWithAbort(delay, signal);
+					await abortableSleep(delay, signal);
 					continue;
 				}
 			}
@@ -175,7 +176,7 @@ async function sendWithRetry<T>(
 			const delay = hinted ?? backoffDelay(attempt);
 			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs) {
 				ctx.logger?.debug(`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`);
-				await sleepWithAbort(delay, signal);
+				await abortableSleep(delay, signal);
 				continue;
 			}
 		}
