@@ -8,7 +8,7 @@ const { pngFor } = require('./simulator/png');
 const { runNode, binaryBuffer, makeBinary, loadNode } = require('./harness');
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const NOTE = 'Estimate from the gateway price list; the account plan decides the final charge.';
+const NOTE = 'List price per call (spec 2.8): one charge per request, whatever the number of images. Estimate from the gateway price list; the account plan decides the final charge.';
 
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
@@ -129,10 +129,12 @@ describe('Generate: sync GPT models', () => {
 		expect(submits()[0].body).toEqual({
 			model: 'gpt-image-2', prompt: 'a red fox', size: '16:9', resolution: '2k', quality: 'high', n: 1, response_format: 'url',
 		});
-		expect(items[0].json.estimatedCost).toEqual({ amount: 0.0225, currency: 'USD', basePrice: 0.015, multiplier: 1.5, images: 1, note: NOTE });
+		expect(items[0].json.estimatedCost).toEqual({
+			amount: 0.0225, callAmount: 0.0225, currency: 'USD', per: 'call', basePrice: 0.015, resolutionTier: '2K', multiplier: 1.5, images: 1, note: NOTE,
+		});
 	});
 
-	test('gpt-image-2.5: n = 2 gives two items paired with the one input, high-resolution size costs 1.5×', async () => {
+	test('gpt-image-2.5: n = 2 gives two items paired with the one input; one call at 1.5× for a high-resolution size, shared by its items', async () => {
 		const items = ok(await run('generate', 'gpt-image-2.5', { size: '2048x2048', n: 2 }));
 		expect(submits()).toHaveLength(1);
 		expect(submits()[0].body).toEqual({
@@ -142,7 +144,8 @@ describe('Generate: sync GPT models', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		expect(items[0].json.url).not.toBe(items[1].json.url);
 		expect(items.map((i) => i.json.imageIndex)).toEqual([0, 1]);
-		expect(items[0].json.estimatedCost.amount).toBe(0.045);
+		// Spec 2.8 prices per call: n = 2 is one call of 0.0225 USD, each item carries half of it.
+		expect(items.map((i) => i.json.estimatedCost)).toEqual([0, 1].map(() => expect.objectContaining({ per: 'call', callAmount: 0.0225, amount: 0.01125, images: 2 })));
 		const [a, b] = [await expectPng(items[0]), await expectPng(items[1])];
 		expect(a.equals(b)).toBe(false);
 		expect(items[0].binary.data.fileName).not.toBe(items[1].binary.data.fileName);
@@ -338,7 +341,7 @@ describe('Edit', () => {
 			size: '4:3', resolution: '4k', quality: 'auto', n: 2, background: 'auto', output_format: 'png',
 		});
 		expect(items).toHaveLength(2);
-		expect(items[1].json.estimatedCost.amount).toBe(0.045);
+		expect(items[1].json.estimatedCost).toMatchObject({ callAmount: 0.0225, amount: 0.01125, per: 'call', resolutionTier: '4K' });
 	});
 
 	test('nano-banana: images[] and a task on the image route', async () => {

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { multiHostIds, type FieldRule, type ModelSpec } from '../registry/models';
+import { valueMultipliers } from '../registry/prices';
 import type { GatewayHost } from '../transport/urls';
 import {
 	allowedValues,
@@ -83,8 +84,8 @@ function ruleProperty(set: RegistryFieldSet, key: string, rule: FieldRule, multi
 	return property;
 }
 
-function multipliersFor(model: Pick<ModelSpec, 'price'>, key: string): Multipliers {
-	return model.price?.multiplierField === key ? model.price.multipliers : undefined;
+function multipliersFor(model: Pick<ModelSpec, 'price'>, key: string, rule: FieldRule): Multipliers {
+	return valueMultipliers(model.price, key, allowedValues(rule));
 }
 
 /** The operation's conditions, then: these ids, this host (ids on two hosts), the rule's routes. */
@@ -140,7 +141,7 @@ export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 		const rules = Object.entries(model.fields?.[set.operation] ?? {});
 		for (const [key, rule] of rules) {
 			if (placementOf(set, rule) !== 'field') continue;
-			const multipliers = multipliersFor(model, key);
+			const multipliers = multipliersFor(model, key, rule);
 			const signature = JSON.stringify([key, rule, multipliers, host]);
 			const group = fields.get(signature) ?? { key, rule, multipliers, ids: [], host };
 			group.ids.push(model.id);
@@ -148,7 +149,7 @@ export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 		}
 		const entries = rules
 			.filter(([, rule]) => placementOf(set, rule) === 'option')
-			.map(([key, rule]): OptionsEntry => [key, rule, multipliersFor(model, key)]);
+			.map(([key, rule]): OptionsEntry => [key, rule, multipliersFor(model, key, rule)]);
 		if (entries.length === 0) continue;
 		const signature = JSON.stringify([entries, host]);
 		const group = options.get(signature) ?? { entries, ids: [], host };

@@ -1,3 +1,4 @@
+import { GPT_TIERS, NANO_TIERS } from './prices';
 import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
 
 /*
@@ -32,7 +33,7 @@ const N: FieldRule = {
 	min: 1,
 	max: 4,
 	default: 1,
-	description: 'How many images one call makes (1-4); each becomes its own output item and each is charged',
+	description: 'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (spec 2.8).',
 };
 const URL_ONLY: FieldRule = { values: ['url'], default: 'url' };
 const GPT_SIZE: FieldRule = {
@@ -86,12 +87,8 @@ const ALT_FIELDS: Record<string, FieldRule> = {
 	},
 };
 
-const GPT_SIZE_PRICE = (): ModelPrice => ({
-	baseUsd: 0.015,
-	per: 'call',
-	multiplierField: 'size',
-	multipliers: Object.fromEntries(GPT_SIZES_HIGH.map((size) => [size, 1.5])),
-});
+/** Spec 2.8: per call whatever `n` is; 2K and 4K (a high-resolution size or `resolution`) cost 1.5×. */
+const GPT_PRICE: ModelPrice = { baseUsd: 0.015, per: 'call', tiers: GPT_TIERS };
 
 /** gpt-image-2.5 and the models that take its body (flare, sunburst). */
 const GPT25_FIELDS: ModelSpec['fields'] = {
@@ -112,7 +109,7 @@ const GPT_ASYNC_FIELDS: ModelSpec['fields'] = { generate: { size: GPT_SIZE, qual
 
 const NANO_FIELDS: ModelSpec['fields'] = { generate: { size: NANO_SIZE }, edit: { size: NANO_SIZE } };
 const NANO_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
-const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call' };
+const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call', tiers: NANO_TIERS };
 
 const ALT_ROW: Omit<ModelSpec, 'id'> = {
 	group: 'image',
@@ -122,6 +119,7 @@ const ALT_ROW: Omit<ModelSpec, 'id'> = {
 	family: 'alt',
 	fields: { generate: ALT_FIELDS, edit: ALT_FIELDS },
 	limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 10 },
+	// Spec 2.8: per image; it names no resolution multiplier for the alt host.
 	price: { baseUsd: 0.02, per: 'image' },
 };
 
@@ -146,17 +144,17 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 			},
 		},
 		limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 16, maskField: 'mask_url' },
-		price: { baseUsd: 0.015, per: 'call', multiplierField: 'resolution', multipliers: { '1k': 1, '2k': 1.5, '4k': 1.5 } },
+		price: GPT_PRICE,
 	},
-	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
-	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_SIZE_PRICE() },
-	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_SIZE_PRICE() },
-	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
-	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_SIZE_PRICE() },
+	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
+	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
 	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
 	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
 	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { baseUsd: 0.03, per: 'call' } },
+	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { ...NANO_PRICE, baseUsd: 0.03 } },
 	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
 	{ id: 'gemini-2.5-flash-image', ...ALT_ROW },
 	// The same id on the alt host: the node shows a Host choice for ids that have a row per host.

@@ -62,12 +62,14 @@ export interface ModelLimits {
 	maskField?: string;
 }
 
+/** Spec 2.8 resolution tiers: what a price multiplier is keyed by. */
+export type ResolutionTier = '1K' | '2K' | '4K';
+
 export interface ModelPrice {
 	/** Spec 2.8 base price, USD. */
 	baseUsd: number;
+	/** 'call': one charge per request, whatever its `n` (GPT, nano-banana); 'image': one per image made (alt host). */
 	per: 'call' | 'image';
-	/** Resolution multipliers, keyed by the value of `multiplierField`. */
-	multipliers?: Record<string, number>;
-	multiplierField?: string;
+	/** Spec 2.8 resolution multipliers (GPT: 2K and 4K = 1.5); a tier not listed costs 1×. The tier comes from the request (registry/prices.ts). */
+	tiers?: Partial<Record<ResolutionTier, number>>;
 }
-

@@ -27,7 +27,7 @@ export const description: INodeProperties[] = [
 				value: 'generate',
 				action: 'Generate images from a prompt',
 				description:
-					'Create new images from a text prompt. Returns one item per image with its URL, the parameters sent and an estimated cost (0.015-0.03 USD per image; 2K/4K GPT sizes 1.5×), plus the image file as binary data. Billed per call.',
+					'Create new images from a text prompt. Returns one item per image with its URL, the parameters sent and an estimated cost (list price 0.015-0.03 USD per call whatever the number of images, alt host 0.02 USD per image; GPT 2K/4K 1.5×), plus the image file as binary data. Billed per call.',
 			},
 			{
 				name: 'Edit',

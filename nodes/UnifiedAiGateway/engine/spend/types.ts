@@ -1,0 +1,33 @@
+import type { BalanceKind } from '../../actions/account/balance';
+
+/** One item's part of a run's cost, estimated before anything is sent. */
+export interface ItemEstimate {
+	/** Model id as the user knows it ("gemini-3-pro-image-preview (alt host)"). */
+	model: string;
+	/** What sets the price besides the model: "16:9, 2K, n=4", "8 s". */
+	detail: string;
+	/** USD at list price; null when the node knows no price for it. */
+	amountUsd: number | null;
+	/** Price of one unit and what a unit is. */
+	unitUsd?: number;
+	per?: 'call' | 'image' | 'second';
+	units?: number;
+	/** Why there is no price: "video cost is not estimated"… */
+	unpriced?: string;
+}
+
+/** The Spend Guard options of one node run (helpers/spendFields.ts). */
+export interface SpendSettings {
+	/** Max Estimated Cost per Run (USD); undefined = no cap. */
+	capUsd?: number;
+	/** Check Balance Before Submitting: which balance; undefined = no check. */
+	balance?: BalanceKind;
+	/** How many of the gateway's balance units make one USD (1 when it reports USD). */
+	balanceUnitsPerUsd: number;
+	/** A balance call that fails stops the run (else the run goes on and says so). */
+	stopIfBalanceUnreadable: boolean;
+	/** With a cap: items without a price are let through (counted as 0 and said so). */
+	allowUnpriced: boolean;
+	/** Video Prices per Second, by model id. */
+	videoUsdPerSecond: Record<string, number>;
+}
