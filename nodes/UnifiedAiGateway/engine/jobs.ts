@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { settleLimited } from './concurrency';
 import type { QueryRoute } from './routes';
 import type { TaskSnapshot } from './snapshot';
+import type { SpendGuard } from './spend/guard';
 import { waitForTasks, type WaitOutcome } from './waiter';
 
 /** What one item's submit produced: a task to wait for, or a sync answer. */
@@ -37,6 +38,8 @@ export interface JobPlan<P, S extends Submitted> {
 	noun: string;
 	/** What a pending item should also say about its request (model, parameters, cost). */
 	describePending?(prepared: P, submitted: S): IDataObject;
+	/** Billed work: checks the run's cost before the first submit and reports it after (engine/spend). */
+	spendGuard?: SpendGuard<P>;
 }
 
 type ItemError = Error & { description?: string | null; context?: IDataObject };
@@ -71,7 +74,14 @@ export async function runJobs<P, S extends Submitted>(
 		}
 	}
 
-	const toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined);
+	let toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined);
+	// The spend guard sees the whole run first; its refusal stops every item before any request.
+	const refusal = await plan.spendGuard?.beforeSubmit(toSubmit.map(({ s, i }) => ({ itemIndex: i, prepared: s.prepared as P })));
+	if (refusal && !plan.continueOnFail) throw refusal;
+	if (refusal) {
+		for (const { s } of toSubmit) Object.assign(s, { error: refusal, taskCreated: false });
+		toSubmit = [];
+	}
 	const sent = await settleLimited(toSubmit, plan.concurrency, async ({ s, i }) => await plan.submit(s.prepared as P, i));
 	sent.forEach((result, k) => {
 		const state = toSubmit[k].s;
@@ -127,6 +137,8 @@ export async function runJobs<P, S extends Submitted>(
 		if (!plan.continueOnFail) throw failure(ctx, states, i, plan.noun);
 		output.push({ json: errorJson(state), pairedItem });
 	}
+	// A submit whose answer was lost may be billed: it counts as spent.
+	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
 	return output;
 }
 

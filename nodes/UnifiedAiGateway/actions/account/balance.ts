@@ -1,5 +1,5 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { GatewayContext } from '../../transport/context';
 import { gatewayRequest } from '../../transport/request';
@@ -40,6 +40,21 @@ export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIn
 		used: number(body.used_balance),
 		raw: body,
 	};
+}
+
+/**
+ * A balance to compare amounts with (the trigger's Balance Below, the spend guard): unlimited,
+ * or a numeric remaining amount; an answer of success without one is an error.
+ */
+export async function readComparableBalance(ctx: GatewayContext, kind: BalanceKind, itemIndex?: number): Promise<Balance> {
+	const balance = await readBalance(ctx, kind, itemIndex);
+	if (!balance.unlimited && (balance.remaining === null || !Number.isFinite(balance.remaining))) {
+		throw new NodeOperationError(ctx.getNode(), `The gateway's ${kind} balance answer has no remaining amount`, {
+			description: `It answered success without a numeric remain_balance: ${JSON.stringify(balance.raw).slice(0, 300)}`,
+			itemIndex,
+		});
+	}
+	return balance;
 }
 
 export function balanceJson(balance: Balance): IDataObject {

@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
 import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
+import { spendGuardOptions } from '../../helpers/spendFields';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
@@ -54,4 +55,5 @@ export const description: INodeProperties[] = [
 	})),
 	...downloadFields(show, true, 'images'),
 	concurrencyField(show),
+	spendGuardOptions(show, 'image'),
 ];

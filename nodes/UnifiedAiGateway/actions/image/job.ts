@@ -10,7 +10,8 @@ import { itemsPerUrl } from '../../helpers/taskOutput';
 import type { UploadedImage } from '../../helpers/upload';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
 import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './body';
-import { estimateCost } from './cost';
+import { createSpendGuard } from '../../engine/spend/guard';
+import { estimateCost, imageSpendEstimate } from './cost';
 import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './models';
 import { readReferences, uploadReferences, type ReferenceInput } from './references';
 
@@ -155,7 +156,8 @@ export async function runImageOperation(
 		describePending: (job, submitted) => ({
 			model: job.model.id,
 			request: deepCopy(submitted.request),
-			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1))),
+			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1)),
 		}),
+		spendGuard: createSpendGuard(ctx, (job) => imageSpendEstimate(job.model, job.body)),
 	});
 }

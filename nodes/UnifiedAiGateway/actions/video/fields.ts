@@ -4,6 +4,7 @@ import { additionalBodyField } from '../../helpers/bodyFields';
 import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
 import { registryProperties } from '../../helpers/registryFields';
 import type { RegistryFieldSet } from '../../helpers/registryRules';
+import { spendGuardOptions } from '../../helpers/spendFields';
 import { VIDEO_MODELS } from '../../registry/videoModels';
 import { VIDEO_ROUTES } from './routes';
 
@@ -77,4 +78,5 @@ export const description: INodeProperties[] = [
 	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
 	...downloadFields(show, true, 'video'),
 	concurrencyField(show),
+	spendGuardOptions(show, 'video'),
 ];

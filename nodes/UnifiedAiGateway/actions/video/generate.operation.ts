@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { runJobs, type Submitted } from '../../engine/jobs';
+import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
 import { readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
@@ -16,6 +17,7 @@ import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './fields';
 import { readVideoReferences, referenceUrls } from './references';
 import { contentPath, VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './routes';
 import { modelNotes, videoFacts } from './output';
+import { videoCostJson, videoSpendEstimate } from './cost';
 
 export { description } from './fields';
 
@@ -90,12 +92,13 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 	return { taskId, route: route.queryRoute, startedAt, raw: response.body };
 }
 
-async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot): Promise<INodeExecutionData[]> {
+async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot, cost: IDataObject): Promise<INodeExecutionData[]> {
 	const json: IDataObject = {
 		...taskJson(snapshot),
 		...videoFacts(p, snapshot),
 		queryRoute: submitted.route,
 		...modelNotes(p.modelId, p.model),
+		...cost,
 	};
 	if (!(ctx.getNodeParameter('download', i, true) as boolean)) return [{ json }];
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
@@ -111,6 +114,7 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 }
 
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
+	const spendGuard = createSpendGuard<PreparedVideo>(this, (p, settings) => videoSpendEstimate(p, settings.videoUsdPerSecond));
 	return await runJobs(this, run.items.length, {
 		noun: 'video job',
 		continueOnFail: run.continueOnFail,
@@ -118,8 +122,9 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 		wait: readWaitForCompletion(this, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS),
 		prepare: async (i) => await prepare(this, i),
 		submit: async (p, i) => await submit(this, p, i),
-		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!),
+		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!, videoCostJson(spendGuard.estimateOf(p))),
 		// Pending items (not waited for, or still running) also say which model and price apply.
-		describePending: (p) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model) }),
+		describePending: (p) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...videoCostJson(spendGuard.estimateOf(p)) }),
+		spendGuard,
 	});
 }

@@ -1,0 +1,140 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { readComparableBalance, type Balance } from '../../actions/account/balance';
+import { readSpendSettings } from '../../helpers/spendFields';
+import { roundUsd } from '../../registry/prices';
+import { runSummary, writeCustomData, type BalanceReading } from './summary';
+import { tally, usd, type RunEstimate } from './tally';
+import type { ItemEstimate, SpendSettings } from './types';
+
+/**
+ * The hook runJobs calls around its submits: `beforeSubmit` sees every prepared item before the
+ * first request and returns the error that stops the whole run (nothing sent), `afterRun` adds
+ * the run's summary to the first output item and to the execution's custom data.
+ */
+export interface SpendGuard<P> {
+	beforeSubmit(items: Array<{ itemIndex: number; prepared: P }>): Promise<Error | undefined>;
+	afterRun(output: INodeExecutionData[], submittedItems: number[]): Promise<void>;
+	/** An item's estimate made before the run (for its own output), once beforeSubmit ran. */
+	estimateOf(prepared: P): ItemEstimate | undefined;
+}
+
+export type Estimator<P> = (prepared: P, settings: SpendSettings) => ItemEstimate;
+
+const NOT_SENT = 'Nothing was sent.';
+
+function stop(ctx: IExecuteFunctions, message: string, description: string): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description });
+}
+
+function itemsText(run: RunEstimate): string {
+	const lines = [...run.lines, ...run.unpricedLines];
+	return `The run's ${run.items} item${run.items === 1 ? '' : 's'}: ${lines.join('; ')}.`;
+}
+
+function capRefusal(ctx: IExecuteFunctions, run: RunEstimate, settings: SpendSettings): NodeOperationError | undefined {
+	const cap = settings.capUsd;
+	if (cap === undefined) return undefined;
+	if (run.unpricedItems > 0 && !settings.allowUnpriced) {
+		return stop(
+			ctx,
+			`${run.unpricedItems} of ${run.items} items have no known price, so the Max Estimated Cost per Run of ${usd(cap)} cannot be checked: ${NOT_SENT.toLowerCase()}`,
+			`${itemsText(run)} Give a price for ${run.unpricedModels.join(', ')} (Spend Guard → Video Prices per Second), or turn on Allow Unpriced Items to let them through uncounted.`,
+		);
+	}
+	if (run.totalUsd <= cap) return undefined;
+	return stop(
+		ctx,
+		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per Run of ${usd(cap)}: ${NOT_SENT.toLowerCase()}`,
+		`${itemsText(run)} Raise the cap, send fewer items, or choose a cheaper model or size. List prices (spec 2.8); the account plan decides the final charge.`,
+	);
+}
+
+/** "about 0.0675 USD", or in the gateway's units when it does not report USD. */
+function needText(totalUsd: number, unitsPerUsd: number): string {
+	if (unitsPerUsd === 1) return `about ${usd(totalUsd)}`;
+	return `about ${roundUsd(totalUsd * unitsPerUsd)} (${usd(totalUsd)} at ${unitsPerUsd} per USD)`;
+}
+
+/** Reads the balance once; a failing read stops the run only when the user asked for that. */
+async function checkBalance(ctx: IExecuteFunctions, run: RunEstimate, settings: SpendSettings): Promise<{ reading: BalanceReading; refusal?: Error }> {
+	const kind = settings.balance!;
+	let balance: Balance;
+	try {
+		balance = await readComparableBalance(ctx, kind, 0);
+	} catch (error) {
+		const reason = (error as Error).message;
+		const reading: BalanceReading = { kind, error: reason };
+		if (!settings.stopIfBalanceUnreadable) return { reading };
+		return {
+			reading,
+			refusal: stop(ctx, `Could not read the ${kind} balance before submitting: ${NOT_SENT.toLowerCase()}`, `${reason}. Stop If Balance Cannot Be Read is on; turn it off to submit anyway when the balance call fails.`),
+		};
+	}
+	const reading: BalanceReading = { kind, before: balance.unlimited ? 'unlimited' : balance.remaining! };
+	if (balance.unlimited) return { reading };
+	const need = run.totalUsd * settings.balanceUnitsPerUsd;
+	if (need <= balance.remaining!) return { reading };
+	const name = kind === 'token' ? 'Token' : 'User';
+	return {
+		reading,
+		refusal: stop(
+			ctx,
+			`${name} balance ${balance.remaining}, this run needs ${needText(run.totalUsd, settings.balanceUnitsPerUsd)} — top up or lower the batch`,
+			`${NOT_SENT} ${itemsText(run)}`,
+		),
+	};
+}
+
+export function createSpendGuard<P>(ctx: IExecuteFunctions, estimate: Estimator<P>): SpendGuard<P> {
+	let settings: SpendSettings | undefined;
+	const estimates = new Map<number, ItemEstimate>();
+	const byPrepared = new Map<P, ItemEstimate>();
+	let planned: RunEstimate | undefined;
+	let reading: BalanceReading | undefined;
+	let refused: string | undefined;
+
+	return {
+		async beforeSubmit(items) {
+			if (items.length === 0) return undefined;
+			try {
+				settings = readSpendSettings(ctx);
+			} catch (error) {
+				return error as Error;
+			}
+			for (const { itemIndex, prepared } of items) {
+				const found = estimate(prepared, settings);
+				estimates.set(itemIndex, found);
+				byPrepared.set(prepared, found);
+			}
+			planned = tally([...estimates.values()]);
+			// The cap is checked first: a run over it sends no request at all, not even the balance call.
+			let refusal: Error | undefined = capRefusal(ctx, planned, settings);
+			if (!refusal && settings.balance) ({ reading, refusal } = await checkBalance(ctx, planned, settings));
+			if (refusal) {
+				refused = refusal.message;
+				writeCustomData(ctx, runSummary({ planned, submitted: tally([]), settings, reading, refused }));
+			}
+			return refusal;
+		},
+
+		async afterRun(output, submittedItems) {
+			if (!settings || !planned) return;
+			const submitted = tally(submittedItems.flatMap((i) => (estimates.has(i) ? [estimates.get(i)!] : [])));
+			if (reading && reading.before !== undefined && reading.before !== 'unlimited' && submitted.items > 0) {
+				try {
+					const after = await readComparableBalance(ctx, reading.kind, 0);
+					reading.after = after.unlimited ? 'unlimited' : after.remaining!;
+				} catch (error) {
+					reading.afterError = (error as Error).message;
+				}
+			}
+			const summary = runSummary({ planned, submitted, settings, reading, refused });
+			writeCustomData(ctx, summary);
+			if (output.length > 0) output[0].json.spendSummary = summary;
+		},
+
+		estimateOf: (prepared) => byPrepared.get(prepared),
+	};
+}

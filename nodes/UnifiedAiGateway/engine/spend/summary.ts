@@ -1,0 +1,98 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import type { BalanceKind } from '../../actions/account/balance';
+import { usd, type RunEstimate } from './tally';
+import type { SpendSettings } from './types';
+
+/** The balance as the guard read it: before the first submit and, when read, after the run. */
+export interface BalanceReading {
+	kind: BalanceKind;
+	before?: number | 'unlimited';
+	after?: number | 'unlimited';
+	/** Why the balance could not be read before the run. */
+	error?: string;
+	afterError?: string;
+}
+
+const COST_NOTE = 'List prices (spec 2.8) and your video prices per second; the account plan decides the final charge.';
+
+/** custom data limits shared by n8n 1.x and 2.x: keys [A-Za-z0-9_] up to 50, values up to 255 kept. */
+const MAX_VALUE = 255;
+
+function balanceText(reading: BalanceReading | undefined): string | undefined {
+	if (!reading) return undefined;
+	if (reading.before === undefined) return `${reading.kind} balance not read`;
+	const after = reading.after === undefined ? '' : ` → ${reading.after}`;
+	return `${reading.kind} balance ${reading.before}${after}`;
+}
+
+/** One line a person reads in the executions list: what was submitted, about how much, the balance. */
+function headline(submitted: RunEstimate, reading: BalanceReading | undefined, refused: string | undefined): string {
+	if (refused) return `Nothing submitted: ${refused}`;
+	const parts = [`${submitted.items} item${submitted.items === 1 ? '' : 's'} submitted, about ${usd(submitted.totalUsd)}`];
+	if (submitted.unpricedItems > 0) parts.push(`${submitted.unpricedItems} not priced`);
+	const balance = balanceText(reading);
+	if (balance) parts.push(balance);
+	return parts.join('; ');
+}
+
+export interface SummaryInput {
+	planned: RunEstimate;
+	submitted: RunEstimate;
+	settings: SpendSettings;
+	reading?: BalanceReading;
+	refused?: string;
+}
+
+/** The run's summary, as the first output item carries it (`spendSummary`). */
+export function runSummary({ planned, submitted, settings, reading, refused }: SummaryInput): IDataObject {
+	const summary: IDataObject = {
+		text: headline(submitted, reading, refused),
+		itemsSubmitted: submitted.items,
+		estimatedTotalUsd: submitted.totalUsd,
+		items: [...submitted.lines, ...submitted.unpricedLines],
+		itemsPlanned: planned.items,
+		plannedTotalUsd: planned.totalUsd,
+	};
+	if (planned.unpricedItems > 0) {
+		summary.notEstimated = `Cost not estimated for ${planned.unpricedItems} item${planned.unpricedItems === 1 ? '' : 's'} (${planned.unpricedModels.join(', ')}): ${planned.unpricedLines.join('; ')}. Video is pre-charged by your site's price and the duration; give Spend Guard → Video Prices per Second to include it.`;
+	}
+	if (settings.capUsd !== undefined) summary.maxRunCostUsd = settings.capUsd;
+	if (reading) {
+		summary.balanceType = reading.kind;
+		summary.balanceBefore = reading.before ?? null;
+		if (reading.after !== undefined) summary.balanceAfter = reading.after;
+		if (reading.error) summary.balanceError = `The balance could not be read, the run went on: ${reading.error}`;
+		if (reading.afterError) summary.balanceAfterError = reading.afterError;
+		if (settings.balanceUnitsPerUsd !== 1) summary.balanceUnitsPerUsd = settings.balanceUnitsPerUsd;
+	}
+	if (refused) summary.refused = refused;
+	summary.note = COST_NOTE;
+	return summary;
+}
+
+interface CustomData {
+	set(key: string, value: string): void;
+}
+
+/** n8n 2.x puts custom data on the context; 1.x (and 2.x) has it on the expression proxy's $execution. */
+function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
+	const direct = (ctx as unknown as { customData?: CustomData }).customData;
+	if (direct && typeof direct.set === 'function') return direct;
+	const viaProxy = (ctx.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined)?.customData;
+	return viaProxy && typeof viaProxy.set === 'function' ? viaProxy : undefined;
+}
+
+/** The key of this node's summary in the execution's custom data: `spend_<node name>`. */
+export function customDataKey(nodeName: string): string {
+	return `spend_${nodeName.replace(/[^A-Za-z0-9_]+/g, '_')}`.slice(0, 50);
+}
+
+/** Shown in the executions list; never allowed to fail the run (custom data is an extra). */
+export function writeCustomData(ctx: IExecuteFunctions, summary: IDataObject): void {
+	try {
+		customDataOf(ctx)?.set(customDataKey(ctx.getNode().name), String(summary.text).slice(0, MAX_VALUE));
+	} catch (error) {
+		ctx.logger?.warn(`Could not write the spend summary to the execution's custom data: ${(error as Error).message}`);
+	}
+}

@@ -1,0 +1,64 @@
+import { roundUsd } from '../../registry/prices';
+import type { ItemEstimate } from './types';
+
+/** A run's estimate: the priced total and the lines that make it up, count per model and size. */
+export interface RunEstimate {
+	items: number;
+	totalUsd: number;
+	unpricedItems: number;
+	/** "3 × gpt-image-2 (16:9, 2K) = 0.0675 USD (0.0225 USD per call)", dearest first. */
+	lines: string[];
+	/** "2 × sora-2 (8 s): video cost is not estimated". */
+	unpricedLines: string[];
+	/** Models of the unpriced items, for hints. */
+	unpricedModels: string[];
+}
+
+/** Lines shown in an error or a summary before "… and N more". */
+const MAX_LINES = 8;
+
+export function usd(amount: number): string {
+	return `${roundUsd(amount)} USD`;
+}
+
+interface Group {
+	estimate: ItemEstimate;
+	count: number;
+	totalUsd: number;
+}
+
+function label(e: ItemEstimate): string {
+	return e.detail ? `${e.model} (${e.detail})` : e.model;
+}
+
+function capped(lines: string[]): string[] {
+	if (lines.length <= MAX_LINES) return lines;
+	return [...lines.slice(0, MAX_LINES), `… and ${lines.length - MAX_LINES} more kinds of item`];
+}
+
+export function tally(estimates: ItemEstimate[]): RunEstimate {
+	const groups = new Map<string, Group>();
+	for (const e of estimates) {
+		const key = JSON.stringify([e.model, e.detail, e.unitUsd, e.per, e.amountUsd === null ? e.unpriced : 'priced']);
+		const group = groups.get(key) ?? { estimate: e, count: 0, totalUsd: 0 };
+		group.count += 1;
+		group.totalUsd += e.amountUsd ?? 0;
+		groups.set(key, group);
+	}
+	const all = [...groups.values()];
+	const priced = all.filter((g) => g.estimate.amountUsd !== null).sort((a, b) => b.totalUsd - a.totalUsd);
+	const unpriced = all.filter((g) => g.estimate.amountUsd === null);
+	return {
+		items: estimates.length,
+		totalUsd: roundUsd(priced.reduce((sum, g) => sum + g.totalUsd, 0)),
+		unpricedItems: unpriced.reduce((sum, g) => sum + g.count, 0),
+		lines: capped(
+			priced.map(({ estimate: e, count, totalUsd }) => {
+				const unit = e.unitUsd !== undefined && e.per ? ` (${usd(e.unitUsd)} per ${e.per})` : '';
+				return `${count} × ${label(e)} = ${usd(totalUsd)}${unit}`;
+			}),
+		),
+		unpricedLines: capped(unpriced.map(({ estimate: e, count }) => `${count} × ${label(e)}: ${e.unpriced ?? 'no price'}`)),
+		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
+	};
+}
