@@ -4,7 +4,8 @@
 // balance call let it through, unpriced video is said plainly, and every run reports what it
 // submitted in its first item and in the execution's custom data.
 const { useSimulator } = require('./support');
-const { runNode } = require('./harness');
+const { runNode, makeBinary, loadNode } = require('./harness');
+const { pngFor } = require('./simulator/png');
 
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
@@ -25,6 +26,27 @@ async function run(parameters, options = {}) {
 
 const posts = () => ctx.sim.requests.filter((r) => r.method === 'POST');
 const customData = (result) => result.run.data.resultData.metadata ?? {};
+
+describe('the Spend Guard options', () => {
+	const properties = loadNode('unifiedAiGateway').description.properties;
+	const guards = properties.filter((p) => p.name === 'spendGuard');
+
+	test('one Spend Guard collection on each billed operation, with video prices for video only', () => {
+		expect(guards.map((g) => g.displayOptions.show)).toEqual([{ resource: ['image'] }, { resource: ['video'], operation: ['generate'] }]);
+		const names = (g) => g.options.map((o) => o.displayName);
+		expect(names(guards[0])).toEqual([
+			'Allow Unpriced Items', 'Balance Units per USD', 'Check Balance Before Submitting', 'Max Estimated Cost per Run (USD)', 'Stop If Balance Cannot Be Read',
+		]);
+		expect(names(guards[1])).toContain('Video Prices per Second');
+		expect(guards[0].options.find((o) => o.name === 'checkBalance').options.map((o) => o.value)).toEqual(['token', 'user']);
+	});
+
+	test('a cap that is not an amount is refused, naming the field', async () => {
+		const result = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: -1 } }));
+		expect(result.error.message).toBe('Max Estimated Cost per Run (USD): -1 is not an amount; use a number of USD, 0 or more');
+		expect(ctx.sim.requests).toHaveLength(0);
+	});
+});
 
 describe('Max Estimated Cost per Run', () => {
 	test('over the cap: no request at all, and the error names the total, the cap and the items per model and size', async () => {
@@ -70,6 +92,15 @@ describe('Max Estimated Cost per Run', () => {
 		expect(result.items).toHaveLength(3);
 		for (const item of result.items) expect(item.json).toMatchObject({ error: expect.stringMatching(/^Estimated cost 0\.09 USD is over/), taskCreated: false });
 		expect(result.items[0].json.spendSummary).toMatchObject({ itemsSubmitted: 0, estimatedTotalUsd: 0, plannedTotalUsd: 0.09, refused: expect.any(String) });
+	});
+
+	test('Image → Edit: a refused run uploads none of its binary references either', async () => {
+		const items = [];
+		for (const name of ['one', 'two']) items.push({ json: { prompt: name }, binary: { data: await makeBinary(pngFor(name), `${name}.png`, 'image/png') } });
+		const parameters = { ...image('gpt-image-2.5', { size: '2048x2048', spendGuard: { maxRunCostUsd: 0.04 } }), operation: 'edit', referenceSource: 'binary' };
+		const result = await runNode({ parameters, credentials: ctx.creds, items });
+		expect(result.error.message).toBe('Estimated cost 0.045 USD is over the Max Estimated Cost per Run of 0.04 USD: nothing was sent.');
+		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
 	test('a model missing from the price list is not guessed: refused under a cap unless unpriced items are allowed', async () => {
