@@ -47,7 +47,7 @@ export function tierMultiplier(price: ModelPrice, tier: ResolutionTier): number 
 }
 
 /** For a field's option labels: the multiplier of each value that names a tier priced above 1×. */
-export function valueMultipliers(price: ModelPrice | undefined, key: string, values: ReadonlyArray<string | number>): Record<string, number> | undefined {
+export function valueMultipliers(price: ModelPrice | undefined, key: string, values: readonly unknown[]): Record<string, number> | undefined {
 	if (!price) return undefined;
 	const found: Record<string, number> = {};
 	for (const value of values) {
