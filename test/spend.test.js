@@ -54,7 +54,7 @@ describe('Max Estimated Cost per Run', () => {
 		expect(ctx.sim.requests).toHaveLength(0);
 		expect(result.error.message).toBe('Estimated cost 0.0675 USD is over the Max Estimated Cost per Run of 0.05 USD: nothing was sent.');
 		expect(result.error.description).toContain("The run's 3 items: 3 × gpt-image-2 (1:1, 2K) = 0.0675 USD (0.0225 USD per call).");
-		expect(customData(result).spend_Gateway).toMatch(/^Nothing submitted: Estimated cost 0\.0675 USD is over/);
+		expect(customData(result).gateway_Gateway_spend).toMatch(/^Nothing submitted: Estimated cost 0\.0675 USD is over/);
 	});
 
 	test('items of several models and sizes (from expressions) are counted per model and size', async () => {
@@ -83,7 +83,15 @@ describe('Max Estimated Cost per Run', () => {
 			maxRunCostUsd: 0.05,
 		});
 		expect(result.items[1].json.spendSummary).toBeUndefined();
-		expect(customData(result)).toEqual({ spend_Gateway: '3 items submitted, about 0.045 USD' });
+		expect(customData(result)).toMatchObject({ gateway_Gateway_spend: '3 items submitted, about 0.045 USD' });
+	});
+
+	test('a run that fails after its submits still says in custom data what it was sending', async () => {
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 400 });
+		const result = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: 1 } }));
+		expect(result.error).toBeDefined();
+		expect(posts()).toHaveLength(3);
+		expect(customData(result).gateway_Gateway_spend).toBe('Submitting 3 items, about 0.045 USD');
 	});
 
 	test('with Continue On Fail a refused run gives one error item per input, still with nothing sent', async () => {
@@ -144,7 +152,7 @@ describe('Check Balance Before Submitting', () => {
 		expect(balanceReads[0]).toBeLessThanOrEqual(Math.min(...submits));
 		expect(balanceReads[1]).toBeGreaterThanOrEqual(Math.max(...submits));
 		expect(result.items[0].json.spendSummary).toMatchObject({ itemsSubmitted: 3, estimatedTotalUsd: 0.045, balanceType: 'token', balanceBefore: 10, balanceAfter: 9.955 });
-		expect(customData(result).spend_Gateway).toBe('3 items submitted, about 0.045 USD; token balance 10 → 9.955');
+		expect(customData(result).gateway_Gateway_spend).toBe('3 items submitted, about 0.045 USD; token balance 10 → 9.955');
 	});
 
 	test('unlimited quota passes, whatever the estimate', async () => {
@@ -164,7 +172,7 @@ describe('Check Balance Before Submitting', () => {
 			balanceBefore: null,
 			balanceError: 'The balance could not be read, the run went on: The gateway could not read the token balance: token not found or deleted',
 		});
-		expect(customData(result).spend_Gateway).toBe('3 items submitted, about 0.045 USD; token balance not read');
+		expect(customData(result).gateway_Gateway_spend).toBe('3 items submitted, about 0.045 USD; token balance not read');
 	});
 
 	test('a failing balance call stops the run when the user asks for that', async () => {

@@ -28,5 +28,5 @@ module.exports = async function (run, sim) {
 	for (const item of items) assert.equal(item.estimatedCost?.callAmount, 0.0225, `estimate: ${JSON.stringify(item.estimatedCost)}`);
 
 	const custom = run.data.resultData.metadata ?? {};
-	assert.equal(custom.spend_Generate_Images, `3 items submitted, about 0.0675 USD; token balance ${summary.balanceBefore} → ${summary.balanceAfter}`);
+	assert.equal(custom.gateway_Generate_Images_spend, `3 items submitted, about 0.0675 USD; token balance ${summary.balanceBefore} → ${summary.balanceAfter}`);
 };

@@ -12,7 +12,7 @@ module.exports = async function (run, sim) {
 	assert.equal(error.message, 'Estimated cost 0.0675 USD is over the Max Estimated Cost per Run of 0.05 USD: nothing was sent.');
 	assert.match(String(error.description), /The run's 3 items: 3 × gpt-image-2 \(1:1, 2K\) = 0\.0675 USD \(0\.0225 USD per call\)\./);
 	const custom = run.data.resultData.metadata ?? {};
-	assert.match(String(custom.spend_Generate_Images), /^Nothing submitted: Estimated cost 0\.0675 USD is over/, `custom data: ${JSON.stringify(custom)}`);
+	assert.match(String(custom.gateway_Generate_Images_spend), /^Nothing submitted: Estimated cost 0\.0675 USD is over/, `custom data: ${JSON.stringify(custom)}`);
 };
 
 module.exports.expectError = true;

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readComparableBalance, type Balance } from '../../actions/account/balance';
 import { readSpendSettings } from '../../helpers/spendFields';
 import { roundUsd } from '../../registry/prices';
-import { runSummary, writeCustomData, type BalanceReading } from './summary';
+import { plannedText, runSummary, writeCustomData, type BalanceReading } from './summary';
 import { tally, usd, type RunEstimate } from './tally';
 import type { ItemEstimate, SpendSettings } from './types';
 
@@ -112,10 +112,8 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, estimate: Estimator<
 			// The cap is checked first: a run over it sends no request at all, not even the balance call.
 			let refusal: Error | undefined = capRefusal(ctx, planned, settings);
 			if (!refusal && settings.balance) ({ reading, refusal } = await checkBalance(ctx, planned, settings));
-			if (refusal) {
-				refused = refusal.message;
-				writeCustomData(ctx, runSummary({ planned, submitted: tally([]), settings, reading, refused }));
-			}
+			if (refusal) refused = refusal.message;
+			writeCustomData(ctx, refused ? `Nothing submitted: ${refused}` : plannedText(planned));
 			return refusal;
 		},
 
@@ -131,7 +129,7 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, estimate: Estimator<
 				}
 			}
 			const summary = runSummary({ planned, submitted, settings, reading, refused });
-			writeCustomData(ctx, summary);
+			writeCustomData(ctx, String(summary.text));
 			if (output.length > 0) output[0].json.spendSummary = summary;
 		},
 

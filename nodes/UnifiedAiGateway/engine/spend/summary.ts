@@ -83,16 +83,25 @@ function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
 	return viaProxy && typeof viaProxy.set === 'function' ? viaProxy : undefined;
 }
 
-/** The key of this node's summary in the execution's custom data: `spend_<node name>`. */
+/**
+ * The key of this node's summary in the execution's custom data: `gateway_<node name>_spend`,
+ * beside the task-id keys of the same node (`gateway_<node name>_<route>`).
+ */
 export function customDataKey(nodeName: string): string {
-	return `spend_${nodeName.replace(/[^A-Za-z0-9_]+/g, '_')}`.slice(0, 50);
+	const name = nodeName.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
+	return `gateway_${name || 'node'}_spend`;
 }
 
 /** Shown in the executions list; never allowed to fail the run (custom data is an extra). */
-export function writeCustomData(ctx: IExecuteFunctions, summary: IDataObject): void {
+export function writeCustomData(ctx: IExecuteFunctions, text: string): void {
 	try {
-		customDataOf(ctx)?.set(customDataKey(ctx.getNode().name), String(summary.text).slice(0, MAX_VALUE));
+		customDataOf(ctx)?.set(customDataKey(ctx.getNode().name), text.slice(0, MAX_VALUE));
 	} catch (error) {
 		ctx.logger?.warn(`Could not write the spend summary to the execution's custom data: ${(error as Error).message}`);
 	}
+}
+
+/** Written before the first submit: it holds the key (n8n keeps only 10) and says what is being sent. */
+export function plannedText(planned: RunEstimate): string {
+	return `Submitting ${planned.items} item${planned.items === 1 ? '' : 's'}, about ${usd(planned.totalUsd)}${planned.unpricedItems > 0 ? `; ${planned.unpricedItems} not priced` : ''}`;
 }
