@@ -1,26 +1,42 @@
 'use strict';
+// POST /v1/chat/completions in OpenAI's wire format, plain and SSE, including tool calling
+// (`tools` → an assistant message with `tool_calls`, chosen by ../chat-agent.js).
 const { sendJson, CORS } = require('../respond');
 const { badRequest, noChannel } = require('../errors');
 const { jsonBody, requireString } = require('../validate');
 const { randomAlnum, unixSeconds } = require('../ids');
+const { agentReply, textOf } = require('../chat-agent');
 
-function textOf(content) {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.filter((p) => p && p.type === 'text').map((p) => p.text).join('\n');
-  return '';
+function validateMessage(m, i, callIds) {
+  if (!m || typeof m !== 'object' || typeof m.role !== 'string') {
+    throw badRequest(`messages[${i}] must be an object with role and content`, 'messages');
+  }
+  if (m.role === 'assistant' && Array.isArray(m.tool_calls)) {
+    // OpenAI: an assistant message that calls tools may have null or no content.
+    for (const c of m.tool_calls) callIds.add(c && c.id);
+    return;
+  }
+  if (m.content === undefined) throw badRequest(`messages[${i}] must be an object with role and content`, 'messages');
+  if (m.role === 'tool' && !callIds.has(m.tool_call_id)) {
+    throw badRequest(
+      `messages[${i}]: a message with role 'tool' must answer a preceding assistant tool call (tool_call_id ${JSON.stringify(m.tool_call_id)} is unknown)`,
+      `messages.[${i}].tool_call_id`,
+    );
+  }
 }
 
 function validate(body) {
   requireString(body, 'model');
-  const { messages } = body;
+  const { messages, tools } = body;
   if (!Array.isArray(messages) || messages.length === 0) {
     throw badRequest('messages is required and must be a non-empty array of {role, content}', 'messages');
   }
-  messages.forEach((m, i) => {
-    if (!m || typeof m !== 'object' || typeof m.role !== 'string' || m.content === undefined) {
-      throw badRequest(`messages[${i}] must be an object with role and content`, 'messages');
-    }
-  });
+  const callIds = new Set();
+  messages.forEach((m, i) => validateMessage(m, i, callIds));
+  if (tools !== undefined) {
+    const ok = Array.isArray(tools) && tools.every((t) => t && t.type === 'function' && t.function && /^[a-zA-Z0-9_-]{1,64}$/.test(t.function.name));
+    if (!ok) throw badRequest('tools must be an array of {type: "function", function: {name (a-z, A-Z, 0-9, _ and -, at most 64), description, parameters}}', 'tools');
+  }
 }
 
 // Deterministic answer so tests can assert on it.
@@ -32,15 +48,29 @@ function answerFor(body) {
   return `Echo: ${text}`;
 }
 
+/** { content, toolCalls?, finish }: the assistant's turn. */
+function replyFor(body) {
+  const agent = agentReply(body);
+  if (agent && agent.toolCalls) {
+    const toolCalls = agent.toolCalls.map((c) => ({
+      id: `call_${randomAlnum(24)}`,
+      type: 'function',
+      function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+    }));
+    return { content: null, toolCalls, finish: 'tool_calls' };
+  }
+  return { content: agent ? agent.content : answerFor(body), finish: 'stop' };
+}
+
 const tokens = (s) => Math.max(1, Math.ceil(s.length / 4));
 
-function usageFor(body, content) {
-  const prompt = tokens(body.messages.map((m) => textOf(m.content)).join(' '));
-  const completion = tokens(content);
+function usageFor(body, reply) {
+  const prompt = tokens(body.messages.map((m) => textOf(m.content)).join(' ') + JSON.stringify(body.tools || ''));
+  const completion = tokens(reply.content ?? JSON.stringify(reply.toolCalls));
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-// Code-point slices so the pieces always reassemble to the exact answer.
+// Code-point slices so the pieces always reassemble to the exact text.
 function pieces(content, count = 5) {
   const chars = Array.from(content);
   const size = Math.max(1, Math.ceil(chars.length / count));
@@ -49,19 +79,29 @@ function pieces(content, count = 5) {
   return out.length ? out : [''];
 }
 
-async function stream(ctx, body, content) {
+/** The deltas OpenAI streams: the role first, then text pieces, or per call its id+name, then argument pieces. */
+function deltasFor(reply) {
+  if (!reply.toolCalls) return [{ role: 'assistant', content: '' }, ...pieces(reply.content).map((p) => ({ content: p }))];
+  const deltas = [];
+  reply.toolCalls.forEach((call, index) => {
+    const head = { index, id: call.id, type: 'function', function: { name: call.function.name, arguments: '' } };
+    deltas.push(index === 0 ? { role: 'assistant', content: null, tool_calls: [head] } : { tool_calls: [head] });
+    for (const part of pieces(call.function.arguments, 3)) deltas.push({ tool_calls: [{ index, function: { arguments: part } }] });
+  });
+  return deltas;
+}
+
+async function stream(ctx, body, reply) {
   const { res } = ctx;
   const id = `chatcmpl-${randomAlnum(24)}`;
   const created = unixSeconds();
-  const chunk = (delta, finish = null, extra = {}) => ({
-    id, object: 'chat.completion.chunk', created, model: body.model,
-    choices: [{ index: 0, delta, finish_reason: finish }], ...extra,
-  });
-  const events = [
-    chunk({ role: 'assistant', content: '' }),
-    ...pieces(content).map((p) => chunk({ content: p })),
-    chunk({}, 'stop', { usage: usageFor(body, content) }),
-  ];
+  const chunk = (choices, extra = {}) => ({ id, object: 'chat.completion.chunk', created, model: body.model, choices, ...extra });
+  const choice = (delta, finish = null) => [{ index: 0, delta, finish_reason: finish }];
+  const usage = usageFor(body, reply);
+  const wantsUsage = body.stream_options && body.stream_options.include_usage === true;
+  const events = [...deltasFor(reply).map((d) => chunk(choice(d))), chunk(choice({}, reply.finish), wantsUsage ? {} : { usage })];
+  // As OpenAI: with include_usage, one last chunk with no choices carries the usage.
+  if (wantsUsage) events.push(chunk([], { usage }));
   res.writeHead(200, { ...CORS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache', Connection: 'keep-alive' });
   let sent = 0;
   for (const ev of events) {
@@ -79,15 +119,16 @@ async function completions(ctx) {
   const body = jsonBody(ctx);
   validate(body);
   if (!ctx.sim.hasModel(body.model)) throw noChannel(body.model);
-  const content = answerFor(body);
-  if (body.stream === true) return stream(ctx, body, content);
+  const reply = replyFor(body);
+  if (body.stream === true) return stream(ctx, body, reply);
+  const message = { role: 'assistant', content: reply.content, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) };
   sendJson(ctx, 200, {
     id: `chatcmpl-${randomAlnum(24)}`,
     object: 'chat.completion',
     created: unixSeconds(),
     model: body.model,
-    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-    usage: usageFor(body, content),
+    choices: [{ index: 0, message, finish_reason: reply.finish }],
+    usage: usageFor(body, reply),
   });
 }
 
