@@ -26,26 +26,49 @@ function chunk(type, data) {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-function solidPng(width, height, [r, g, b]) {
+/**
+ * An 8-bit RGB PNG; writeRow(y, row) fills `row` (width × 3 bytes, still holding the line before)
+ * for each line. Lines are stored with PNG's "Up" filter (difference to the line above): a line
+ * that repeats the one before is all zeros, which deflate packs small and fast, so even a
+ * 4K picture of mostly repeating lines costs little.
+ */
+function rgbPng(width, height, writeRow) {
   const ihdr = Buffer.alloc(13);
   ihdr.writeUInt32BE(width, 0);
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 2; // colour type RGB
-  const row = Buffer.alloc(1 + width * 3); // leading 0 = filter "none"
-  for (let x = 0; x < width; x++) row.set([r, g, b], 1 + x * 3);
-  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  const stride = 1 + width * 3;
+  const raw = Buffer.alloc(stride * height);
+  const row = Buffer.alloc(width * 3);
+  const previous = Buffer.alloc(width * 3);
+  for (let y = 0; y < height; y++) {
+    writeRow(y, row);
+    const at = y * stride;
+    raw[at] = 2; // filter "Up"
+    if (!row.equals(previous)) {
+      for (let i = 0; i < row.length; i++) raw[at + 1 + i] = (row[i] - previous[i]) & 0xff;
+      row.copy(previous);
+    }
+  }
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', ihdr),
-    chunk('IDAT', zlib.deflateSync(raw)),
+    chunk('IDAT', zlib.deflateSync(raw, { level: raw.length > 8e6 ? 1 : 6 })),
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
 
-// Bounded cache: result URLs are fetched repeatedly in tests, names are unbounded.
+function solidPng(width, height, [r, g, b]) {
+  return rgbPng(width, height, (y, row) => {
+    for (let x = 0; x < width; x++) row.set([r, g, b], x * 3);
+  });
+}
+
+// Bounded cache: reference images are made repeatedly in tests, names are unbounded.
 const cache = new Map();
 
+/** A small solid square whose colour is a hash of the name (reference images in tests). */
 function pngFor(name, size = 64) {
   const key = `${size}:${name}`;
   let png = cache.get(key);
@@ -58,4 +81,10 @@ function pngFor(name, size = 64) {
   return png;
 }
 
-module.exports = { pngFor, solidPng, crc32, PNG_SIGNATURE: SIGNATURE };
+/** { width, height } of a PNG from its IHDR, or null. */
+function pngSize(buf) {
+  if (!Buffer.isBuffer(buf) || buf.length < 24 || !buf.subarray(0, 8).equals(SIGNATURE)) return null;
+  return { width: buf.readUInt32BE(16), height: buf.readUInt32BE(20) };
+}
+
+module.exports = { pngFor, solidPng, rgbPng, pngSize, crc32, PNG_SIGNATURE: SIGNATURE };

@@ -3,7 +3,7 @@
 // server.js still records whether an Authorization header leaked here.
 const { Readable } = require('node:stream');
 const { sendBuffer, sendStream, sendJson } = require('../respond');
-const { pngFor } = require('../png');
+const { pictureFor } = require('../pictures');
 const { smallMp4, bigMp4Stream } = require('../mp4');
 
 const MAX_BIG = 64 * 1024 ** 3;
@@ -30,7 +30,7 @@ function notFound(ctx) {
 
 function png(ctx) {
   const name = ctx.params.name;
-  sendBuffer(ctx, 200, pngFor(name), { 'Content-Type': 'image/png', 'Content-Disposition': disposition(`${name}.png`), 'Cache-Control': 'no-store' });
+  sendBuffer(ctx, 200, pictureFor(ctx.sim, name), { 'Content-Type': 'image/png', 'Content-Disposition': disposition(`${name}.png`), 'Cache-Control': 'no-store' });
 }
 
 function mp4(ctx) {

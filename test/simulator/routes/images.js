@@ -6,6 +6,7 @@ const { jsonBody, requireString, optionalString, optionalEnum, optionalInt, urlA
 const catalog = require('../catalog');
 const { createTask } = require('../tasks');
 const { randomAlnum, unixSeconds } = require('../ids');
+const { rememberPicture } = require('../pictures');
 
 const QUALITY = ['auto', 'low', 'medium', 'high'];
 const RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9:16', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
@@ -61,7 +62,7 @@ function validateEditInputs(model, body) {
 async function answer(ctx, body, model, mode) {
   const { sim } = ctx;
   const style = styleOf(sim, model);
-  const params = { prompt: body.prompt, size: body.size, n: body.n };
+  const params = { prompt: body.prompt, size: body.size, resolution: body.resolution, n: body.n };
   if (style === 'nano') {
     const task = createTask(sim, { model, family: 'nano', route: `images.${mode === 'edit' ? 'edits' : 'generations'}`, origin: 'main', mode, n: body.n, params });
     return sendJson(ctx, 200, { code: 200, msg: 'success', data: { task_id: task.id } });
@@ -73,6 +74,7 @@ async function answer(ctx, body, model, mode) {
   const delay = sim.scenarioFor(model).syncDelayMs;
   if (delay) await sim.sleep(delay * sim.timeScale);
   const stem = `img-${randomAlnum(12)}`;
+  rememberPicture(sim, stem, { model, ...params });
   const data = Array.from({ length: body.n || 1 }, (_, i) => ({
     url: `${sim.urls.files}/files/${stem}-${i + 1}.png`,
     revised_prompt: body.prompt,
