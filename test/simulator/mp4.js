@@ -1,51 +1,68 @@
 'use strict';
-const crypto = require('node:crypto');
+// Result videos: a real, playable 4-second H.264 clip (fixtures/*.mp4, made once by
+// fixtures/make-videos.sh), landscape or portrait. Every file gets the clip plus a trailing `free`
+// box (ignored by players): the name for small files, so each result has its own bytes, and filler
+// up to an exact size for the large-download benchmark, still playable, produced chunk by chunk.
+const fs = require('node:fs');
+const path = require('node:path');
 const { Readable } = require('node:stream');
 
-function box(type, payload) {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(8 + payload.length);
-  head.write(type, 4, 'ascii');
-  return Buffer.concat([head, payload]);
+const FIXTURES = path.join(__dirname, 'fixtures');
+const clips = {};
+
+/** The committed clip ('landscape' | 'portrait'), read once. */
+function clip(orientation = 'landscape') {
+  const name = orientation === 'portrait' ? 'portrait' : 'landscape';
+  clips[name] ??= fs.readFileSync(path.join(FIXTURES, `${name}.mp4`));
+  return clips[name];
 }
 
-const FTYP = box('ftyp', Buffer.concat([
-  Buffer.from('isom', 'ascii'),
-  Buffer.from([0, 0, 2, 0]), // minor version 512
-  Buffer.from('isomiso2avc1mp41', 'ascii'),
-]));
-
-// A few KB that a sniffer recognises as MP4 (ftyp first); not a playable video.
-function smallMp4(name) {
-  const seed = crypto.createHash('sha256').update(name).digest();
-  const media = Buffer.alloc(4096);
-  for (let i = 0; i < media.length; i += seed.length) seed.copy(media, i);
-  return Buffer.concat([FTYP, box('free', Buffer.from(`simulator:${name}`)), box('mdat', media)]);
+/** 'portrait' when the request asked for a taller than wide picture (aspect ratio, else size). */
+function orientationOf({ size, aspect_ratio: ratio } = {}) {
+  const shape = /^(\d+):(\d+)$/.exec(String(ratio ?? '')) || /^(\d+)x(\d+)$/.exec(String(size ?? ''));
+  return shape && Number(shape[2]) > Number(shape[1]) ? 'portrait' : 'landscape';
 }
 
-// mdat header for the rest of the file; 64-bit "largesize" form when it does not fit 32 bits.
-function mdatHeader(remaining) {
-  if (remaining < 0x100000000) {
+/** Header of a `free` box of `total` bytes; the 64-bit "largesize" form past 32 bits. */
+function freeHeader(total) {
+  if (total < 0x100000000) {
     const h = Buffer.alloc(8);
-    h.writeUInt32BE(remaining);
-    h.write('mdat', 4, 'ascii');
+    h.writeUInt32BE(total);
+    h.write('free', 4, 'ascii');
     return h;
   }
   const h = Buffer.alloc(16);
   h.writeUInt32BE(1);
-  h.write('mdat', 4, 'ascii');
-  h.writeBigUInt64BE(BigInt(remaining), 8);
+  h.write('free', 4, 'ascii');
+  h.writeBigUInt64BE(BigInt(total), 8);
   return h;
+}
+
+/** The clip with the file's name in a trailing `free` box (a few tens of KB). */
+function smallMp4(name, orientation) {
+  const tag = Buffer.from(`simulator:${name}`, 'utf8');
+  return Buffer.concat([clip(orientation), freeHeader(8 + tag.length), tag]);
 }
 
 const FILLER = Buffer.alloc(64 * 1024, 0x5a);
 
-// Exactly `total` bytes, produced chunk by chunk with one shared filler buffer, so
-// serving hundreds of MB keeps memory flat.
+/**
+ * Exactly `total` bytes: the clip, then one `free` box of filler, pushed from one shared buffer so
+ * that serving hundreds of MB keeps memory flat. Below the clip's size: the clip's first bytes.
+ */
 function bigMp4Stream(total) {
-  const header = Buffer.concat([FTYP, mdatHeader(Math.max(0, total - FTYP.length))]);
-  let head = header.subarray(0, Math.min(header.length, total));
-  let left = total - head.length;
+  const video = clip();
+  let rest = total - video.length;
+  let head;
+  if (rest >= 8) {
+    const header = freeHeader(rest);
+    head = Buffer.concat([video, header]);
+    rest -= header.length;
+  } else {
+    head = video.subarray(0, Math.max(0, Math.min(video.length, total)));
+    rest = Math.max(0, total - head.length); // under 8 bytes more than the clip: plain padding
+  }
+  let left = rest;
   return new Readable({
     highWaterMark: FILLER.length,
     read() {
@@ -65,4 +82,4 @@ function bigMp4Stream(total) {
   });
 }
 
-module.exports = { smallMp4, bigMp4Stream };
+module.exports = { smallMp4, bigMp4Stream, orientationOf, clip };

@@ -4,13 +4,14 @@
 const { Readable } = require('node:stream');
 const { sendBuffer, sendStream, sendJson } = require('../respond');
 const { pictureFor } = require('../pictures');
-const { smallMp4, bigMp4Stream } = require('../mp4');
+const { smallMp4, bigMp4Stream, orientationOf } = require('../mp4');
 
 const MAX_BIG = 64 * 1024 ** 3;
 const BIG = /^big-(\d+)(?:-[\w.-]+)?\.mp4$/;
 
-// { length, open(): Readable } for a video file name, or null.
-function videoSource(name) {
+// { length, open(): Readable } for a video file name, or null. The task's size or aspect ratio
+// picks the landscape or portrait clip.
+function videoSource(name, sim) {
   const big = BIG.exec(name);
   if (big) {
     const length = Number(big[1]);
@@ -18,7 +19,8 @@ function videoSource(name) {
     return { length, open: () => bigMp4Stream(length) };
   }
   if (!/^[\w.-]+\.mp4$/.test(name)) return null;
-  const buf = smallMp4(name);
+  const task = sim && sim.tasks.get(name.slice(0, -'.mp4'.length));
+  const buf = smallMp4(name, orientationOf(task && task.params));
   return { length: buf.length, open: () => Readable.from([buf]) };
 }
 
@@ -35,7 +37,7 @@ function png(ctx) {
 
 function mp4(ctx) {
   const name = `${ctx.params.name}.mp4`;
-  const src = videoSource(name);
+  const src = videoSource(name, ctx.sim);
   if (!src) return notFound(ctx);
   sendStream(ctx, 200, src.open(), src.length, { 'Content-Type': 'video/mp4', 'Content-Disposition': disposition(name), 'Accept-Ranges': 'none' });
 }

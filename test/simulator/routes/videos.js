@@ -56,7 +56,7 @@ function validateJson(sim, body) {
 
 function paramsOf(model, body) {
   const seconds = body.seconds ?? (body.duration != null ? String(body.duration) : defaultSeconds(model));
-  return { prompt: body.prompt, seconds, size: body.size || '1280x720' };
+  return { prompt: body.prompt, seconds, size: body.size || '1280x720', aspect_ratio: body.aspect_ratio ?? body.metadata?.aspectRatio };
 }
 
 function createShape(task) {
@@ -133,7 +133,7 @@ function content(ctx) {
   if (st.status !== 'completed') throw new HttpError(400, 'task_not_finished', { code: 'task_not_finished' });
   const url = st.urls[0];
   if (!url) throw new HttpError(404, 'video content is not available for this task', { code: 'video_not_found' });
-  const src = videoSource(url.slice(url.lastIndexOf('/') + 1));
+  const src = videoSource(url.slice(url.lastIndexOf('/') + 1), ctx.sim);
   sendStream(ctx, 200, src.open(), src.length, {
     'Content-Type': 'video/mp4',
     'Content-Disposition': `attachment; filename="${task.id}.mp4"`,
