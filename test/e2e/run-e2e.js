@@ -26,6 +26,8 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
+const { chatModelCredential, CHAT_CRED_ID, CHAT_CRED_NAME } = require('./chat-credential');
+
 const N8N_VERSION = '1.123.81';
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -626,12 +628,15 @@ async function main(options = {}) {
 			SIM_FILES: sim.filesUrl,
 			CRED_ID,
 			CRED_NAME,
+			CHAT_CRED_ID,
+			CHAT_CRED_NAME,
 		};
-		await step('imported the credential', () =>
-			importCredential(
-				userFolder,
+		// The gateway's credential, and the same gateway as an OpenAI credential for the AI Agent's chat model.
+		await step('imported the credentials', () =>
+			importCredential(userFolder, [
 				gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_API_KEY }),
-			),
+				chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY }),
+			]),
 		);
 		// Parse everything first so one broken file fails alone.
 		const ready = [];
