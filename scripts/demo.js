@@ -9,9 +9,9 @@
  *   npm run demo -- --live --yes      without the confirmation question
  *
  * Steps: prepare n8n 1.123.81 (installed once, reused), pack this package and install it into a
- * temp n8n user folder, start the simulator (short task durations), import a credential and every
- * examples/*.json, run each runnable example with `n8n execute`, print what came out and write the
- * files to demo-output/<example>/. The simulator and n8n are stopped at the end, on failure and on
+ * temp n8n user folder, start the simulator (short task durations), import the gateway credential,
+ * the same gateway as an OpenAI credential (the AI Agent's chat model) and every examples/*.json, run
+ * each example with `n8n execute`, print what came out and write the files to demo-output/<example>/. The simulator and n8n are stopped at the end, on failure and on
  * Ctrl-C. Exit code 1 when an example failed.
  *
  * Environment: N8N_E2E_DIR (where n8n is installed, default .e2e/n8n), DEMO_LIVE=1 (= --live),
@@ -39,12 +39,15 @@ childProcess.spawn = function trackedSpawn(...args) {
 };
 
 const e2e = require('../test/e2e/run-e2e');
+const { chatModelCredential } = require('../test/e2e/chat-credential');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 const OUTPUT_DIR = path.join(REPO_ROOT, 'demo-output');
 const OUR_PACKAGE = 'n8n-nodes-unified-ai-gateway';
 const CRED = { id: 'uagDemoCred', name: 'Unified AI Gateway account' };
+// The AI Agent's chat model (n8n's OpenAI Chat Model node) on the same gateway, its OpenAI-style API.
+const CHAT_CRED = { id: 'uagDemoChat', name: 'Gateway as OpenAI (chat)' };
 const SIM_KEY = e2e.SIM_API_KEY;
 
 // ---------------------------------------------------------------------------
@@ -86,13 +89,12 @@ const EXAMPLES = [
 	},
 	{
 		name: 'ai-agent-tool',
-		what: 'AI Agent with a chat model and the gateway node as its tools (image generation, balance)',
+		what: 'AI Agent with a chat model on the gateway and the gateway node as its tools (balance, image)',
 		items: 1,
 		files: [],
-		skip:
-			'imported, not run: the AI Agent needs a chat model that calls tools (the simulator\'s chat only ' +
-			'echoes, and --live would need an OpenAI-compatible credential for the model node). Open it in n8n ' +
-			'and follow its sticky note.',
+		timeoutMin: 10,
+		// The chat model node takes an OpenAI credential: the demo makes one for the gateway (chatCredential).
+		agent: 'chat tokens for each of its turns + 0.015 USD per image it asks for (1 expected)',
 	},
 ];
 
@@ -209,6 +211,7 @@ function withDemoCredential(workflow) {
 	const copy = JSON.parse(JSON.stringify(workflow));
 	for (const node of copy.nodes) {
 		if (node.credentials && node.credentials.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { ...CRED };
+		if (node.credentials && node.credentials.openAiApi) node.credentials.openAiApi = { ...CHAT_CRED };
 	}
 	return copy;
 }
@@ -241,10 +244,15 @@ function estimate(example, workflow) {
 	const lines = [];
 	const extra = [];
 	let total = 0;
+	if (example.agent) {
+		lines.push(`AI Agent: ${example.agent}`);
+		total += 0.015;
+		extra.push('the agent\'s chat tokens');
+	}
 	for (const node of workflow.nodes.filter(isOurs)) {
 		const p = node.parameters || {};
 		const count = example.items;
-		if (node.type.endsWith('Tool')) continue; // called as often as the agent decides
+		if (node.type.endsWith('Tool')) continue; // called as often as the agent decides (see example.agent)
 		if (p.resource === 'image') {
 			const call = imageCall(node, count);
 			total += call.usd;
@@ -274,9 +282,22 @@ function costText(total, extra) {
 // ---------------------------------------------------------------------------
 // Reading a run
 
+/** The items of a node's first run: main output, or the ai_tool output of a node run as a tool. */
 function nodeItems(run, name) {
 	const task = run.data.resultData.runData[name]?.[0];
-	return task?.data?.main?.[0] ?? [];
+	return task?.data?.main?.[0] ?? task?.data?.ai_tool?.[0] ?? task?.data?.ai_languageModel?.[0] ?? [];
+}
+
+/** The chat model under an agent: one run per model call. */
+function describeChatModel(runs) {
+	const tokens = runs.reduce((sum, r) => sum + (r.data?.ai_languageModel?.[0]?.[0]?.json?.tokenUsage?.totalTokens ?? 0), 0);
+	return `${runs.length} chat call${runs.length === 1 ? '' : 's'} to the gateway${tokens ? ` (${tokens} tokens)` : ''}`;
+}
+
+/** The AI Agent's answer: its lines, URLs whole (the rest shortened). */
+function describeAgent(items) {
+	const answer = String(items[0]?.json?.output ?? '');
+	return ['answer:', ...answer.split('\n').map((line) => `  ${/https?:\/\//.test(line) ? line : excerpt(line, 100)}`)];
 }
 
 function shortId(id) {
@@ -374,6 +395,37 @@ function writeFiles(example, run, userFolder) {
 				written.push({ file, size: data.length, mimeType: binary.mimeType, sha: crypto.createHash('sha256').update(data).digest('hex') });
 			}
 		}
+	}
+	return { dir, written };
+}
+
+/**
+ * An agent's results are links in its answer (its tools do not download): fetched here, without
+ * any key (result URLs are public), into demo-output/<example>/.
+ */
+async function writeLinkedFiles(example, run) {
+	const dir = path.join(OUTPUT_DIR, example.name);
+	const answer = String(nodeItems(run, 'AI Agent')[0]?.json?.output ?? '');
+	const urls = [...new Set(answer.match(/https?:\/\/[^\s"'<>)\]]+/g) || [])];
+	const written = [];
+	for (const url of urls) {
+		try {
+			const res = await fetch(url, { signal: AbortSignal.timeout(60000) });
+			if (!res.ok) continue;
+			const data = Buffer.from(await res.arrayBuffer());
+			const mimeType = (res.headers.get('content-type') || '').split(';')[0];
+			const name = slug(path.parse(new URL(url).pathname).name, true);
+			const file = path.join(dir, `${name}${extensionOf({ fileName: new URL(url).pathname, mimeType })}`);
+			fs.mkdirSync(dir, { recursive: true });
+			fs.writeFileSync(file, data);
+			written.push({ file, size: data.length, mimeType });
+		} catch {
+			// a link that does not download is still in the printed answer
+		}
+	}
+	if (written.length) {
+		console.log(`    files the answer links to, written to ${rel(dir)}/`);
+		for (const f of written) console.log(`      ${path.basename(f.file)}  ${dim(`${bytes(f.size)}, ${f.mimeType}`)}`);
 	}
 	return { dir, written };
 }
@@ -526,16 +578,20 @@ async function main() {
 	);
 
 	let credential;
+	let gateway;
 	if (live) {
 		credential = e2e.gatewayCredential({ ...CRED, ...live });
+		// The OpenAI Chat Model node appends /chat/completions to its Base URL as it is: it must end in /v1.
+		gateway = { baseUrl: `${live.baseUrl.replace(/\/+$/, '').replace(/\/v1$/, '')}/v1`, apiKey: live.apiKey };
 	} else {
 		sim = await startSimulator();
 		cleanup.sim = sim;
 		console.log(`${green('✔')} gateway simulator on ${sim.mainUrl} (image tasks take ${seconds(taskMs())}, videos ${seconds(videoMs())})`);
 		credential = e2e.gatewayCredential({ ...CRED, baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_KEY });
+		gateway = { baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_KEY };
 	}
-	await step(`imported the credential "${CRED.name}" (${live ? live.baseUrl : 'the simulator'})`, () =>
-		e2e.importCredential(userFolder, credential),
+	await step(`imported the credentials "${CRED.name}" and "${CHAT_CRED.name}" (${live ? live.baseUrl : 'the simulator'})`, () =>
+		e2e.importCredential(userFolder, [credential, chatModelCredential({ ...CHAT_CRED, ...gateway })]),
 	);
 	await step(`imported ${examples.length} example workflows (n8n import:workflow)`, () =>
 		e2e.importWorkflow(userFolder, examples.map((e) => withDemoCredential(e.workflow))),
@@ -649,7 +705,13 @@ async function runExample(example, workflow, userFolder, sim, live) {
 			continue;
 		}
 		const items = nodeItems(res.run, name);
-		const lines = isOurs(node) ? describeOurNode(node, items) : [`${items.length} item${items.length === 1 ? '' : 's'}`];
+		const lines = isOurs(node)
+			? describeOurNode(node, items)
+			: /\.agent$/.test(node.type)
+				? describeAgent(items)
+				: /\.lmChat/.test(node.type)
+					? [describeChatModel(runData[name])]
+					: [`${items.length} item${items.length === 1 ? '' : 's'}`];
 		console.log(`    ${name.padEnd(22)} ${hide(lines[0])}`);
 		for (const line of lines.slice(1)) console.log(`    ${''.padEnd(22)} ${hide(line)}`);
 	}
@@ -664,6 +726,7 @@ async function runExample(example, workflow, userFolder, sim, live) {
 		);
 		return { ...result, status: 'failed' };
 	}
+	if (example.agent) result.files = await writeLinkedFiles(example, res.run);
 	if (example.files.length) {
 		result.files = writeFiles(example, res.run, userFolder);
 		if (result.files.written.length) {

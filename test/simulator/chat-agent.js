@@ -116,13 +116,25 @@ function turnSoFar(messages) {
 
 const URL_PATTERN = /https?:\/\/[^\s"'<>\\)\]]+/g;
 
+/** A tool result in a few words: our node's `summary` if it has one, else the text shortened. */
+function gist(text) {
+  let value;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const first = Array.isArray(value) ? value[0] : value;
+  if (first && typeof first === 'object' && typeof first.summary === 'string') return first.summary;
+  const one = text.replace(/\s+/g, ' ').trim();
+  return one.length > 200 ? `${one.slice(0, 199)}…` : one;
+}
+
 /** The final answer after tool results: one line per result, every URL in it quoted as is. */
 function citeResults(results) {
   const lines = results.map(({ name, text }) => {
     const urls = [...new Set(text.match(URL_PATTERN) || [])];
-    if (urls.length) return `${name}: ${urls.join(' ')}`;
-    const one = text.replace(/\s+/g, ' ').trim();
-    return `${name}: ${one.length > 300 ? `${one.slice(0, 299)}…` : one}`;
+    return `${name}: ${urls.length ? urls.join(' ') : gist(text)}`;
   });
   return `Done. Here is what the tools returned:\n${lines.join('\n')}`;
 }

@@ -83,7 +83,7 @@ test('asks are served in order, one call each, then the answer cites the tool re
   expect(first.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([['Check_Balance', {}]]);
 
   // LangChain sends the assistant turn back with content "" and the tool result as role "tool".
-  messages.push({ ...first, content: '' }, { role: 'tool', tool_call_id: first.tool_calls[0].id, content: '[{"remaining":100.5}]' });
+  messages.push({ ...first, content: '' }, { role: 'tool', tool_call_id: first.tool_calls[0].id, content: '[{"remaining":100.5,"summary":"100.5 remaining"}]' });
   const second = (await (await chat({ model: 'gpt-5.6-sol', messages, tools: TOOLS })).json()).choices[0].message;
   expect(second.tool_calls.map((c) => [c.function.name, JSON.parse(c.function.arguments)])).toEqual([
     ['Generate_Image', { prompt: 'a lighthouse at dawn for our newsletter' }],
@@ -94,7 +94,7 @@ test('asks are served in order, one call each, then the answer cites the tool re
   expect(final.choices[0].finish_reason).toBe('stop');
   expect(final.choices[0].message.tool_calls).toBeUndefined();
   expect(final.choices[0].message.content).toContain(`Generate_Image: ${URL}`);
-  expect(final.choices[0].message.content).toContain('Check_Balance: [{"remaining":100.5}]');
+  expect(final.choices[0].message.content).toContain('Check_Balance: 100.5 remaining');
 });
 
 test('a video ask fills the schema: the prompt in its string property, defaults for other required ones', async () => {
