@@ -6,6 +6,7 @@ const { HttpError } = require('./errors');
 const { sendJson, sendError, CORS } = require('./respond');
 const { isMultipart, parseMultipart, describeParts } = require('./multipart');
 const { takeFault, applyFault } = require('./faults');
+const { applyGates } = require('./gates');
 const { requestId } = require('./ids');
 
 const MAX_BODY = 128 * 1024 * 1024;
@@ -115,6 +116,7 @@ async function handle(sim, origin, routes, req, res) {
   if (parsed.parts) record.parts = parsed.parts;
   sim.requests.push(record);
 
+  if (applyGates(ctx)) return;
   const fault = takeFault(sim.faults, origin, ctx.method, ctx.path);
   if (fault && (await applyFault(ctx, fault))) return;
 
