@@ -33,6 +33,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   hasAuth: boolean;
   authValid: boolean;
+  /** The header is exactly `Bearer <key>` (no stray whitespace). */
+  authExact: boolean;
   /** Parsed JSON, raw text, or undefined (empty or multipart body). */
   body: unknown;
   /** Multipart bodies only. */

@@ -112,6 +112,8 @@ async function handle(sim, origin, routes, req, res) {
   const record = {
     origin, method: ctx.method, path: ctx.path, query: ctx.query, headers,
     hasAuth: authHeader !== undefined, authValid, body: parsed.recorded, at,
+    // Exactly `Bearer <key>`: a client that sends stray whitespace relies on a lenient gateway.
+    authExact: authHeader === `Bearer ${sim.apiKey}`,
   };
   if (parsed.parts) record.parts = parsed.parts;
   sim.requests.push(record);
