@@ -1,10 +1,9 @@
 'use strict';
 // Where the API key goes (issue 16 items 1–4): redirects, the gateway's own origins, redaction of
 // every form of the key, and Base URL checks before anything is sent.
-const { Container } = require('@n8n/di');
-const { Logger } = require('@n8n/backend-common');
 const { runNode, testCredential, binaryBuffer } = require('./harness');
 const { API_KEY, useSimulator, createTask, visibleText } = require('./support');
+const { captureLogs } = require('./faults/runner');
 
 const ctx = useSimulator({ scenario: { durationMs: 50 } });
 const balance = { resource: 'account', operation: 'getTokenBalance' };
@@ -13,17 +12,6 @@ const image = (model, extra = {}) => ({
 });
 const isMp4 = (buffer) => buffer.toString('ascii', 4, 8) === 'ftyp';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Every log line n8n-core and our node write during a run, whatever the level. */
-function captureLogs() {
-	const lines = [];
-	const original = Container.get(Logger);
-	const logger = {};
-	for (const level of ['error', 'warn', 'info', 'debug', 'verbose']) logger[level] = (message, meta) => lines.push(`${message} ${JSON.stringify(meta ?? {})}`);
-	logger.scoped = () => logger;
-	Container.set(Logger, logger);
-	return { lines, restore: () => Container.set(Logger, original) };
-}
 
 async function finishedVideo() {
 	const taskId = await createTask(ctx.sim, { model: 'sora-2', path: '/v1/videos', extra: { seconds: '8', size: '1280x720' } });
