@@ -67,7 +67,12 @@ export async function downloadToBinary(
 			return await ctx.helpers.prepareBinaryData(response.body as unknown as Buffer, fileName, mimeType);
 		} catch (error) {
 			response.body.destroy?.();
-			if (signal?.aborted) throw error;
+			if (signal?.aborted) {
+				throw new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
+					itemIndex: options.itemIndex,
+					description: `The download of ${shown} was cancelled because the workflow was stopped.`,
+				});
+			}
 			if (attempt < DOWNLOAD_ATTEMPTS) {
 				await abortableSleep(backoffDelay(attempt - 1), signal);
 				continue;
