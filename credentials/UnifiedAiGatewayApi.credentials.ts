@@ -67,14 +67,16 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		const alt = checkBaseUrl(credentials.altBaseUrl, BASE_URL_FIELDS.alt, false);
 		const problem = main.problem ?? alt.problem;
 		if (problem) throw new Error(`${problem}. Nothing was sent.`);
+		// n8n's HTTP Request node passes the legacy `uri`; everything else `url`.
+		const url = String(requestOptions.url ?? (requestOptions as { uri?: unknown }).uri ?? '');
 		// The Test button's request is the only one built from a baseURL and a relative path.
-		const isTest = requestOptions.baseURL !== undefined && !/^https?:\/\//i.test(requestOptions.url);
+		const isTest = requestOptions.baseURL !== undefined && !/^https?:\/\//i.test(url);
 		if (isTest && (main.insecure || alt.insecure)) {
 			throw new Error(
 				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (gateway spec 5.7: HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
 			);
 		}
-		const target = originOf(isTest ? new URL(requestOptions.url, requestOptions.baseURL).href : requestOptions.url);
+		const target = originOf(requestOptions.baseURL !== undefined ? new URL(url, requestOptions.baseURL).href : url);
 		if (!target || !keyOrigins(credentials).has(target)) {
 			throw new Error('The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.');
 		}
