@@ -130,3 +130,24 @@ describe('a result download cut mid-file', () => {
 		expect(ctx.sim.count('GET', path, 'files')).toBe(3);
 	});
 });
+
+describe('the pacer', () => {
+	const { Pacer } = require('../dist/nodes/UnifiedAiGateway/transport/pacer');
+
+	test('slows down once per burst of 429s and speeds up again with successes', async () => {
+		const pacer = new Pacer();
+		expect(pacer.requestsPerSecond).toBe(Infinity);
+		const burst = [];
+		for (let i = 0; i < 20; i++) {
+			burst.push(await pacer.acquire());
+			pacer.succeeded();
+		}
+		pacer.limited(burst[19], 1000);
+		const slowed = pacer.requestsPerSecond;
+		expect(slowed).toBeCloseTo(16, 0);
+		for (const ticket of burst.slice(0, 5)) pacer.limited(ticket, 1000);
+		expect(pacer.requestsPerSecond).toBe(slowed);
+		for (let i = 0; i < 32; i++) pacer.succeeded();
+		expect(pacer.requestsPerSecond).toBeGreaterThan(slowed + 1.5);
+	});
+});

@@ -44,7 +44,7 @@ export class Pacer {
 	/** A 429: slow down once per burst, and hold every slot until the gateway's Retry-After. */
 	limited(ticket: PacerTicket, retryAfterMs?: number): void {
 		const now = Date.now();
-		if (ticket.sentAt >= this.slowedAt) {
+		if (ticket.sentAt > this.slowedAt) {
 			const gettingThrough = this.recent.filter((t) => t >= now - WINDOW_MS).length;
 			const basis = Number.isFinite(this.rate) ? this.rate : Math.max(gettingThrough, 1);
 			this.rate = Math.max(MIN_RATE, basis * DECREASE);
