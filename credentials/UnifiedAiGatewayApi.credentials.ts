@@ -1,10 +1,13 @@
 import type {
-	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
 	Icon,
 	ICredentialTestRequest,
 	ICredentialType,
+	IHttpRequestOptions,
 	INodeProperties,
 } from 'n8n-workflow';
+
+import { BASE_URL_FIELDS, checkBaseUrl, keyOrigins, originOf } from '../nodes/UnifiedAiGateway/transport/urls';
 
 export class UnifiedAiGatewayApi implements ICredentialType {
 	name = 'unifiedAiGatewayApi';
@@ -29,7 +32,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://gateway.example.com/v1',
 			description:
-				'Address of the gateway. With or without the trailing /v1 and slash: both work.',
+				'Address of the gateway (http:// or https://, no query string, no user:pass@). With or without the trailing /v1 and slash: both work. The API key is sent to this origin and the Alt Base URL\'s only.',
 		},
 		{
 			displayName: 'Alt Base URL',
@@ -38,7 +41,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://alt.gateway.example.com',
 			description:
-				'Optional second host that serves the alt-host image models (gemini-2.5-flash-image, gemini-3-pro-image-preview, gemini-3.1-flash-image-preview). Leave empty if you do not use them.',
+				'Optional second host that serves the alt-host image models (gemini-2.5-flash-image, gemini-3-pro-image-preview, gemini-3.1-flash-image-preview). Leave empty if you do not use them. Same rules as Base URL.',
 		},
 		{
 			displayName: 'API Key',
@@ -51,13 +54,34 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: {
-				Authorization: '=Bearer {{$credentials.apiKey}}',
-			},
-		},
+	/**
+	 * A function rather than a header template, because it is the one place every request with
+	 * the key passes (the node's and the Test button's): the key is trimmed, both Base URLs are
+	 * checked, and the key is never attached to a request for another origin.
+	 */
+	authenticate = async (
+		credentials: ICredentialDataDecryptedObject,
+		requestOptions: IHttpRequestOptions,
+	): Promise<IHttpRequestOptions> => {
+		const main = checkBaseUrl(credentials.baseUrl, BASE_URL_FIELDS.main, true);
+		const alt = checkBaseUrl(credentials.altBaseUrl, BASE_URL_FIELDS.alt, false);
+		const problem = main.problem ?? alt.problem;
+		if (problem) throw new Error(`${problem}. Nothing was sent.`);
+		// n8n's HTTP Request node passes the legacy `uri`; everything else `url`.
+		const url = String(requestOptions.url ?? (requestOptions as { uri?: unknown }).uri ?? '');
+		// The Test button's request is the only one built from a baseURL and a relative path.
+		const isTest = requestOptions.baseURL !== undefined && !/^https?:\/\//i.test(url);
+		if (isTest && (main.insecure || alt.insecure)) {
+			throw new Error(
+				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (gateway spec 5.7: HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
+			);
+		}
+		const target = originOf(requestOptions.baseURL !== undefined ? new URL(url, requestOptions.baseURL).href : url);
+		if (!target || !keyOrigins(credentials).has(target)) {
+			throw new Error('The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.');
+		}
+		const key = String(credentials.apiKey ?? '').trim();
+		return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${key}` } };
 	};
 
 	// n8n's declarative test cannot reuse the node's transport, so the URL normalisation
@@ -68,6 +92,8 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			url: '/v1/balance',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
+			// A redirect is reported as a failed test, never followed with the key.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

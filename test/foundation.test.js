@@ -158,7 +158,7 @@ describe('a billed submit is sent exactly once', () => {
 	});
 
 	test.each([
-		['429 with Retry-After', { status: 429, headers: { 'Retry-After': '0' }, body: '' }, /rate limiting/],
+		['429 asking to wait longer than the node waits', { status: 429, headers: { 'Retry-After': '3600' }, body: '' }, /rate limiting.*\(created: no\)/],
 		['500', { status: 500 }, /upstream provider|HTTP 500/],
 		['502 HTML page', { status: 502, body: '<html>Bad gateway</html>' }, /HTML page/],
 		['503 no channel', { status: 503, body: { error: { message: 'No available channel for model gpt-image-2 under group default', code: 'model_not_found' } } }, /Model 'gpt-image-2' is not available/],

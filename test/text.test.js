@@ -183,7 +183,7 @@ describe('gateway errors', () => {
 	test('503 No available channel names the model and the key group', async () => {
 		const result = await chat({ modelId: { __rl: true, mode: 'id', value: 'model-outside-group' } });
 		expect(result.error?.message).toBe(
-			"Model 'model-outside-group' is not available to this API key's group (No available channel)",
+			"Model 'model-outside-group' is not available to this API key's group (No available channel) (created: no)",
 		);
 		expect(result.error.description).toMatch(/No available channel for model model-outside-group/);
 		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
@@ -192,7 +192,7 @@ describe('gateway errors', () => {
 	test('503 No available channel on a streamed request gives the same message', async () => {
 		const result = await chat({ modelId: { __rl: true, mode: 'id', value: 'model-outside-group' }, options: { stream: true } });
 		expect(result.error?.message).toBe(
-			"Model 'model-outside-group' is not available to this API key's group (No available channel)",
+			"Model 'model-outside-group' is not available to this API key's group (No available channel) (created: no)",
 		);
 	});
 
@@ -214,7 +214,7 @@ describe('gateway errors', () => {
 		ctx.sim.inject({ path: '/v1/chat/completions', status: 200, body: { error: { message: 'upstream refused the prompt' } } });
 		const result = await chat();
 		expect(result.error?.message).toBe(
-			`The gateway's answer from model '${MODEL}' holds no chat completion: upstream refused the prompt`,
+			`The gateway's answer from model '${MODEL}' holds no chat completion: upstream refused the prompt (created: unknown)`,
 		);
 	});
 

@@ -33,6 +33,8 @@ export interface RecordedRequest {
   headers: Record<string, string | string[] | undefined>;
   hasAuth: boolean;
   authValid: boolean;
+  /** The header is exactly `Bearer <key>` (no stray whitespace). */
+  authExact: boolean;
   /** Parsed JSON, raw text, or undefined (empty or multipart body). */
   body: unknown;
   /** Multipart bodies only. */
@@ -132,6 +134,29 @@ export interface TaskRecord {
   finishedAt?: number;
 }
 
+export interface RedirectRule {
+  path: string | RegExp;
+  method?: string;
+  origin?: Origin;
+  /** An origin name or a URL base the Location starts with. */
+  to: Origin | string;
+  /** Path appended to `to` (default: the request's own path). */
+  location?: string | ((path: string, ctx: unknown) => string);
+  status?: 301 | 302 | 303 | 307 | 308;
+  times?: number;
+}
+
+export interface RateLimitRule {
+  path: string | RegExp;
+  method?: string;
+  origin?: Origin;
+  perSecond: number;
+  /** Token bucket size (default perSecond). */
+  burst?: number;
+  /** How the 429 says when to come back (default 'seconds', rounded up to a whole second). */
+  retryAfter?: 'seconds' | 'date' | 'none' | 'zero';
+}
+
 export interface Simulator {
   readonly mainUrl: string;
   readonly altUrl: string;
@@ -144,6 +169,10 @@ export interface Simulator {
   /** Clears requests, faults, scenarios, balances, models, tasks and uploads. */
   reset(): void;
   inject(fault: Fault): void;
+  /** A standing redirect (until reset or `times` used up); runs before faults and auth. */
+  redirect(rule: RedirectRule): void;
+  /** A standing token-bucket limit (until reset); counts what it let through and refused. */
+  rateLimit(rule: RateLimitRule): { readonly limited: number; readonly passed: number };
   /** Replaces the scenario for a model id or '*'; null removes it. Applies to tasks created afterwards. */
   scenario(model: string, opts: Scenario | null): void;
   setBalance(kind: 'token' | 'user', values: BalanceValues): void;

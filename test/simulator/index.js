@@ -2,6 +2,7 @@
 const { SimState } = require('./state');
 const { createOriginServer } = require('./server');
 const { normalizeFault } = require('./faults');
+const { normalizeRedirect, normalizeRateLimit } = require('./gates');
 const { taskState } = require('./tasks');
 const routes = require('./routes');
 
@@ -66,6 +67,12 @@ async function startSimulator(options = {}) {
     find: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)),
     reset: () => sim.reset(),
     inject: (fault) => void sim.faults.push(normalizeFault(fault)),
+    redirect: (rule) => void sim.redirects.push(normalizeRedirect(rule)),
+    rateLimit: (rule) => {
+      const limit = normalizeRateLimit(rule);
+      sim.rateLimits.push(limit);
+      return { get limited() { return limit.limited; }, get passed() { return limit.passed; } };
+    },
     scenario: (model, opts) => sim.setScenario(model, opts),
     setBalance: (kind, values) => sim.setBalance(kind, values),
     setModels: (models) => sim.setModels(models),

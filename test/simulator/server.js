@@ -6,6 +6,7 @@ const { HttpError } = require('./errors');
 const { sendJson, sendError, CORS } = require('./respond');
 const { isMultipart, parseMultipart, describeParts } = require('./multipart');
 const { takeFault, applyFault } = require('./faults');
+const { applyGates } = require('./gates');
 const { requestId } = require('./ids');
 
 const MAX_BODY = 128 * 1024 * 1024;
@@ -111,10 +112,13 @@ async function handle(sim, origin, routes, req, res) {
   const record = {
     origin, method: ctx.method, path: ctx.path, query: ctx.query, headers,
     hasAuth: authHeader !== undefined, authValid, body: parsed.recorded, at,
+    // Exactly `Bearer <key>`: a client that sends stray whitespace relies on a lenient gateway.
+    authExact: authHeader === `Bearer ${sim.apiKey}`,
   };
   if (parsed.parts) record.parts = parsed.parts;
   sim.requests.push(record);
 
+  if (applyGates(ctx)) return;
   const fault = takeFault(sim.faults, origin, ctx.method, ctx.path);
   if (fault && (await applyFault(ctx, fault))) return;
 

@@ -42,6 +42,8 @@ class SimState {
   reset() {
     this.requests.length = 0; // in place: callers may hold sim.requests
     this.faults = [];
+    this.redirects = [];
+    this.rateLimits = [];
     this.scenarios = new Map();
     this.tasks = new Map();
     this.uploads = new Map();

@@ -1,15 +1,18 @@
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	fetchExternal,
-	gatewayRequest,
-	type ByteStream,
-	type GatewayResponse,
-} from '../transport/request';
+import { cancelSignalOf } from '../transport/context';
+import { fetchResultFile, type GatewayResponse } from '../transport/request';
+import { networkCodeOf } from '../transport/responses';
+import { backoffDelay } from '../transport/retry';
+import { abortableSleep } from '../transport/sleep';
+
+/** A result file cut mid-way is fetched again (a GET is safe) this many times in all. */
+const DOWNLOAD_ATTEMPTS = 3;
 
 export interface DownloadOptions {
 	itemIndex: number;
-	/** Only the gateway's own content route (grok /v1/videos/{id}/content) gets the API key. */
+	/** A `/v1/...` path on the gateway (grok content route) rather than a full URL. */
 	viaGateway?: boolean;
 	/** File name to use when neither the response nor the URL gives one (without extension). */
 	baseName: string;
@@ -45,22 +48,45 @@ function fileNameFrom(response: GatewayResponse<unknown>, url: string): string |
 	return last && /\.[a-z0-9]{2,5}$/i.test(last) ? decodeURIComponent(last) : undefined;
 }
 
-/** Streams a result file into n8n binary data: large videos never sit in memory twice. */
+/**
+ * Streams a result file into n8n binary data: large videos never sit in memory twice. The key
+ * goes along only to the gateway's own origins (transport decides, hop by hop).
+ */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions | IPollFunctions,
 	url: string,
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
-	const request = {
-		action: `downloading ${url.split('?')[0]}`,
-		itemIndex: options.itemIndex,
-		timeoutMs: options.timeoutMs ?? 600_000,
-	};
-	const response = (
-		options.viaGateway
-			? await gatewayRequest.call(ctx, { ...request, method: 'GET', path: url, stream: true })
-			: await fetchExternal.call(ctx, url, request)
-	) as unknown as GatewayResponse<ByteStream>;
+	const shown = url.split('?')[0];
+	const request = { action: `downloading ${shown}`, itemIndex: options.itemIndex, timeoutMs: options.timeoutMs ?? 600_000 };
+	const signal = cancelSignalOf(ctx);
+	for (let attempt = 1; ; attempt++) {
+		const response = await fetchResultFile.call(ctx, url, request);
+		const { fileName, mimeType } = describeFile(response, url, options);
+		try {
+			return await ctx.helpers.prepareBinaryData(response.body as unknown as Buffer, fileName, mimeType);
+		} catch (error) {
+			response.body.destroy?.();
+			if (signal?.aborted) {
+				throw new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
+					itemIndex: options.itemIndex,
+					description: `The download of ${shown} was cancelled because the workflow was stopped.`,
+				});
+			}
+			if (attempt < DOWNLOAD_ATTEMPTS) {
+				await abortableSleep(backoffDelay(attempt - 1), signal);
+				continue;
+			}
+			const code = networkCodeOf(error);
+			throw new NodeOperationError(ctx.getNode(), `The file ${shown} stopped arriving before its end, ${DOWNLOAD_ATTEMPTS} times (download interrupted)`, {
+				itemIndex: options.itemIndex,
+				description: `The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; it was fetched ${DOWNLOAD_ATTEMPTS} times. The task itself finished: download it again later with Task → Download Result (result URLs are temporary, so do it soon).`,
+			});
+		}
+	}
+}
+
+function describeFile(response: GatewayResponse<unknown>, url: string, options: DownloadOptions) {
 	const contentType = header(response, 'content-type')?.split(';')[0].trim().toLowerCase();
 	let fileName = fileNameFrom(response, url);
 	const extension = fileName?.split('.').pop()?.toLowerCase();
@@ -69,9 +95,5 @@ export async function downloadToBinary(
 			? contentType
 			: (extension && MIME_BY_EXTENSION[extension]) || options.defaultMimeType;
 	if (!fileName) fileName = `${options.baseName}.${EXTENSIONS[mimeType] ?? 'bin'}`;
-	return await ctx.helpers.prepareBinaryData(
-		response.body as unknown as Buffer,
-		fileName,
-		mimeType,
-	);
+	return { fileName, mimeType };
 }

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import type { Created } from '../transport/created';
 import { settleLimited } from './concurrency';
+import { createdOf } from './created';
 import type { QueryRoute } from './routes';
 import type { TaskSnapshot } from './snapshot';
 import type { SpendGuard } from './spend/guard';
@@ -51,6 +53,8 @@ interface ItemState<P, S> {
 	error?: ItemError;
 	/** Whether the failure may have left a task (and a charge) behind. */
 	taskCreated?: boolean | 'unknown';
+	/** The same, as error items show it; set by the submit step for every failed submit. */
+	created?: Created;
 }
 
 /**
@@ -71,6 +75,7 @@ export async function runJobs<P, S extends Submitted>(
 			if (!plan.continueOnFail) throw withItemIndex(ctx, error, i);
 			states[i].error = error as ItemError;
 			states[i].taskCreated = false;
+			states[i].created = 'no';
 		}
 	}
 
@@ -88,7 +93,8 @@ export async function runJobs<P, S extends Submitted>(
 		if (result.ok) state.submitted = result.value;
 		else {
 			state.error = result.error as ItemError;
-			state.taskCreated = isLostAnswer(result.error) ? 'unknown' : false;
+			state.created = createdOf(result.error);
+			state.taskCreated = state.created === 'unknown' ? 'unknown' : state.created === 'yes';
 		}
 	});
 	if (!plan.continueOnFail) {
@@ -174,11 +180,6 @@ export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefin
 	};
 }
 
-function isLostAnswer(error: unknown): boolean {
-	const e = error as { httpCode?: string | null; context?: IDataObject };
-	return error instanceof NodeApiError && (e.httpCode === null || e.httpCode === undefined || ['502', '504'].includes(String(e.httpCode)));
-}
-
 function taskError(ctx: IExecuteFunctions, outcome: WaitOutcome, itemIndex: number): ItemError {
 	const message = outcome.kind === 'succeeded' ? '' : outcome.message;
 	const prefix = outcome.kind === 'failed' ? `Task ${outcome.task.taskId} failed: ` : '';
@@ -201,6 +202,7 @@ function errorJson(state: ItemState<unknown, Submitted>): IDataObject {
 		...(error.description ? { description: error.description } : {}),
 		...(taskId ? { taskId } : {}),
 		taskCreated: taskId ? true : (state.taskCreated ?? false),
+		...(state.created ? { created: state.created } : {}),
 		...(state.outcome?.snapshot ? { status: state.outcome.snapshot.status } : {}),
 	};
 }
@@ -220,7 +222,7 @@ function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submit
 	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
 	if (taskId && !error.message.includes(taskId)) error.message = `${error.message} (task ${taskId})`;
 	if (taskId && error.context) error.context.taskId = taskId;
-	if (state.taskCreated === 'unknown') {
+	if (state.taskCreated === 'unknown' && !error.context?.created) {
 		error.description = [error.description, `The ${noun} may have been created although its answer was lost: check the account's task list before running this item again.`]
 			.filter(Boolean)
 			.join('\n');

@@ -43,6 +43,7 @@ export async function forEachItem(
 				error: error.message,
 				...(error.description ? { description: error.description } : {}),
 				...(error.context?.taskId ? { taskId: error.context.taskId } : {}),
+				...(error.context?.created ? { created: error.context.created } : {}),
 			},
 			pairedItem,
 		});

@@ -1,5 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { Created } from './created';
+
 /** What we know about a failed call; the message is built from these facts only. */
 export interface ErrorFacts {
 	/** What the node was doing, as a user would say it: "checking the balance". */
@@ -13,6 +15,12 @@ export interface ErrorFacts {
 	/** What a low balance cannot pay for, when it is not the request itself: "the video pre-charge". */
 	charge?: string;
 	timeoutMs?: number;
+	/** For billed requests: whether the job may exist (decides the "may have been billed" words). */
+	created?: Created;
+	/** A redirect we did not follow (a POST sent to another place): its target. */
+	unfollowedRedirect?: string;
+	/** The origin a followed redirect ended on, when it is not the one we asked. */
+	redirectedTo?: string;
 }
 
 export interface ExplainedError {
@@ -99,6 +107,24 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 			.join('\n');
 
 	if (status === undefined) return explainNetwork(facts);
+	if (facts.unfollowedRedirect) {
+		return {
+			code: `redirect_${status}`,
+			message: `The gateway redirected the request to ${originOrUrl(facts.unfollowedRedirect)} (HTTP ${status}) while ${action}; it was not followed`,
+			description: describe(
+				'A request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential\'s Base URL.',
+			),
+		};
+	}
+	if (facts.redirectedTo && (status === 401 || status === 403)) {
+		return {
+			code,
+			message: `The gateway redirected to ${facts.redirectedTo}, which refused the request (${status}) while ${action}`,
+			description: describe(
+				'The API key is only sent to the origins of Base URL and Alt Base URL, never to an address a redirect points to. If the gateway now lives there, put that address in the credential.',
+			),
+		};
+	}
 
 	if (/channel_circuit_open/i.test(all)) {
 		const when = retryAfterNamed(text);
@@ -236,11 +262,20 @@ function explainNetwork(facts: ErrorFacts): ExplainedError {
 	const what = timedOut
 		? `No answer from the gateway within ${Math.round((timeoutMs ?? 0) / 1000)} s while ${action}`
 		: `Could not reach the gateway while ${action} (${networkCode ?? 'connection failed'})`;
+	const lost = billed && facts.created !== 'no';
 	return {
 		code: networkCode,
-		message: billed ? `${what}: the job may have been created and billed` : what,
-		description: billed
+		message: lost ? `${what}: the job may have been created and billed` : what,
+		description: lost
 			? 'The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account\'s task list before running this item again. Our node never resends it by itself.'
 			: 'Check the Base URL and that the gateway is reachable from n8n.',
 	};
+}
+
+function originOrUrl(url: string): string {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return url;
+	}
 }

@@ -1,17 +1,18 @@
-import type { IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext } from './context';
+import { CREATED_NOTE, createdAfter, type Created } from './created';
+import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
+import { pacerFor } from './pacer';
+import { networkCodeOf, parseBody, readSmallStream, type ByteStream } from './responses';
+import { backoffDelay, isRetryableNetworkCode, isRetryableStatus, parseRetryAfter, RATE_LIMIT, RETRY } from './retry';
+import { redact, secretForms } from './secrets';
+import { sendFollowingRedirects, type SentResponse } from './send';
 import { abortableSleep } from './sleep';
-import { explainGatewayError, type ErrorFacts } from './errors';
-import {
-	backoffDelay,
-	isRetryableNetworkCode,
-	isRetryableStatus,
-	parseRetryAfter,
-	RETRY,
-} from './retry';
-import { isAbsoluteUrl, originsFrom, type GatewayHost } from './urls';
+import { BASE_URL_FIELDS, checkBaseUrl, isAbsoluteUrl, keyOrigins, originOf, originsFrom, type GatewayHost } from './urls';
+
+export type { ByteStream } from './responses';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Sync image calls hold the connection until the image exists (spec 4.4: at least 300 s). */
@@ -19,7 +20,7 @@ export const SYNC_IMAGE_TIMEOUT_MS = 330_000;
 
 export interface GatewayRequest {
 	method: IHttpRequestMethods;
-	/** `/v1/...` on the chosen host, or an absolute URL on the gateway's own origin. */
+	/** `/v1/...` on the chosen host, or an absolute URL (the key goes with it only to the gateway's origins). */
 	path: string;
 	host?: GatewayHost;
 	qs?: IDataObject;
@@ -27,7 +28,7 @@ export interface GatewayRequest {
 	timeoutMs?: number;
 	/** What the node was doing, for messages: "submitting the image job". */
 	action: string;
-	/** The request creates billed work: never retried, and a lost answer is said to maybe exist. */
+	/** The request creates billed work: never re-sent unless refused with 429, and its errors say created yes/no/unknown. */
 	billed?: boolean;
 	/** What a low balance cannot pay for, for the quota message: "the video pre-charge". */
 	charge?: string;
@@ -39,19 +40,10 @@ export interface GatewayRequest {
 	retries?: boolean;
 }
 
-/** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
-export type ByteStream = AsyncIterable<Buffer | string> & { destroy(): void; on: (...args: never[]) => unknown };
-
 export interface GatewayResponse<T = unknown> {
 	status: number;
 	headers: IDataObject;
 	body: T;
-}
-
-interface FullResponse {
-	body: unknown;
-	headers: IDataObject;
-	statusCode: number;
 }
 
 export class GatewayRequestError extends NodeApiError {
@@ -61,6 +53,9 @@ export class GatewayRequestError extends NodeApiError {
 	transient = false;
 
 	retryAfterMs?: number;
+
+	/** For billed requests: whether the job may exist. */
+	created?: Created;
 }
 
 /** The only way our nodes talk to the gateway. */
@@ -69,23 +64,11 @@ export async function gatewayRequest(
 	req: GatewayRequest,
 ): Promise<GatewayResponse<IDataObject>> {
 	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
-	const origins = originsFrom(credentials);
+	const origins = checkedOrigins(this, credentials, req);
 	const host = req.host ?? 'main';
 	if (host === 'alt' && !origins.alt) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the alt host, but the credential has no Alt Base URL`,
-			{
-				description: 'Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).',
-				itemIndex: req.itemIndex,
-			},
-		);
-	}
-	if (!origins.main) {
-		throw new NodeOperationError(this.getNode(), 'The credential has no Base URL', {
-			description: 'Open the Unified AI Gateway API credential and fill in Base URL, for example https://gateway.example.com/v1.',
-			itemIndex: req.itemIndex,
-		});
+		throw refusal(this, req, `${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the alt host, but the credential has no Alt Base URL`,
+			'Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).');
 	}
 	const url = isAbsoluteUrl(req.path) ? req.path : `${origins[host]}${req.path}`;
 	const isForm = typeof FormData !== 'undefined' && req.body instanceof FormData;
@@ -100,39 +83,51 @@ export async function gatewayRequest(
 		returnFullResponse: true,
 		encoding: req.stream ? 'stream' : undefined,
 	};
-	const send = async () =>
-		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
-			...options,
-		})) as FullResponse;
-	return await sendWithRetry<IDataObject>(this, send, req, String(credentials.apiKey ?? ''));
+	return await sendWithRetry<IDataObject>(this, options, req, credentials);
 }
 
-/** A file on another origin (result URLs): fetched WITHOUT the gateway's Authorization header. */
-export async function fetchExternal(
+/**
+ * A result file by URL. The key goes with it only when the URL (or a redirect hop) is on the
+ * origin of Base URL or Alt Base URL: a gateway's own `…/content` route needs it, a storage host
+ * must never see it.
+ */
+export async function fetchResultFile(
 	this: GatewayContext,
 	url: string,
-	req: Omit<GatewayRequest, 'path' | 'method' | 'host'>,
+	req: Omit<GatewayRequest, 'path' | 'method' | 'host' | 'stream'>,
 ): Promise<GatewayResponse<ByteStream>> {
-	const send = async () =>
-		(await this.helpers.httpRequest({
-			method: 'GET',
-			url,
-			encoding: 'stream',
-			timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-			ignoreHttpStatusErrors: true,
-			returnFullResponse: true,
-			abortSignal: cancelSignalOf(this),
-		})) as FullResponse;
-	return await sendWithRetry<ByteStream>(this, send, { ...req, method: 'GET', path: url, stream: true }, '');
+	return (await gatewayRequest.call(this, { ...req, method: 'GET', path: url, stream: true })) as unknown as GatewayResponse<ByteStream>;
+}
+
+function checkedOrigins(ctx: GatewayContext, credentials: ICredentialDataDecryptedObject, req: GatewayRequest) {
+	for (const [host, field] of Object.entries(BASE_URL_FIELDS) as Array<[GatewayHost, string]>) {
+		const raw = host === 'main' ? credentials.baseUrl : credentials.altBaseUrl;
+		const { problem } = checkBaseUrl(raw, field, host === 'main');
+		if (problem) throw refusal(ctx, req, problem, `Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`);
+	}
+	return originsFrom(credentials);
+}
+
+/** An error for a request refused before it left this machine. */
+function refusal(ctx: GatewayContext, req: GatewayRequest, message: string, description: string): NodeOperationError {
+	const error = new NodeOperationError(ctx.getNode(), req.billed ? `${message}${CREATED_NOTE.no.suffix}` : message, {
+		description,
+		itemIndex: req.itemIndex,
+	});
+	if (req.billed) error.context.created = 'no';
+	return error;
 }
 
 async function sendWithRetry<T>(
 	ctx: GatewayContext,
-	send: () => Promise<FullResponse>,
+	options: IHttpRequestOptions,
 	req: GatewayRequest,
-	secret: string,
+	credentials: ICredentialDataDecryptedObject,
 ): Promise<GatewayResponse<T>> {
 	const idempotent = req.method === 'GET' && !req.billed && req.retries !== false;
+	const pacer = req.method === 'POST' ? pacerFor(ctx) : undefined;
+	const origins = keyOrigins(credentials);
+	const secrets = secretForms(credentials);
 	const signal = cancelSignalOf(ctx);
 	const started = Date.now();
 	const facts: ErrorFacts = {
@@ -142,11 +137,12 @@ async function sendWithRetry<T>(
 		charge: req.charge,
 		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
-	for (let attempt = 0; ; attempt++) {
+	for (let attempt = 0, limitedAttempt = 0; ; attempt++) {
 		const canRetry = idempotent && attempt + 1 < RETRY.maxAttempts;
-		let response: FullResponse;
+		const ticket = pacer ? await pacer.acquire(signal) : undefined;
+		let response: SentResponse;
 		try {
-			response = await send();
+			response = await sendFollowingRedirects(ctx, options, origins);
 		} catch (thrown) {
 			throwIfStopped(ctx, signal, thrown);
 			const networkCode = networkCodeOf(thrown);
@@ -157,21 +153,33 @@ async function sendWithRetry<T>(
 					continue;
 				}
 			}
-			const error = buildError(ctx, { ...facts, networkCode }, req.itemIndex, secret);
+			const error = buildError(ctx, { ...facts, networkCode }, req, secrets);
 			error.transient = isRetryableNetworkCode(networkCode);
 			throw error;
 		}
 		const status = response.statusCode;
+		const redirectedTo = originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		if (status >= 200 && status < 300) {
+			pacer?.succeeded();
 			const body = req.stream ? response.body : parseBody(response.body);
 			if (!req.stream && typeof body === 'string' && body.trim() !== '' && !req.billed) {
 				// A 200 HTML page means the Base URL points at a website, not at the API.
-				throw buildError(ctx, { ...facts, status: 502, body }, req.itemIndex, secret);
+				throw buildError(ctx, { ...facts, status: 502, body }, req, secrets);
 			}
 			return { status, headers: response.headers ?? {}, body: body as T };
 		}
 		const body = req.stream ? await readSmallStream(response.body) : parseBody(response.body);
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
+		if (status === 429 && pacer && ticket) {
+			// Not processed: the one answer after which a POST may be sent again.
+			pacer.limited(ticket, hinted);
+			const delay = hinted ?? backoffDelay(limitedAttempt++);
+			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RATE_LIMIT.budgetMs && limitedAttempt < RATE_LIMIT.maxAttempts) {
+				ctx.logger?.debug(`Gateway answered 429 while ${req.action}; sending again in ${delay} ms`);
+				await abortableSleep(delay, signal);
+				continue;
+			}
+		}
 		if (canRetry && isRetryableStatus(status)) {
 			const delay = hinted ?? backoffDelay(attempt);
 			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs) {
@@ -180,55 +188,11 @@ async function sendWithRetry<T>(
 				continue;
 			}
 		}
-		const error = buildError(ctx, { ...facts, status, body }, req.itemIndex, secret);
+		const error = buildError(ctx, { ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect }, req, secrets);
 		error.transient = isRetryableStatus(status);
 		error.retryAfterMs = hinted;
 		throw error;
 	}
-}
-
-function parseBody(body: unknown): unknown {
-	if (Buffer.isBuffer(body)) body = body.toString('utf8');
-	if (typeof body !== 'string') return body ?? '';
-	const text = body.trim();
-	if (text.startsWith('{') || text.startsWith('[')) {
-		try {
-			return JSON.parse(text) as unknown;
-		} catch {
-			return body;
-		}
-	}
-	return body;
-}
-
-async function readSmallStream(stream: unknown, limit = 64 * 1024): Promise<unknown> {
-	const readable = stream as ByteStream | undefined;
-	if (!readable || typeof readable.on !== 'function') return parseBody(stream);
-	const chunks: Buffer[] = [];
-	let size = 0;
-	for await (const chunk of readable) {
-		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-		if (size < limit) chunks.push(buffer);
-		size += buffer.length;
-		if (size >= limit) {
-			readable.destroy();
-			break;
-		}
-	}
-	return parseBody(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** n8n wraps the HTTP client's error; the network code ends up in httpCode or the message. */
-function networkCodeOf(error: unknown): string | undefined {
-	const e = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown }; messages?: unknown; message?: unknown };
-	for (const candidate of [e?.cause?.code, e?.code, e?.httpCode]) {
-		if (typeof candidate === 'string' && /^[A-Z][A-Z_]+$/.test(candidate)) return candidate;
-	}
-	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message].map(String).join(' ');
-	if (/timeout of \d+ms exceeded/i.test(texts)) return 'ECONNABORTED';
-	if (/socket hang up/i.test(texts)) return 'ECONNRESET';
-	if (/cancel|aborted/i.test(texts)) return 'ERR_CANCELED';
-	return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(texts)?.[1];
 }
 
 function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, error: unknown): void {
@@ -240,31 +204,30 @@ function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, er
 	}
 }
 
-function redact(text: string, secret: string): string {
-	return secret.length >= 4 ? text.split(secret).join('***') : text;
-}
-
-function buildError(
-	ctx: GatewayContext,
-	facts: ErrorFacts,
-	itemIndex: number | undefined,
-	secret: string,
-): GatewayRequestError {
-	const explained = explainGatewayError(facts);
-	const message = redact(explained.message, secret);
-	const description = redact(explained.description, secret);
+function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest, secrets: string[]): GatewayRequestError {
+	const created = req.billed
+		? createdAfter({ status: facts.status, networkCode: facts.networkCode, gatewayText: `${gatewayText(facts.body)} ${JSON.stringify(facts.body ?? '')}`, redirectStatus: facts.unfollowedRedirect ? facts.status : undefined })
+		: undefined;
+	const explained = explainGatewayError({ ...facts, created });
+	const note = created ? CREATED_NOTE[created] : undefined;
+	const message = redact(`${explained.message}${note?.suffix ?? ''}`, secrets);
+	const description = redact([explained.description, note?.advice].filter(Boolean).join('\n'), secrets);
 	const httpCode = facts.status !== undefined ? String(facts.status) : undefined;
 	// Built from our own plain facts, never from the HTTP client's error: that one carries
 	// the request config, Authorization header included.
 	const error = new GatewayRequestError(
 		ctx.getNode(),
 		{ message, description, ...(httpCode ? { httpCode } : {}) } as JsonObject,
-		{ message, description, httpCode, itemIndex },
+		{ message, description, httpCode, itemIndex: req.itemIndex },
 	);
 	// NodeApiError swaps any message that mentions a network code (ECONNREFUSED…) for a generic
 	// English text; ours already says what happened and what to do.
 	error.message = message;
 	error.gatewayCode = explained.code;
 	if (explained.code) error.context.gatewayCode = explained.code;
+	if (created) {
+		error.created = created;
+		error.context.created = created;
+	}
 	return error;
 }

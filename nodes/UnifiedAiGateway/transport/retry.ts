@@ -1,6 +1,6 @@
 /**
- * The one retry policy. Only idempotent reads (queries, balance, models, downloads) are
- * retried; a POST that creates billed work never is, whatever happened to it.
+ * The one retry policy. Idempotent reads (queries, balance, models, downloads) are retried;
+ * a POST only after a 429 (see RATE_LIMIT), never after anything else that may have run.
  */
 export const RETRY = {
 	maxAttempts: 5,
@@ -10,6 +10,15 @@ export const RETRY = {
 	budgetMs: 60_000,
 	/** A Retry-After longer than this is not waited for: the error is reported instead. */
 	maxRetryAfterMs: 60_000,
+};
+
+/**
+ * A POST answered 429 was not processed, so it is the one POST sent again: paced by
+ * Retry-After (or backoff with jitter) and the node run's pacer, within this total time per request.
+ */
+export const RATE_LIMIT = {
+	maxAttempts: 40,
+	budgetMs: 120_000,
 };
 
 const RETRYABLE_STATUS = new Set([408, 425, 429, 500, 502, 503, 504]);

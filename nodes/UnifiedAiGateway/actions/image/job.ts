@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
+import { acceptedWithoutId } from '../../engine/created';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { extractResultUrls } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
@@ -77,6 +78,7 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 	});
 	// The answer decides: image URLs mean a finished sync call, else a task id means a task.
 	const taskId = extractResultUrls(body).length > 0 ? undefined : taskIdOf(body);
+	if (!taskId && extractResultUrls(body).length === 0) throw acceptedWithoutId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body);
 	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads };
 }
 

@@ -6,6 +6,7 @@ import { concurrencyField, modelLocator } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
+import { CREATED_NOTE } from '../../transport/created';
 import { gatewayRequest, type ByteStream } from '../../transport/request';
 import { readChatRequest, type ChatRequest } from './chatRequest';
 import { ChatStreamError, readChatStream } from './chatStream';
@@ -200,16 +201,22 @@ function checkCompletion(ctx: IExecuteFunctions, body: unknown, model: string, i
 	const choices = object?.choices;
 	if (object && Array.isArray(choices) && choices.length > 0) return object;
 	const said = gatewayText(body);
-	throw new NodeOperationError(
+	// A 200 the gateway may have billed tokens for, though it holds no answer we can read.
+	const error = new NodeOperationError(
 		ctx.getNode(),
-		`The gateway's answer from model '${model}' holds no chat completion${said ? `: ${said}` : ''}`,
+		`The gateway's answer from model '${model}' holds no chat completion${said ? `: ${said}` : ''}${CREATED_NOTE.unknown.suffix}`,
 		{
 			itemIndex: i,
-			description: said
-				? 'Check the model and the request fields, then run the item again.'
-				: 'The answer had no choices. If it was an HTML page, the Base URL in the credential points at a website instead of the gateway API (for example https://gateway.example.com/v1).',
+			description: [
+				said
+					? 'Check the model and the request fields.'
+					: 'The answer had no choices. If it was an HTML page, the Base URL in the credential points at a website instead of the gateway API (for example https://gateway.example.com/v1).',
+				CREATED_NOTE.unknown.advice,
+			].join('\n'),
 		},
 	);
+	error.context.created = 'unknown';
+	throw error;
 }
 
 function textOf(content: unknown): string {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { acceptedWithoutId } from '../../engine/created';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
@@ -83,12 +84,7 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 		itemIndex: i,
 	});
 	const taskId = taskIdOf(response.body);
-	if (!taskId) {
-		throw new NodeOperationError(ctx.getNode(), 'The gateway accepted the video job but its answer has no task ID', {
-			itemIndex: i,
-			description: `The job may exist and be charged: check the account's task list before running this item again. Answer: ${JSON.stringify(response.body).slice(0, 500)}`,
-		});
-	}
+	if (!taskId) throw acceptedWithoutId(ctx.getNode(), i, 'video job', response.body);
 	return { taskId, route: route.queryRoute, startedAt, raw: response.body };
 }
 

@@ -1,0 +1,44 @@
+/**
+ * Whether a failed billed request left a job (and a charge) behind. Only what we know counts:
+ * 'no' when the request never left this machine or the gateway said it did not process it;
+ * 'yes' when the gateway accepted it (a 200 whose answer we could not use); else 'unknown'.
+ */
+export type Created = 'yes' | 'no' | 'unknown';
+
+/** Failures that happen before a request is on the wire: nothing reached the gateway. */
+const NOT_SENT = new Set([
+	'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL',
+	'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
+	'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+/** 4xx answers that mean "not processed" (the gateway checks these before it runs or charges). */
+const REFUSED_STATUS = new Set([400, 401, 403, 429]);
+
+/** Gateway codes that refuse a request before it is routed, whatever the HTTP status. */
+const REFUSED_CODES = /model_not_found|no available channel|channel_circuit_open|insufficient_user_quota|pre_consume_token_quota_failed/i;
+
+export function createdAfter(facts: { status?: number; networkCode?: string; gatewayText?: string; redirectStatus?: number }): Created {
+	if (facts.redirectStatus !== undefined) return facts.redirectStatus === 307 || facts.redirectStatus === 308 ? 'no' : 'unknown';
+	if (facts.status === undefined) return NOT_SENT.has(facts.networkCode ?? '') ? 'no' : 'unknown';
+	if (REFUSED_STATUS.has(facts.status) || REFUSED_CODES.test(facts.gatewayText ?? '')) return 'no';
+	if (facts.status >= 200 && facts.status < 300) return 'yes';
+	return 'unknown';
+}
+
+export const CREATED_NOTE: Record<Created, { suffix: string; advice: string }> = {
+	no: {
+		suffix: ' (created: no)',
+		advice: 'Created: no. The gateway did not process this request, so nothing was charged: running the item again is safe.',
+	},
+	unknown: {
+		suffix: ' (created: unknown)',
+		advice:
+			'Created: unknown. The request reached the gateway but its answer failed or was lost: the job may have been created and billed. Check the account\'s task list before running this item again; the node never resends it by itself.',
+	},
+	yes: {
+		suffix: ' (created: yes, task ID unknown)',
+		advice:
+			'Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account\'s task list.',
+	},
+};
