@@ -15,6 +15,8 @@ export interface DownloadOptions {
 	baseName: string;
 	defaultMimeType: string;
 	timeoutMs?: number;
+	/** Epoch ms by which the download's response must have started, retries included (a trigger poll's budget). */
+	deadlineAt?: number;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -55,6 +57,7 @@ export async function downloadToBinary(
 		action: `downloading ${url.split('?')[0]}`,
 		itemIndex: options.itemIndex,
 		timeoutMs: options.timeoutMs ?? 600_000,
+		deadlineAt: options.deadlineAt,
 	};
 	const response = (
 		options.viaGateway

@@ -37,6 +37,11 @@ export interface GatewayRequest {
 	itemIndex?: number;
 	/** Off for the task engine, which reschedules failed polls itself instead of blocking its loop. */
 	retries?: boolean;
+	/**
+	 * Epoch ms by which this request and its retries are over (a trigger poll's budget): no retry
+	 * waits past it and each attempt's timeout shrinks to it.
+	 */
+	deadlineAt?: number;
 }
 
 /** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
@@ -95,7 +100,6 @@ export async function gatewayRequest(
 		qs: req.qs,
 		body: req.body as IHttpRequestOptions['body'],
 		json: !isForm && !req.stream,
-		timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		encoding: req.stream ? 'stream' : undefined,
@@ -103,6 +107,7 @@ export async function gatewayRequest(
 	const send = async () =>
 		(await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_TYPE, {
 			...options,
+			timeout: attemptTimeout(req),
 		})) as FullResponse;
 	return await sendWithRetry<IDataObject>(this, send, req, String(credentials.apiKey ?? ''));
 }
@@ -118,12 +123,23 @@ export async function fetchExternal(
 			method: 'GET',
 			url,
 			encoding: 'stream',
-			timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+			timeout: attemptTimeout(req),
 			ignoreHttpStatusErrors: true,
 			returnFullResponse: true,
 			abortSignal: cancelSignalOf(this),
 		})) as FullResponse;
 	return await sendWithRetry<ByteStream>(this, send, { ...req, method: 'GET', path: url, stream: true }, '');
+}
+
+/** The request's own timeout, cut to what is left before its deadline (at least one second). */
+function attemptTimeout(req: Pick<GatewayRequest, 'timeoutMs' | 'deadlineAt'>): number {
+	const timeout = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	return req.deadlineAt === undefined ? timeout : Math.max(1_000, Math.min(timeout, req.deadlineAt - Date.now()));
+}
+
+/** Whether a retry after `delay` still ends before the deadline (with a second for the attempt). */
+function retryFits(req: GatewayRequest, delay: number): boolean {
+	return req.deadlineAt === undefined || Date.now() + delay + 1_000 <= req.deadlineAt;
 }
 
 async function sendWithRetry<T>(
@@ -152,7 +168,7 @@ async function sendWithRetry<T>(
 			const networkCode = networkCodeOf(thrown);
 			if (canRetry && isRetryableNetworkCode(networkCode)) {
 				const delay = backoffDelay(attempt);
-				if (Date.now() - started + delay <= RETRY.budgetMs) {
+				if (Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
 					await abortableSleep(delay, signal);
 					continue;
 				}
@@ -174,7 +190,7 @@ async function sendWithRetry<T>(
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
 		if (canRetry && isRetryableStatus(status)) {
 			const delay = hinted ?? backoffDelay(attempt);
-			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs) {
+			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
 				ctx.logger?.debug(`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`);
 				await abortableSleep(delay, signal);
 				continue;
