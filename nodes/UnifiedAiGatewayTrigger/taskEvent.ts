@@ -101,18 +101,16 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	turn.merge(tasks);
 	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
 	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done).sort(byLastCheck));
-	const cut = new Set<string>(); // queries the budget ended: the gateway is slow, not failing
 	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => {
 		if (budget.remaining() < MIN_QUERY_MS) return undefined; // out of time: the next poll asks
 		tasks[id].checkedAt = Date.now();
-		try {
-			return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt });
-		} catch (error) {
-			if (error instanceof GatewayRequestError && error.transient && budget.remaining() < MIN_QUERY_MS) cut.add(id);
-			throw error;
-		}
+		return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt });
 	});
-	const asked = results.filter((r, index) => (!r.ok || r.value !== undefined) && !cut.has(open[index]));
+	// With the budget spent, a timeout or drop may be the budget cutting a slow answer short: the
+	// gateway is slow, not failing, and those tasks are asked again next poll.
+	const spent = budget.remaining() < MIN_QUERY_MS;
+	const cut = (r: (typeof results)[number]) => spent && !r.ok && r.error instanceof GatewayRequestError && r.error.transient;
+	const asked = results.filter((r) => (!r.ok || r.value !== undefined) && !cut(r));
 
 	// Settings and gateway-wide failures (no Alt Base URL, 401, 5xx for every task) are the user's
 	// to see as an error; remember the new ids first so their timeout window is not restarted.
