@@ -83,6 +83,7 @@ async function runOne(w, ctx) {
 		throw new Error(res.error);
 	}
 	await w.check(res.run, ctx.sim, result);
+	return res.warning;
 }
 
 /**
@@ -153,9 +154,9 @@ async function main(options = {}) {
 		for (const w of ready) {
 			const t = Date.now();
 			try {
-				await runOne(w, ctx);
+				const warning = await runOne(w, ctx);
 				passed++;
-				console.log(`ok  ${w.name}  (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+				console.log(`ok  ${w.name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${warning ? `  (note: ${warning})` : ''}`);
 			} catch (e) {
 				failed++;
 				reportFailure(w.name, e);

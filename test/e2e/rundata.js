@@ -32,3 +32,22 @@ function nodeError(run, nodeName, runIndex = 0) {
 }
 
 module.exports = { nodeItems, nodeOutput, nodeError };
+
+/**
+ * The bytes of a binary of a run: base64 in the run data (1.x default mode) or the file in n8n's
+ * binary store on disk (filesystem mode, always on 2.x): `<userFolder>/.n8n/binaryData/<path of the id>`.
+ * result: what executeWorkflow returned plus { userFolder } (the third argument of an assertion).
+ */
+function binaryBuffer(result, binary) {
+	if (binary.data && !/^filesystem/.test(binary.data)) return Buffer.from(binary.data, 'base64');
+	const id = String(binary.id || '');
+	const m = /^filesystem(?:-v2)?:(.+)$/.exec(id);
+	if (!m) throw new Error(`binary has neither inline data nor a filesystem id: ${JSON.stringify(binary)}`);
+	const fs = require('fs');
+	const path = require('path');
+	const file = path.join(result.userFolder, '.n8n', 'binaryData', m[1]);
+	if (!fs.existsSync(file)) throw new Error(`binary ${id} is not in n8n's store (${file})`);
+	return fs.readFileSync(file);
+}
+
+module.exports.binaryBuffer = binaryBuffer;

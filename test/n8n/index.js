@@ -16,5 +16,6 @@ const env = require('./env');
 const server = require('./server');
 const run = require('./run');
 const redact = require('./redact');
+const rest = require('./rest');
 
-module.exports = { ...lines, ...install, ...env, ...server, ...run, ...redact };
+module.exports = { ...lines, ...install, ...env, ...server, ...run, ...redact, ...rest };
