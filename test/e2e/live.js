@@ -135,6 +135,26 @@ async function checkTrigger(ctx, line, ids) {
 	return boundary + 2000 < windowEnd ? `a scheduled poll (${new Date(boundary).toISOString().slice(11, 19)}) fell inside the first poll's slow queries` : 'no scheduled poll fell inside the first poll';
 }
 
+/**
+ * 2.x with durable cursors: the trigger's state is the cursor in n8n's poller_state table (read
+ * with the line's own Node 24 and its built-in SQLite), every task marked done there.
+ */
+async function checkPollerState(ctx, line, ids) {
+	const db = path.join(ctx.userFolder, '.n8n', 'database.sqlite');
+	const script = `const { DatabaseSync } = require('node:sqlite');
+const db = new DatabaseSync(process.argv[1], { readOnly: true });
+console.log(JSON.stringify(db.prepare("SELECT nodeId, cursor FROM poller_state WHERE workflowId = 'e2eTriggerLive'").all()));`;
+	const res = await n8n.run(n8n.nodeBinary(line), ['-e', script, db], { env: { ...process.env, NODE_NO_WARNINGS: '1' } });
+	assert.equal(res.code, 0, `reading poller_state failed: ${res.stderr.slice(0, 400)}`);
+	const rows = JSON.parse(res.stdout.trim().split('\n').pop());
+	const cursors = rows.map((row) => JSON.parse(row.cursor));
+	const taskState = cursors.map((c) => c.taskFinished).find(Boolean);
+	assert.ok(taskState, `no Task Finished cursor in poller_state: ${JSON.stringify(rows).slice(0, 300)}`);
+	for (const id of ids) assert.equal(taskState.tasks[id]?.done, 'succeeded', `poller_state: task ${id} is ${JSON.stringify(taskState.tasks[id])}`);
+	assert.ok(cursors.some((c) => c.balanceBelow && c.balanceBelow.below === true), 'poller_state has no Balance Below cursor with below = true');
+	return `${rows.length} cursors`;
+}
+
 /** Runs the live checks; returns { passed, failed }. */
 async function runLiveChecks(ctx, { reportFailure }) {
 	const counts = { passed: 0, failed: 0 };
@@ -153,6 +173,7 @@ async function runLiveChecks(ctx, { reportFailure }) {
 	};
 	try {
 		const ids = await prepareTriggerScenario(ctx);
+		ctx.triggerIds = ids;
 		const vars = { ...ctx.vars, TASK_IDS: ids.join('\n') };
 		await cli.importWorkflow(ctx.userFolder, path.join(LIVE_DIR, 'trigger-published.json'), vars, { version: ctx.version });
 		await cli.activateWorkflow(ctx.userFolder, 'e2eTriggerLive', { version: ctx.version });
@@ -168,6 +189,9 @@ async function runLiveChecks(ctx, { reportFailure }) {
 		reportFailure('live: setup', e);
 	} finally {
 		if (server) await server.stop();
+	}
+	if (server && line.major >= 2 && counts.failed === 0) {
+		await check('trigger state in poller_state (durable cursors)', () => checkPollerState(ctx, line, ctx.triggerIds));
 	}
 	return counts;
 }

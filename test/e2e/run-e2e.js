@@ -96,7 +96,7 @@ async function main(options = {}) {
 	const version = options.version || N8N_VERSION;
 	const started = Date.now();
 	const workflows = listWorkflows(filters);
-	const live = options.live ?? (process.env.E2E_LIVE !== '0' && !filters.length);
+	const live = options.live ?? (process.env.E2E_LIVE === '1' || (process.env.E2E_LIVE !== '0' && !filters.length));
 	if (!workflows.length && !live) {
 		console.error(`no workflows found in ${WORKFLOWS_DIR}${filters.length ? ` matching ${filters.join(', ')}` : ''}`);
 		console.log('0 passed, 1 failed');

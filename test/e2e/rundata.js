@@ -35,7 +35,7 @@ module.exports = { nodeItems, nodeOutput, nodeError };
 
 /**
  * The bytes of a binary of a run: base64 in the run data (1.x default mode) or the file in n8n's
- * binary store on disk (filesystem mode, always on 2.x): `<userFolder>/.n8n/binaryData/<path of the id>`.
+ * binary store on disk (filesystem mode, always on 2.x): `<userFolder>/.n8n/{binaryData,storage}/<path of the id>`.
  * result: what executeWorkflow returned plus { userFolder } (the third argument of an assertion).
  */
 function binaryBuffer(result, binary) {
@@ -45,8 +45,10 @@ function binaryBuffer(result, binary) {
 	if (!m) throw new Error(`binary has neither inline data nor a filesystem id: ${JSON.stringify(binary)}`);
 	const fs = require('fs');
 	const path = require('path');
-	const file = path.join(result.userFolder, '.n8n', 'binaryData', m[1]);
-	if (!fs.existsSync(file)) throw new Error(`binary ${id} is not in n8n's store (${file})`);
+	// 1.x keeps the store in .n8n/binaryData, 2.x in .n8n/storage.
+	const candidates = ['binaryData', 'storage'].map((store) => path.join(result.userFolder, '.n8n', store, m[1]));
+	const file = candidates.find((f) => fs.existsSync(f));
+	if (!file) throw new Error(`binary ${id} is not in n8n's store (${candidates.join(' or ')})`);
 	return fs.readFileSync(file);
 }
 
