@@ -66,7 +66,17 @@ async function createTask(sim) {
 const records = (sim, event) => sim.find('POST', '/e2e/record', 'files').filter((r) => r.query && r.query.event === event);
 
 async function typesJson(server, cookie, file) {
-	const res = await fetch(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
+	// 14 MB of node types, compressed on the fly: on a busy machine the first answer can break off.
+	let res;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			res = await fetch(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
+			break;
+		} catch (e) {
+			if (attempt === 3) throw new Error(`GET /types/${file}: ${e.message} (${e.cause ? e.cause.message || e.cause.code : 'no cause'})`);
+			await sleep(2000);
+		}
+	}
 	const json = await res.json().catch(() => undefined);
 	assert.ok(Array.isArray(json), `GET /types/${file} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
 	return json;
