@@ -14,7 +14,7 @@
  * each example with `n8n execute`, print what came out and write the files to demo-output/<example>/. The simulator and n8n are stopped at the end, on failure and on
  * Ctrl-C. Exit code 1 when an example failed.
  *
- * Environment: N8N_E2E_DIR (where n8n is installed, default .e2e/n8n), DEMO_LIVE=1 (= --live),
+ * Environment: N8N_VERSION (the n8n line, default 1.123.81), N8N_E2E_DIR (where n8n is installed, default ~/.cache/n8n-nodes-unified-ai-gateway/n8n-<version>), DEMO_LIVE=1 (= --live),
  * DEMO_KEEP=1 (keep the temp n8n user folder), DEMO_TASK_MS (simulated image task duration, default
  * 3000; videos take 2.5 times as long).
  */
@@ -489,7 +489,7 @@ simulator (no account, no network, free) or, with --live, against your gateway.
   --keep     keep the temp n8n user folder (also DEMO_KEEP=1)
 
 Files the workflows produce are written to demo-output/<example>/.
-n8n is installed once into $N8N_E2E_DIR (default .e2e/n8n) and reused.`;
+n8n (N8N_VERSION, default 1.123.81) is installed once into $N8N_E2E_DIR (default ~/.cache/n8n-nodes-unified-ai-gateway/n8n-<version>) and reused.`;
 
 async function ask(question) {
 	const rl = readline.createInterface({ input: process.stdin, output: process.stdout });

@@ -27,10 +27,13 @@ function taskParams(ids, extra = {}) {
 	return { event: 'taskFinished', taskIds: ids.join('\n'), queryRoute: 'generic', ...extra };
 }
 
-/** Polls with the same static data object every time, as an active workflow does. */
+let watchers = 0;
+
+/** Polls with the same static data object every time, as an active workflow does (a workflow of its own). */
 function watcher(parameters, staticData = {}) {
+	const workflowId = `wf-watch-${++watchers}`;
 	const poll = async (override = {}, mode = 'trigger') =>
-		(await pollTrigger({ parameters: { ...parameters, ...override }, credentials: ctx.creds, staticData, mode })).result;
+		(await pollTrigger({ parameters: { ...parameters, ...override }, credentials: ctx.creds, staticData, mode, workflowId })).result;
 	return { poll, staticData, tasks: () => staticData[STATE_KEY]?.taskFinished?.tasks ?? {} };
 }
 

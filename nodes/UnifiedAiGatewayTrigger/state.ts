@@ -25,6 +25,8 @@ export interface WatchedTask {
 	lastError?: string;
 	lastStatus?: string;
 	lastProgress?: number;
+	/** When a poll last queried it: the least recently checked go first when a poll runs out of time. */
+	checkedAt?: number;
 }
 
 export interface TaskFinishedState {

@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
 import { queryTask } from '../UnifiedAiGateway/engine/query';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
 import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
+import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
+import { startPollTurn, type PollTurn } from './pollLedger';
 import { readTaskState, writeTaskState, type WatchedTask } from './state';
 import {
 	finishedItem,
@@ -73,50 +76,79 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 }
 
 /**
- * One poll: query every watched task that has not been reported yet, emit those that reached
- * a terminal state (failures only with Include Failures), and time out those watched too long.
+ * One poll: query the watched tasks that have not been reported yet (least recently checked
+ * first, as many as the poll's budget allows; the rest wait for the next poll), emit those that
+ * reached a terminal state (failures only with Include Failures), and time out those watched too
+ * long. Tasks another running poll of this node is handling are left to it (pollLedger.ts).
  */
 export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const budget = pollBudget(ctx);
+	const turn = startPollTurn(ctx, budget.startedAt);
+	try {
+		return await pollWithinBudget(ctx, budget, turn);
+	} finally {
+		turn.end();
+	}
+}
+
+async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: PollTurn): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const state = readTaskState(ctx, settings.route);
 	const now = Date.now();
 	const tasks: Record<string, WatchedTask> = {};
 	for (const id of settings.ids) tasks[id] = state.tasks[id] ?? { firstSeenAt: now };
 	state.tasks = tasks; // ids no longer in the list are forgotten here
-	const open = settings.ids.filter((id) => !tasks[id].done);
-	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => await queryTask(ctx, settings.route, id));
+	turn.merge(tasks);
+	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
+	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done).sort(byLastCheck));
+	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => {
+		if (budget.remaining() < MIN_QUERY_MS) return undefined; // out of time: the next poll asks
+		tasks[id].checkedAt = Date.now();
+		return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt });
+	});
+	// With the budget spent, a timeout or drop may be the budget cutting a slow answer short: the
+	// gateway is slow, not failing, and those tasks are asked again next poll.
+	const spent = budget.remaining() < MIN_QUERY_MS;
+	const cut = (r: (typeof results)[number]) => spent && !r.ok && r.error instanceof GatewayRequestError && r.error.transient;
+	const asked = results.filter((r) => (!r.ok || r.value !== undefined) && !cut(r));
 
 	// Settings and gateway-wide failures (no Alt Base URL, 401, 5xx for every task) are the user's
 	// to see as an error; remember the new ids first so their timeout window is not restarted.
-	const everyFailed = open.length > 0 && results.every((r) => !r.ok);
+	const everyFailed = asked.length > 0 && asked.every((r) => !r.ok);
 	const fatal =
-		results.find((r) => !r.ok && !(r.error instanceof GatewayRequestError)) ??
-		(everyFailed ? results.find((r) => !r.ok && !isTaskSpecific(r.error)) : undefined);
+		asked.find((r) => !r.ok && !(r.error instanceof GatewayRequestError)) ??
+		(everyFailed ? asked.find((r) => !r.ok && !isTaskSpecific(r.error)) : undefined);
 	if (fatal && !fatal.ok) {
 		writeTaskState(ctx, state);
 		throw fatal.error;
 	}
 
 	const emitted: INodeExecutionData[] = [];
+	const emittedIds: string[] = [];
 	const timedOut = (watched: WatchedTask) => Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
-	const finish = (watched: WatchedTask, done: NonNullable<WatchedTask['done']>) => {
-		watched.done = done;
-		watched.doneAt = Date.now();
+	const finish = (id: string, done: NonNullable<WatchedTask['done']>) => {
+		tasks[id].done = done;
+		tasks[id].doneAt = Date.now();
+		emittedIds.push(id);
 	};
 	for (const [index, result] of results.entries()) {
 		const id = open[index];
 		const watched = tasks[id];
+		if (result.ok && result.value === undefined) continue; // not asked this poll
 		if (result.ok) {
-			const snapshot = result.value;
+			const snapshot = result.value as TaskSnapshot;
 			watched.errors = 0;
 			delete watched.lastError;
 			watched.lastStatus = snapshot.status;
 			watched.lastProgress = snapshot.progress;
 			if (snapshot.state !== 'pending') {
-				finish(watched, snapshot.state);
-				if (snapshot.state === 'succeeded' || settings.includeFailures) {
+				const wanted = snapshot.state === 'succeeded' || settings.includeFailures;
+				const fetches = wanted && settings.download && snapshot.state === 'succeeded' && snapshot.urls.length > 0;
+				if (fetches && budget.remaining() < MIN_DOWNLOAD_MS) continue; // its files next poll
+				finish(id, snapshot.state);
+				if (wanted) {
 					const json = snapshotJson(snapshot, settings.route, watched);
-					emitted.push(await finishedItem(ctx, json, snapshot, settings.download));
+					emitted.push(await finishedItem(ctx, json, snapshot, settings.download, budget.deadlineAt));
 				}
 				continue;
 			}
@@ -125,17 +157,21 @@ export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecut
 			if (isTaskSpecific(result.error)) {
 				watched.errors = (watched.errors ?? 0) + 1;
 				if (settings.includeFailures && watched.errors >= PERMANENT_ERRORS_TO_FAIL) {
-					finish(watched, 'failed');
+					finish(id, 'failed');
 					emitted.push({ json: queryFailedJson(id, settings.route, watched) });
 					continue;
 				}
 			}
 		}
 		if (timedOut(watched)) {
-			finish(watched, 'timeout');
+			finish(id, 'timeout');
 			emitted.push({ json: timeoutJson(id, settings.route, watched, settings.windowMinutes) });
 		}
 	}
+	turn.merge(tasks); // what overlapping polls delivered meanwhile
+	// A poll past its budget may have been abandoned by n8n, its items dropped: then its tasks
+	// are not taken as delivered, and the next poll reports them.
+	if (budget.remaining() > 0) turn.delivered(tasks, emittedIds);
 	writeTaskState(ctx, state);
 	return emitted.length > 0 ? [emitted] : null;
 }

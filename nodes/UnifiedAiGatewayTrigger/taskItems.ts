@@ -62,6 +62,7 @@ export async function finishedItem(
 	json: IDataObject,
 	snapshot: TaskSnapshot,
 	download: DownloadSettings | undefined,
+	deadlineAt?: number,
 ): Promise<INodeExecutionData> {
 	if (!download || snapshot.state !== 'succeeded') return { json };
 	const binary: Record<string, IBinaryData> = {};
@@ -72,6 +73,7 @@ export async function finishedItem(
 				itemIndex: 0,
 				baseName: snapshot.urls.length > 1 ? `${snapshot.taskId}-${index + 1}` : snapshot.taskId,
 				defaultMimeType: download.route === 'video' ? 'video/mp4' : 'image/png',
+				...(deadlineAt === undefined ? {} : { deadlineAt, timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
 			});
 		}
 	} catch (error) {

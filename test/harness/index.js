@@ -139,7 +139,7 @@ function makeAdditionalData(credentials, workflowId) {
 	};
 }
 
-function makeWorkflow(nodeName, type, parameters, staticData) {
+function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-test') {
 	const node = {
 		id: 'node-1',
 		name: 'Gateway',
@@ -151,7 +151,7 @@ function makeWorkflow(nodeName, type, parameters, staticData) {
 		...type,
 	};
 	const workflow = new wf.Workflow({
-		id: 'wf-test',
+		id: workflowId,
 		name: 'test',
 		nodes: [node],
 		connections: {},
@@ -227,11 +227,17 @@ async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
 }
 
 /** Calls a polling trigger's poll() through n8n-core's PollContext; static data persists across calls. */
-async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger' }) {
+/**
+ * One poll() through n8n-core's PollContext. workflowId: polls of one trigger node share what
+ * they know in the process (pollLedger.ts), so independent watchers need their own.
+ * pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no such method).
+ */
+async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs }) {
 	if (!binaryService) await useBinaryMode('default');
-	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData);
+	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId);
 	const additionalData = makeAdditionalData(credentials, workflow.id);
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'manual');
+	if (pollBudgetMs !== undefined) context.getPollBudgetMs = () => pollBudgetMs;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, 1);
 	const result = await nodeType.poll.call(context);
 	return { result, staticData: workflow.staticData };

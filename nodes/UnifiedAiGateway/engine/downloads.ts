@@ -18,6 +18,8 @@ export interface DownloadOptions {
 	baseName: string;
 	defaultMimeType: string;
 	timeoutMs?: number;
+	/** Epoch ms by which the download's response must have started, retries included (a trigger poll's budget). */
+	deadlineAt?: number;
 }
 
 const EXTENSIONS: Record<string, string> = {
@@ -58,7 +60,12 @@ export async function downloadToBinary(
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
 	const shown = url.split('?')[0];
-	const request = { action: `downloading ${shown}`, itemIndex: options.itemIndex, timeoutMs: options.timeoutMs ?? 600_000 };
+	const request = {
+		action: `downloading ${shown}`,
+		itemIndex: options.itemIndex,
+		timeoutMs: options.timeoutMs ?? 600_000,
+		deadlineAt: options.deadlineAt,
+	};
 	const signal = cancelSignalOf(ctx);
 	for (let attempt = 1; ; attempt++) {
 		const response = await fetchResultFile.call(ctx, url, request);

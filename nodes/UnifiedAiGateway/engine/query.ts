@@ -9,6 +9,8 @@ export interface QueryOptions {
 	timeoutMs?: number;
 	/** Off for the waiter, which reschedules a failed poll instead of blocking its loop. */
 	retries?: boolean;
+	/** Epoch ms by which the query and its retries are over (a trigger poll's budget). */
+	deadlineAt?: number;
 }
 
 /** One reading of a task through the route that created it (spec 4.5, 4.7, 4.9, 4.10). */
@@ -28,6 +30,7 @@ export async function queryTask(
 		itemIndex: options.itemIndex,
 		timeoutMs: options.timeoutMs,
 		retries: options.retries,
+		deadlineAt: options.deadlineAt,
 	});
 	return readTask(body, taskId);
 }

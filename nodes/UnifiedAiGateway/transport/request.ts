@@ -38,6 +38,11 @@ export interface GatewayRequest {
 	itemIndex?: number;
 	/** Off for the task engine, which reschedules failed polls itself instead of blocking its loop. */
 	retries?: boolean;
+	/**
+	 * Epoch ms by which this request and its retries are over (a trigger poll's budget): no retry
+	 * waits past it and each attempt's timeout shrinks to it.
+	 */
+	deadlineAt?: number;
 }
 
 export interface GatewayResponse<T = unknown> {
@@ -78,7 +83,6 @@ export async function gatewayRequest(
 		qs: req.qs,
 		body: req.body as IHttpRequestOptions['body'],
 		json: !isForm && !req.stream,
-		timeout: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
 		encoding: req.stream ? 'stream' : undefined,
@@ -118,6 +122,17 @@ function refusal(ctx: GatewayContext, req: GatewayRequest, message: string, desc
 	return error;
 }
 
+/** The request's own timeout, cut to what is left before its deadline (at least one second). */
+function attemptTimeout(req: Pick<GatewayRequest, 'timeoutMs' | 'deadlineAt'>): number {
+	const timeout = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+	return req.deadlineAt === undefined ? timeout : Math.max(1_000, Math.min(timeout, req.deadlineAt - Date.now()));
+}
+
+/** Whether a retry after `delay` still ends before the deadline (with a second for the attempt). */
+function retryFits(req: GatewayRequest, delay: number): boolean {
+	return req.deadlineAt === undefined || Date.now() + delay + 1_000 <= req.deadlineAt;
+}
+
 async function sendWithRetry<T>(
 	ctx: GatewayContext,
 	options: IHttpRequestOptions,
@@ -142,13 +157,13 @@ async function sendWithRetry<T>(
 		const ticket = pacer ? await pacer.acquire(signal) : undefined;
 		let response: SentResponse;
 		try {
-			response = await sendFollowingRedirects(ctx, options, origins);
+			response = await sendFollowingRedirects(ctx, { ...options, timeout: attemptTimeout(req) }, origins);
 		} catch (thrown) {
 			throwIfStopped(ctx, signal, thrown);
 			const networkCode = networkCodeOf(thrown);
 			if (canRetry && isRetryableNetworkCode(networkCode)) {
 				const delay = backoffDelay(attempt);
-				if (Date.now() - started + delay <= RETRY.budgetMs) {
+				if (Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
 					await abortableSleep(delay, signal);
 					continue;
 				}
@@ -174,7 +189,7 @@ async function sendWithRetry<T>(
 			// Not processed: the one answer after which a POST may be sent again.
 			pacer.limited(ticket, hinted);
 			const delay = hinted ?? backoffDelay(limitedAttempt++);
-			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RATE_LIMIT.budgetMs && limitedAttempt < RATE_LIMIT.maxAttempts) {
+			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RATE_LIMIT.budgetMs && limitedAttempt < RATE_LIMIT.maxAttempts && retryFits(req, delay)) {
 				ctx.logger?.debug(`Gateway answered 429 while ${req.action}; sending again in ${delay} ms`);
 				await abortableSleep(delay, signal);
 				continue;
@@ -182,7 +197,7 @@ async function sendWithRetry<T>(
 		}
 		if (canRetry && isRetryableStatus(status)) {
 			const delay = hinted ?? backoffDelay(attempt);
-			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs) {
+			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
 				ctx.logger?.debug(`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`);
 				await abortableSleep(delay, signal);
 				continue;

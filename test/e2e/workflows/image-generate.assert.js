@@ -2,11 +2,11 @@
 // The packed node generates an image in real n8n: one sync call with the registry's body,
 // the result downloaded (without the API key) into binary data, and the cost estimate.
 const assert = require('node:assert/strict');
-const { nodeItems } = require('../run-e2e');
+const { binaryBuffer, nodeItems } = require('../run-e2e');
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-module.exports = async function (run, sim) {
+module.exports = async function (run, sim, result) {
 	const items = nodeItems(run, 'Generate Image');
 	assert.equal(items.length, 1, `expected 1 image item, got ${items.length}`);
 	const { json, binary } = items[0];
@@ -29,12 +29,8 @@ module.exports = async function (run, sim) {
 	assert.ok(file, `no binary "data" on the item: ${JSON.stringify(Object.keys(binary || {}))}`);
 	assert.equal(file.mimeType, 'image/png');
 	assert.match(String(file.fileName), /\.png$/);
-	if (file.data && file.data !== 'filesystem-v2') {
-		// Stored in memory: the base64 content is in the run data, check it is a real PNG.
-		assert.ok(Buffer.from(file.data, 'base64').subarray(0, 8).equals(PNG_SIGNATURE), 'binary is not a PNG');
-	} else {
-		assert.ok(file.id, `binary has neither data nor id: ${JSON.stringify(file)}`);
-	}
+	// In memory (1.x default mode) or n8n's file store (filesystem mode, always on 2.x).
+	assert.ok(binaryBuffer(result, file).subarray(0, 8).equals(PNG_SIGNATURE), 'the stored binary is not a PNG');
 
 	const downloads = sim.find('GET', /^\/files\//, 'files');
 	assert.equal(downloads.length, 1, `expected 1 file download, saw ${downloads.length}`);

@@ -3,10 +3,10 @@
 // (seconds as a string), polling on the generic task query until completed, and the result
 // streamed (without the API key) into binary data as video/mp4.
 const assert = require('node:assert/strict');
-const { nodeItems } = require('../run-e2e');
+const { binaryBuffer, nodeItems } = require('../run-e2e');
 const { assertPlayableMp4 } = require('../playable-mp4');
 
-module.exports = async function (run, sim) {
+module.exports = async function (run, sim, result) {
 	const items = nodeItems(run, 'Generate Video');
 	assert.equal(items.length, 1, `expected 1 video item, got ${items.length}`);
 	const { json, binary } = items[0];
@@ -32,14 +32,10 @@ module.exports = async function (run, sim) {
 	assert.ok(file, `no binary "data" on the item: ${JSON.stringify(Object.keys(binary || {}))}`);
 	assert.equal(file.mimeType, 'video/mp4');
 	assert.match(String(file.fileName), /\.mp4$/);
-	const inline = Boolean(file.data) && file.data !== 'filesystem-v2';
-	if (inline) {
-		// A real, playable file: ftyp first, a moov box, and (ffprobe) a video stream that plays.
-		const info = assertPlayableMp4(Buffer.from(file.data, 'base64'), 'the downloaded video');
-		if (!info.skipped) assert.ok(info.height > info.width, `720x1280 was asked for, the video is ${info.width}x${info.height}`);
-	} else {
-		assert.ok(file.id, `binary has neither data nor id: ${JSON.stringify(file)}`);
-	}
+	// In memory (1.x default mode) or n8n's file store (filesystem mode, always on 2.x): a real,
+	// playable file: ftyp first, a moov box, and (ffprobe) a video stream that plays.
+	const info = assertPlayableMp4(binaryBuffer(result, file), 'the stored video');
+	if (!info.skipped) assert.ok(info.height > info.width, `720x1280 was asked for, the video is ${info.width}x${info.height}`);
 
 	const downloads = sim.find('GET', /^\/files\//, 'files');
 	assert.equal(downloads.length, 1, `expected 1 file download, saw ${downloads.length}`);

@@ -1,0 +1,96 @@
+'use strict';
+// Child processes for the n8n tooling: run a command to its end, find a free port, small text helpers.
+
+const childProcess = require('child_process');
+const fs = require('fs');
+const net = require('net');
+
+function readJson(file) {
+	try {
+		return JSON.parse(fs.readFileSync(file, 'utf8'));
+	} catch {
+		return undefined;
+	}
+}
+
+function tail(text, lines = 60) {
+	return String(text || '').split('\n').slice(-lines).join('\n');
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Run a command, resolving with { code, stdout, stderr, ms }. Never rejects on a
+ * non-zero exit; rejects only when the command cannot be started.
+ * opts: { cwd, env, logFile, heartbeat: label (prints elapsed time every ~15 s), timeoutMs }
+ */
+function run(cmd, args, opts = {}) {
+	return new Promise((resolve, reject) => {
+		const started = Date.now();
+		const child = childProcess.spawn(cmd, args, {
+			cwd: opts.cwd,
+			env: opts.env || process.env,
+			stdio: ['ignore', 'pipe', 'pipe'],
+		});
+		const out = [];
+		const err = [];
+		let log;
+		if (opts.logFile) log = fs.createWriteStream(opts.logFile, { flags: opts.appendLog ? 'a' : 'w' });
+		child.stdout.on('data', (d) => {
+			out.push(d);
+			if (log) log.write(d);
+		});
+		child.stderr.on('data', (d) => {
+			err.push(d);
+			if (log) log.write(d);
+		});
+		let beat;
+		if (opts.heartbeat) {
+			beat = setInterval(() => {
+				const s = Math.round((Date.now() - started) / 1000);
+				console.log(`  ... ${opts.heartbeat} (${s}s elapsed)`);
+			}, 15000);
+		}
+		let timer;
+		let timedOut = false;
+		if (opts.timeoutMs) {
+			timer = setTimeout(() => {
+				timedOut = true;
+				child.kill('SIGKILL');
+			}, opts.timeoutMs);
+		}
+		child.on('error', (e) => {
+			clearInterval(beat);
+			clearTimeout(timer);
+			reject(e);
+		});
+		child.on('close', (code, signal) => {
+			clearInterval(beat);
+			clearTimeout(timer);
+			const finish = () =>
+				resolve({
+					code: timedOut ? 'timeout' : code === null ? signal : code,
+					stdout: Buffer.concat(out).toString('utf8'),
+					stderr: Buffer.concat(err).toString('utf8'),
+					ms: Date.now() - started,
+				});
+			if (log) log.end(finish);
+			else finish();
+		});
+	});
+}
+
+/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const srv = net.createServer();
+		srv.unref();
+		srv.once('error', reject);
+		srv.listen(0, '127.0.0.1', () => {
+			const { port } = srv.address();
+			srv.close(() => resolve(port));
+		});
+	});
+}
+
+module.exports = { run, readJson, tail, sleep, freePort };
