@@ -113,7 +113,7 @@ describe('Task Finished', () => {
 	});
 
 	test('a never-finishing task times out once, whatever Include Failures says', async () => {
-		ctx.sim.scenario('*', { durationMs: 50, outcome: 'never' });
+		ctx.sim.scenario('*', { durationMs: 50, outcome: 'never', shape: 'B' });
 		const id = await submit('gpt-image-2-async');
 		const w = watcher(taskParams([id], { timeoutMinutes: 0.01, includeFailures: false }));
 		expect(await w.poll()).toBeNull();

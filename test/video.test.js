@@ -472,6 +472,7 @@ describe('Task resource with video tasks', () => {
 	});
 
 	test('Download Result of a compatibility-route task by its result URL, without the key', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, urlField: 'video_url' });
 		const items = await pending('sora-2', 'compatibility');
 		const taskId = items[0].json.taskId;
 		await new Promise((resolve) => setTimeout(resolve, 400));

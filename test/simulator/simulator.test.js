@@ -49,7 +49,7 @@ test('sync image URL downloads a valid PNG from the files origin without auth', 
 });
 
 test('async image task goes queued -> completed by elapsed time', async () => {
-  sim.scenario('*', { durationMs: 150, queuedMs: 40 });
+  sim.scenario('*', { durationMs: 150, queuedMs: 40, imageShape: 'full' });
   const created = await (await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2-async', prompt: 'x' })).json();
   expect(created).toMatchObject({ status: 'queued', mode: 'generate', model: 'gpt-image-2-async' });
   expect(created.id).toMatch(/^task_[A-Za-z0-9]{32}$/);

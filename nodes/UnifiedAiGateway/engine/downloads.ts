@@ -6,6 +6,8 @@ import {
 	type ByteStream,
 	type GatewayResponse,
 } from '../transport/request';
+import { CREDENTIAL_TYPE } from '../transport/context';
+import { originsFrom } from '../transport/urls';
 
 export interface DownloadOptions {
 	itemIndex: number;
@@ -45,6 +47,22 @@ function fileNameFrom(response: GatewayResponse<unknown>, url: string): string |
 	return last && /\.[a-z0-9]{2,5}$/i.test(last) ? decodeURIComponent(last) : undefined;
 }
 
+function originOf(url: string): string | undefined {
+	try {
+		return new URL(url).origin;
+	} catch {
+		return undefined;
+	}
+}
+
+/** Spec 5.5: a result URL on the gateway's own host (Base URL or Alt Base URL) is fetched with the key. */
+async function isGatewayUrl(ctx: IExecuteFunctions | IPollFunctions, url: string): Promise<boolean> {
+	const target = originOf(url);
+	if (!target) return false;
+	const origins = originsFrom(await ctx.getCredentials(CREDENTIAL_TYPE));
+	return [origins.main, origins.alt].some((origin) => origin !== '' && originOf(origin) === target);
+}
+
 /** Streams a result file into n8n binary data: large videos never sit in memory twice. */
 export async function downloadToBinary(
 	ctx: IExecuteFunctions | IPollFunctions,
@@ -56,8 +74,9 @@ export async function downloadToBinary(
 		itemIndex: options.itemIndex,
 		timeoutMs: options.timeoutMs ?? 600_000,
 	};
+	const viaGateway = options.viaGateway || (await isGatewayUrl(ctx, url));
 	const response = (
-		options.viaGateway
+		viaGateway
 			? await gatewayRequest.call(ctx, { ...request, method: 'GET', path: url, stream: true })
 			: await fetchExternal.call(ctx, url, request)
 	) as unknown as GatewayResponse<ByteStream>;

@@ -11,6 +11,8 @@ export interface RouteInfo {
 	/** Spec 8: async images up to 10 min; video at least 30 min. */
 	deadlineMs: number;
 	label: string;
+	/** Where the route serves a finished task's file with the API key (spec 2.7, 4.9: `/v1/videos/{id}/content`). */
+	contentPath?: (taskId: string) => string;
 }
 
 const MINUTE = 60_000;
@@ -36,6 +38,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		intervalMs: 5_000,
 		deadlineMs: 30 * MINUTE,
 		label: 'video task query',
+		contentPath: (id) => `/v1/videos/${encodeURIComponent(id)}/content`,
 	},
 	alt: {
 		host: 'alt',
