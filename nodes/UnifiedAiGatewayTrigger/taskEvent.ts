@@ -38,6 +38,8 @@ function isTaskSpecific(error: unknown): error is GatewayRequestError {
 
 interface Settings {
 	route: QueryRoute;
+	/** Spec 4.10 `language`, generic query only. */
+	language?: string;
 	ids: string[];
 	includeFailures: boolean;
 	windowMinutes: number;
@@ -50,6 +52,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 	const download = ctx.getNodeParameter('download', false) as boolean;
 	return {
 		route,
+		language: route === 'generic' ? String(ctx.getNodeParameter('language', 'en')) : undefined,
 		ids,
 		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
 		windowMinutes: Number(ctx.getNodeParameter('timeoutMinutes', 30)),
@@ -68,7 +71,7 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 			description: 'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
 		});
 	}
-	const snapshot = await queryTask(ctx, settings.route, taskId);
+	const snapshot = await queryTask(ctx, settings.route, taskId, { language: settings.language });
 	return [[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)]];
 }
 
@@ -84,7 +87,7 @@ export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecut
 	for (const id of settings.ids) tasks[id] = state.tasks[id] ?? { firstSeenAt: now };
 	state.tasks = tasks; // ids no longer in the list are forgotten here
 	const open = settings.ids.filter((id) => !tasks[id].done);
-	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => await queryTask(ctx, settings.route, id));
+	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => await queryTask(ctx, settings.route, id, { language: settings.language }));
 
 	// Settings and gateway-wide failures (no Alt Base URL, 401, 5xx for every task) are the user's
 	// to see as an error; remember the new ids first so their timeout window is not restarted.

@@ -22,7 +22,8 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		host: 'main',
 		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
 		intervalMs: 3_000,
-		deadlineMs: 10 * MINUTE,
+		// The unified video route's tasks are read here: the video window applies (spec 8).
+		deadlineMs: 30 * MINUTE,
 		label: 'generic task query',
 	},
 	image: {
