@@ -703,7 +703,7 @@ async function main() {
 				const taskId = made.json.data && made.json.data.task_id;
 				check(taskId, `the simulator made no nano-banana task: ${made.status} ${JSON.stringify(made.json)}`);
 				// Wait on the generic route; the trigger reads the image route, so every GET there is n8n's.
-				await waitUntil(async () => (await simJson('GET', `/v1/tasks/${taskId}`)).json.data.status === 'completed', `task ${taskId} did not complete`);
+				await waitUntil(async () => ((answer) => (answer.data ? answer.data.status : answer.status))((await simJson('GET', `/v1/tasks/${taskId}`)).json) === 'completed', `task ${taskId} did not complete`);
 				const queryPath = `/v1/images/generations/${taskId}`;
 				const trigger = {
 					id: 'a1b2c3d4-0000-4000-8000-000000000001',
