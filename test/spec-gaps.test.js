@@ -50,6 +50,18 @@ describe('spec 4.10 language wherever the generic query is used', () => {
 		expect(ctx.sim.find('GET', `/v1/tasks/${id}`).map((r) => r.query.language)).toEqual(expect.arrayContaining(['ja', 'ko']));
 	});
 
+	test('Video → Generate on the unified route waits with it', async () => {
+		ctx.sim.scenario('*', { durationMs: 100, shape: 'A' });
+		const result = await runNode({
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'p', download: false, waitIntervalSeconds: 0.05, videoLanguage: 'zh' },
+			credentials: ctx.creds,
+		});
+		expect(result.error).toBeUndefined();
+		const polls = ctx.sim.find('GET', `/v1/tasks/${result.items[0].json.taskId}`);
+		expect(polls.length).toBeGreaterThan(0);
+		expect(polls.every((r) => r.query.language === 'zh')).toBe(true);
+	});
+
 	test('the trigger sends it, and a failure reason comes back in that language', async () => {
 		ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail', shape: 'B' });
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
+import { TASK_LANGUAGE } from '../task/fields';
 import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
 import { registryProperties } from '../../helpers/registryFields';
 import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../helpers/registryRules';
@@ -85,6 +86,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
+	// The unified route's task is read on the generic query, which takes a language (spec 4.10).
+	{ ...TASK_LANGUAGE, name: 'videoLanguage', displayOptions: { show: { ...show, videoRoute: ['unified'], waitForCompletion: [true] } } },
 	...downloadFields(show, true, 'video'),
 	concurrencyField(show),
 	spendGuardOptions(show, 'video'),

@@ -95,7 +95,8 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 			description: `The job may exist and be charged: check the account's task list before running this item again. Answer: ${JSON.stringify(response.body).slice(0, 500)}`,
 		});
 	}
-	return { taskId, route: route.queryRoute, startedAt, raw: response.body };
+	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('videoLanguage', i, 'en') as string) : undefined;
+	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
 }
 
 async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot, cost: IDataObject): Promise<INodeExecutionData[]> {
