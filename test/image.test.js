@@ -124,6 +124,14 @@ describe('Generate: sync GPT models', () => {
 		expect(fileGets()).toHaveLength(3);
 	});
 
+	test('gpt-image-2 takes pixel sizes (the spec default 1024x1024, sent without resolution) and any ratio typed', async () => {
+		ok(await run('generate', 'gpt-image-2', { size: '1024x1024', resolution: '2k' }));
+		expect(submits()[0].body).toEqual({ model: 'gpt-image-2', prompt: 'a red fox', size: '1024x1024', quality: 'auto', n: 1, response_format: 'url' });
+		ctx.fresh();
+		ok(await run('generate', 'gpt-image-2', { size: '7:5', resolution: '2k' }));
+		expect(submits()[0].body).toMatchObject({ size: '7:5', resolution: '2k' });
+	});
+
 	test('gpt-image-2 at 2k: ratio size and resolution sent, estimate 0.0225 USD', async () => {
 		const items = ok(await run('generate', 'gpt-image-2', { size: '16:9', resolution: '2k', quality: 'high' }));
 		expect(submits()[0].body).toEqual({
@@ -283,8 +291,8 @@ describe('Generate: task models', () => {
 		});
 		// A value the user chose is still checked against the item's model.
 		ctx.fresh();
-		const refused = await run('generate', '={{ $json.model }}', { size: '7:5' }, { items: [{ json: { prompt: 'e', model: 'gpt-image-2' } }] });
-		expect(refused.error.message).toMatch(/'7:5' is not accepted by model 'gpt-image-2'/);
+		const refused = await run('generate', '={{ $json.model }}', { size: '0:0' }, { items: [{ json: { prompt: 'e', model: 'gpt-image-2' } }] });
+		expect(refused.error.message).toMatch(/'0:0' is not accepted by model 'gpt-image-2'/);
 		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
@@ -405,7 +413,11 @@ describe('Edit', () => {
 describe('bad input is refused before any request', () => {
 	const cases = [
 		['a size the model does not take', 'generate', 'gpt-image-2.5', { size: '512x512' }, /Size \(size\) '512x512' is not accepted by model 'gpt-image-2\.5': it takes 1024x1024, 1536x1024/],
-		['a ratio gpt-image-2 does not take', 'generate', 'gpt-image-2', { size: '7:5' }, /'7:5' is not accepted by model 'gpt-image-2': it takes 1:1, 3:2/],
+		['a gpt-image-2 size that is neither a ratio nor WIDTHxHEIGHT', 'generate', 'gpt-image-2', { size: '0:0' }, /Size \(size\) '0:0' is not accepted by model 'gpt-image-2': An aspect ratio .* or WIDTHxHEIGHT/],
+		['a nano-banana size of 99999x99999 (issue 16)', 'generate', 'nano-banana', { imageOptions: { size: '99999x99999' } }, /Size \(size\) '99999x99999' is not accepted by model 'nano-banana': .*64 to 8192 pixels a side/],
+		['a nano-banana size of 0:0 (issue 16)', 'generate', 'nano-banana', { imageOptions: { size: '0:0' } }, /Size \(size\) '0:0' is not accepted by model 'nano-banana'/],
+		['a reference URL with a space in it', 'edit', 'gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }, /'https:\/\/x\.test\/a b\.png' is not an http\(s\) URL/],
+		['a prompt past 32,000 characters', 'generate', 'gpt-image-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted/],
 		['n above 4', 'generate', 'gpt-image-2', { n: 5 }, /Number of Images \(n\) 5 is out of range for model 'gpt-image-2': it takes a whole number from 1 to 4/],
 		['n of 0', 'edit', 'gpt-image-2.5', { n: 0, referenceUrls: 'https://x.test/a.png' }, /\(n\) 0 is out of range .* from 1 to 4/],
 		['17 references for gpt-image-2', 'edit', 'gpt-image-2', { referenceUrls: Array.from({ length: 17 }, (_, i) => `https://x.test/${i}.png`).join('\n') }, /Reference Images: 17 given, but model 'gpt-image-2' takes 1 to 16/],

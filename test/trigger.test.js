@@ -42,8 +42,8 @@ const jsonOf = (result) => (result ?? [[]])[0].map((item) => item.json);
 describe('Task Finished', () => {
 	test('tasks finishing over several polls are each emitted exactly once, finished ones are not queried again', async () => {
 		// Wide margins: the first poll of a test worker loads n8n-core, slow on a busy 2-core machine.
-		ctx.sim.scenario('gpt-image-2-async', { durationMs: 1500 });
-		ctx.sim.scenario('nano-banana', { durationMs: 3500 });
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 3000 });
+		ctx.sim.scenario('nano-banana', { durationMs: 6000 });
 		const fast = await submit('gpt-image-2-async');
 		const slow = await submit('nano-banana');
 		const w = watcher(taskParams([fast, slow]));
@@ -116,7 +116,7 @@ describe('Task Finished', () => {
 	});
 
 	test('a never-finishing task times out once, whatever Include Failures says', async () => {
-		ctx.sim.scenario('*', { durationMs: 50, outcome: 'never' });
+		ctx.sim.scenario('*', { durationMs: 50, outcome: 'never', shape: 'B' });
 		const id = await submit('gpt-image-2-async');
 		const w = watcher(taskParams([id], { timeoutMinutes: 0.01, includeFailures: false }));
 		expect(await w.poll()).toBeNull();

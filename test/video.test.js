@@ -94,13 +94,21 @@ describe('requests per model family and route', () => {
 		expect(json).toMatchObject({ queryRoute: 'video', status: 'completed', url: ctx.sim.task(json.taskId).urls[0] });
 	});
 
-	test('Veo 3.1 defaults: 8 seconds, 16:9, 720p, audio on; no seed or person setting sent', async () => {
+	test('Veo 3.1 fields left alone send nothing: the channel defaults apply (spec 4.8: default 8 s; picture and audio by model)', async () => {
 		await generate('veo-3.1-flash');
-		expect(submits()[0].body).toEqual({
-			model: 'veo-3.1-flash',
-			prompt: PROMPT,
-			metadata: { durationSeconds: 8, aspectRatio: '16:9', resolution: '720p', generateAudio: true },
-		});
+		expect(submits()[0].body).toEqual({ model: 'veo-3.1-flash', prompt: PROMPT });
+	});
+
+	test('Veo 3.1: 4k resolution, another aspect ratio and a longer duration are sent as typed (suggestions, not limits)', async () => {
+		const result = await generate('veo-3.1-pro', { download: false, videoMetadataResolution: '4k', videoMetadataAspectRatio: '1:1', videoMetadataDurationSeconds: 20 });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body.metadata).toEqual({ resolution: '4k', aspectRatio: '1:1', durationSeconds: 20 });
+	});
+
+	test('Allow Unusual Values lets a duration past the plausible bound through', async () => {
+		const result = await generate('veo-3.1-pro', { download: false, videoMetadataDurationSeconds: 600, videoAllowUnusualValues: true });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body.metadata).toEqual({ durationSeconds: 600 });
 	});
 
 	test('Seedance: integer duration, aspect_ratio, resolution, metadata switches; a binary reference is uploaded first and sent in images', async () => {
@@ -143,15 +151,20 @@ describe('requests per model family and route', () => {
 		expect(result.items[0].json.url).toBe(ctx.sim.task(result.items[0].json.taskId).urls[0]);
 	});
 
-	test.each(['seedance-1.0-fast', 'seedance-1.0-mini', 'seedance-1.5-pro', 'seedance-2.0', 'seedance-2.0-fast'])('%s sends duration 5 by default', async (model) => {
+	test.each(['seedance-1.0-fast', 'seedance-1.0-mini', 'seedance-1.5-pro', 'seedance-2.0', 'seedance-2.0-fast'])('%s sends only model and prompt when its fields are left alone (duration by channel)', async (model) => {
 		const result = await generate(model, { download: false });
 		expect(result.error).toBeUndefined();
-		const body = submits()[0].body;
-		expect(body).toMatchObject({ model, duration: 5, aspect_ratio: '16:9', resolution: '720p' });
-		expect(body.seconds).toBeUndefined();
+		expect(submits()[0].body).toEqual({ model, prompt: PROMPT });
+	});
+
+	test('Seedance: durations outside 4-15 and resolution 4k are sent as typed (by channel), switches only when chosen', async () => {
+		const result = await generate('seedance-2.0', { download: false, videoDuration: 3, videoResolution: '4k', videoMetadataWatermark: false });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body).toEqual({ model: 'seedance-2.0', prompt: PROMPT, duration: 3, resolution: '4k', metadata: { watermark: false } });
 	});
 
 	test('grok on the multipart route: text fields, input_reference repeated per file, no JSON content type; /content downloaded with the key', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, urlField: 'video_url' });
 		const png = pngFor('grok-ref');
 		const jpg = jpeg();
 		const result = await generate(
@@ -182,16 +195,27 @@ describe('requests per model family and route', () => {
 		expect(result.items[0].binary.data.mimeType).toBe('video/mp4');
 	});
 
-	test('grok on the unified route: JSON with seconds and size, no multipart-only quality', async () => {
-		const result = await generate('grok-imagine-video-1.5', { download: false, videoReferenceUrls: 'https://example.com/a.png, https://example.com/b.png' });
+	test('grok on the unified route: duration by channel, nothing sent unless chosen, several images, no multipart-only quality', async () => {
+		const result = await generate('grok-imagine-video-1.5', { download: false, videoReferenceUrls: 'https://example.com/a.png\nhttps://example.com/b.png?sig=a,b' });
 		expect(result.error).toBeUndefined();
 		expect(submits()[0].body).toEqual({
 			model: 'grok-imagine-video-1.5',
 			prompt: PROMPT,
-			seconds: '6',
-			size: '1280x720',
-			images: ['https://example.com/a.png', 'https://example.com/b.png'],
+			images: ['https://example.com/a.png', 'https://example.com/b.png?sig=a,b'],
 		});
+	});
+
+	test('grok on the JSON routes: seconds outside the multipart list and aspect_ratio instead of size are sent', async () => {
+		const result = await generate('grok-imagine-video-1.5', { download: false, videoRoute: 'compatibility', videoSeconds: '8', videoAspectRatio: '9:16' });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body).toEqual({ model: 'grok-imagine-video-1.5', prompt: PROMPT, seconds: '8', aspect_ratio: '9:16' });
+	});
+
+	test('sora-2 takes several references ("images allowed"): one in image, several in images', async () => {
+		const result = await generate('sora-2', { download: false, videoReferenceUrls: 'https://example.com/a.png\nhttps://example.com/b.png' });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body.images).toEqual(['https://example.com/a.png', 'https://example.com/b.png']);
+		expect(submits()[0].body.image).toBeUndefined();
 	});
 
 	test('the legacy grok alias is sent as chosen and the output names the recommended id', async () => {
@@ -209,9 +233,9 @@ describe('requests per model family and route', () => {
 		expect(result.error).toBeUndefined();
 		const bodies = Object.fromEntries(submits().map((r) => [r.body.model, r.body]));
 		expect(bodies['sora-2']).toEqual({ model: 'sora-2', prompt: PROMPT, seconds: '8', size: '1280x720' });
-		expect(bodies['grok-imagine-video-1.5']).toEqual({ model: 'grok-imagine-video-1.5', prompt: PROMPT, seconds: '6', size: '1280x720' });
-		expect(bodies['veo-3.1-flash'].metadata).toEqual({ durationSeconds: 8, aspectRatio: '16:9', resolution: '720p', generateAudio: true });
-		expect(bodies['seedance-2.0']).toMatchObject({ duration: 5, aspect_ratio: '16:9', resolution: '720p' });
+		expect(bodies['grok-imagine-video-1.5']).toEqual({ model: 'grok-imagine-video-1.5', prompt: PROMPT });
+		expect(bodies['veo-3.1-flash']).toEqual({ model: 'veo-3.1-flash', prompt: PROMPT });
+		expect(bodies['seedance-2.0']).toEqual({ model: 'seedance-2.0', prompt: PROMPT });
 	});
 
 	test('a model the registry does not know gets prompt, references in images and the JSON fields only', async () => {
@@ -226,7 +250,7 @@ describe('requests per model family and route', () => {
 		await generate('seedance-2.0', { download: false, videoAdditionalBody: '{"callback_url":"https://example.com/cb","metadata":{"fps":24}}' });
 		const body = submits()[0].body;
 		expect(body.callback_url).toBe('https://example.com/cb');
-		expect(body.metadata).toEqual({ generate_audio: true, return_last_frame: false, camera_fixed: false, watermark: false, fps: 24 });
+		expect(body.metadata).toEqual({ fps: 24 });
 	});
 });
 
@@ -257,7 +281,7 @@ describe('waiting and results', () => {
 	});
 
 	test('stuck at 100% past Max Wait gives a pending item to resume, not a failure', async () => {
-		ctx.sim.scenario('*', { durationMs: 200, outcome: 'stuck100' });
+		ctx.sim.scenario('*', { durationMs: 200, outcome: 'stuck100', shape: 'A' });
 		const result = await generate('sora-2', { waitDeadlineMinutes: 0.01 });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ pending: true, status: 'in_progress', progress: 100, queryRoute: 'generic', model: 'sora-2', estimatedCost: PRICE_NOTE });
@@ -344,7 +368,10 @@ describe('refused before sending', () => {
 		['sora seconds other than 8/12', 'sora-2', { videoSeconds: '10' }, /Seconds \(seconds\): "10".*sora-2.*allowed values are 8, 12/],
 		['sora size other than the two', 'sora-2', { videoSize: '1024x1024' }, /Size \(size\): "1024x1024".*allowed values are 1280x720, 720x1280/],
 		['grok seconds outside the list', 'grok-imagine-video-1.5', { videoRoute: 'multipart', videoSeconds: '8' }, /Seconds \(seconds\): "8".*allowed values are 6, 10, 12, 16, 20/],
-		['seedance duration outside its range', 'seedance-2.0', { videoDuration: 3 }, /Duration \(Seconds\) \(duration\): 3.*4 to 15/],
+		['a Veo duration far beyond any model (issue 16)', 'veo-3.1-pro', { videoMetadataDurationSeconds: 100000 }, /Duration \(Seconds\) \(metadata\.durationSeconds\): 100000 is far beyond any video model's range; without Allow Unusual Values it takes at most 60/],
+		['grok JSON seconds far beyond any model', 'grok-imagine-video-1.5', { videoSeconds: '100000' }, /Seconds \(seconds\): "100000" is far beyond/],
+		['a prompt past 32,000 characters', 'sora-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted \(the spec gives no bound/],
+		['a reference URL with a space', 'seedance-2.0', { videoReferenceUrls: 'https://example.com/a b.png' }, /'https:\/\/example\.com\/a b\.png' is not a public http\(s\) URL \(a URL has no spaces/],
 		['an empty prompt', 'sora-2', { prompt: '   ' }, /Prompt is empty/],
 		['the multipart route for a model without it', 'sora-2', { videoRoute: 'multipart' }, /Grok Multipart route is only for grok-imagine-video-1\.5, grok-imagine-1\.5-video/],
 		['URLs on the multipart route', 'grok-imagine-video-1.5', { videoRoute: 'multipart', videoReferenceUrls: 'https://example.com/a.png' }, /takes reference images as files only/],
@@ -352,7 +379,7 @@ describe('refused before sending', () => {
 		['a reference that is not a URL', 'seedance-2.0', { videoReferenceUrls: 'file:///etc/passwd' }, /not a public http\(s\) URL/],
 		['an image model', 'gpt-image-2', {}, /'gpt-image-2' is not a video model \(it is listed as image\)/],
 		['Additional Body Fields replacing a checked field', 'sora-2', { videoAdditionalBody: '{"seconds":"10"}' }, /'seconds' is already set by the field Seconds/],
-		['Additional Body Fields replacing a metadata field', 'veo-3.1-flash', { videoAdditionalBody: '{"metadata":{"durationSeconds":30}}' }, /'metadata\.durationSeconds' is already set by the field Duration \(Seconds\)/],
+		['Additional Body Fields replacing a metadata field', 'veo-3.1-flash', { videoMetadataDurationSeconds: 6, videoAdditionalBody: '{"metadata":{"durationSeconds":30}}' }, /'metadata\.durationSeconds' is already set by the field Duration \(Seconds\)/],
 		['Additional Body Fields that are not JSON', 'sora-2', { videoAdditionalBody: '{seconds: 8' }, /not valid JSON/],
 	];
 
@@ -445,6 +472,7 @@ describe('Task resource with video tasks', () => {
 	});
 
 	test('grok multipart task: Wait on the video route, Get, then Download Result through /content with the key', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, urlField: 'video_url' });
 		const items = await pending('grok-imagine-video-1.5', 'multipart');
 		const taskId = items[0].json.taskId;
 		expect(items[0].json.queryRoute).toBe('video');
@@ -472,6 +500,7 @@ describe('Task resource with video tasks', () => {
 	});
 
 	test('Download Result of a compatibility-route task by its result URL, without the key', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, urlField: 'video_url' });
 		const items = await pending('sora-2', 'compatibility');
 		const taskId = items[0].json.taskId;
 		await new Promise((resolve) => setTimeout(resolve, 400));

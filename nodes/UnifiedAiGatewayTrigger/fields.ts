@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/fields';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
@@ -47,6 +48,7 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Where to read the tasks. A task is known on the route and host that created it.',
 		displayOptions: task,
 	},
+	{ ...TASK_LANGUAGE, displayOptions: { show: { event: ['taskFinished'], queryRoute: ['generic'] } } },
 	{
 		displayName: 'Include Failures',
 		name: 'includeFailures',

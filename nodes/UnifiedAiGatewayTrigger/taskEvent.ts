@@ -41,6 +41,8 @@ function isTaskSpecific(error: unknown): error is GatewayRequestError {
 
 interface Settings {
 	route: QueryRoute;
+	/** Spec 4.10 `language`, generic query only. */
+	language?: string;
 	ids: string[];
 	includeFailures: boolean;
 	windowMinutes: number;
@@ -53,6 +55,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 	const download = ctx.getNodeParameter('download', false) as boolean;
 	return {
 		route,
+		language: route === 'generic' ? String(ctx.getNodeParameter('language', 'en')) : undefined,
 		ids,
 		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
 		windowMinutes: Number(ctx.getNodeParameter('timeoutMinutes', 30)),
@@ -71,7 +74,7 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 			description: 'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
 		});
 	}
-	const snapshot = await queryTask(ctx, settings.route, taskId);
+	const snapshot = await queryTask(ctx, settings.route, taskId, { language: settings.language });
 	return [[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)]];
 }
 
@@ -104,7 +107,7 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => {
 		if (budget.remaining() < MIN_QUERY_MS) return undefined; // out of time: the next poll asks
 		tasks[id].checkedAt = Date.now();
-		return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt });
+		return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt, language: settings.language });
 	});
 	// With the budget spent, a timeout or drop may be the budget cutting a slow answer short: the
 	// gateway is slow, not failing, and those tasks are asked again next poll.

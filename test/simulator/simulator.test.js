@@ -49,13 +49,13 @@ test('sync image URL downloads a valid PNG from the files origin without auth', 
 });
 
 test('async image task goes queued -> completed by elapsed time', async () => {
-  sim.scenario('*', { durationMs: 150, queuedMs: 40 });
+  sim.scenario('*', { durationMs: 900, queuedMs: 600, imageShape: 'full' });
   const created = await (await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2-async', prompt: 'x' })).json();
   expect(created).toMatchObject({ status: 'queued', mode: 'generate', model: 'gpt-image-2-async' });
   expect(created.id).toMatch(/^task_[A-Za-z0-9]{32}$/);
   const poll = async () => (await fetch(`${sim.mainUrl}/v1/images/generations/${created.id}`, { headers: auth })).json();
   expect((await poll()).status).toBe('queued');
-  await sleep(200);
+  await sleep(1000);
   const done = await poll();
   expect(done).toMatchObject({ status: 'completed', progress: '100%' });
   expect(done.items[0].status).toBe('success');

@@ -1,13 +1,13 @@
 'use strict';
 // Mutable simulator state shared by all three origins.
 const { defaultModels, canonicalVideo } = require('./catalog');
-const { OUTCOMES } = require('./tasks');
+const { OUTCOMES, VARIANTS } = require('./tasks');
 
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
-  'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes',
+  'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost',
 ];
-const URL_FIELDS = ['video_url', 'result_url', 'url', 'metadata.url'];
+const URL_FIELDS = VARIANTS.videoUrl;
 
 const defaultBalances = () => ({
   token: { remain: 100.5, used: 12.25, unlimited: false },
@@ -19,7 +19,9 @@ function checkScenario(opts) {
     if (!SCENARIO_KEYS.includes(key)) throw new TypeError(`scenario: unknown option "${key}" (known: ${SCENARIO_KEYS.join(', ')})`);
   }
   if (opts.outcome !== undefined && !OUTCOMES.includes(opts.outcome)) throw new TypeError(`scenario: outcome must be one of ${OUTCOMES.join(', ')}`);
-  if (opts.shape !== undefined && !['A', 'B'].includes(opts.shape)) throw new TypeError("scenario: shape must be 'A' or 'B'");
+  if (opts.shape !== undefined && !VARIANTS.generic.includes(opts.shape)) throw new TypeError(`scenario: shape must be one of ${VARIANTS.generic.join(', ')}`);
+  if (opts.imageShape !== undefined && !VARIANTS.image.includes(opts.imageShape)) throw new TypeError(`scenario: imageShape must be one of ${VARIANTS.image.join(', ')}`);
+  if (opts.resultHost !== undefined && !['files', 'main'].includes(opts.resultHost)) throw new TypeError("scenario: resultHost must be 'files' or 'main'");
   if (opts.urlField !== undefined && !URL_FIELDS.includes(opts.urlField)) throw new TypeError(`scenario: urlField must be one of ${URL_FIELDS.join(', ')}`);
   if (opts.mode !== undefined && !['task', 'sync'].includes(opts.mode)) throw new TypeError("scenario: mode must be 'task' or 'sync'");
   if (opts.videoBytes !== undefined && !(Number.isSafeInteger(opts.videoBytes) && opts.videoBytes >= 0)) throw new TypeError('scenario: videoBytes must be a whole number of bytes');

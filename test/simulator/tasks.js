@@ -2,6 +2,33 @@
 const { taskId } = require('./ids');
 
 const DEFAULT_DURATION = { image: 2000, video: 3000 };
+
+/*
+ * Where the spec shows several answers for one query, each task gets one of them in turn (a
+ * rotation per list, kept across reset() so a file's later tests see the later variants), so
+ * every suite meets every shape. A scenario option (shape, imageShape, urlField) pins one.
+ *   generic: spec 2.3 shape A, shape B, and the top-level `url` variant of the upload example;
+ *   image:   spec 4.5 top-level items[] without a status, the upload example's status/url/
+ *            fail_reason, and both together;
+ *   videoUrl: spec 2.7 result_url, video_url, url ("present on completion, possibly absent"),
+ *            gateway-notes metadata.url.
+ */
+const VARIANTS = {
+  generic: ['A', 'B', 'url'],
+  image: ['items', 'upload', 'full'],
+  videoUrl: ['result_url', 'video_url', 'url', 'none', 'metadata.url'],
+};
+
+function pickVariants(sim) {
+  sim.variantTurns = sim.variantTurns || {};
+  const picked = {};
+  for (const [name, list] of Object.entries(VARIANTS)) {
+    const turn = sim.variantTurns[name] || 0;
+    sim.variantTurns[name] = turn + 1;
+    picked[name] = list[turn % list.length];
+  }
+  return picked;
+}
 const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never'];
 
 /**
@@ -23,6 +50,7 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
     timeScale: sim.timeScale,
     scenario,
     params,
+    variants: pickVariants(sim),
     images: kind === 'image' ? scenario.images || n || 1 : 0,
   };
   task.urls = resultUrls(sim, task);
@@ -32,7 +60,8 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
 
 function resultUrls(sim, task) {
   if (task.scenario.outcome === 'noUrl') return [];
-  const base = `${sim.urls.files}/files`;
+  // resultHost 'main': the gateway serves results on its own host, behind the key (spec 5.5).
+  const base = task.scenario.resultHost === 'main' ? `${sim.urls.main}/v1/results` : `${sim.urls.files}/files`;
   if (task.kind === 'video') {
     const bytes = task.scenario.videoBytes;
     return [bytes ? `${base}/big-${bytes}-${task.id}.mp4` : `${base}/${task.id}.mp4`];
@@ -96,4 +125,4 @@ function failMessage(task, language) {
   return 'Generation failed: the upstream provider rejected the request';
 }
 
-module.exports = { createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES };
+module.exports = { createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };

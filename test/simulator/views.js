@@ -21,8 +21,24 @@ function withError(obj, task, st, language) {
   return obj;
 }
 
-// GET /v1/images/generations/{id} for async GPT tasks.
+// The item status of spec 4.5: `success` when done, else the task's own word.
+const itemStatus = (st) => (st.status === 'completed' ? 'success' : st.status);
+
+// GET /v1/images/generations/{id} for async GPT tasks, in the variant the task was given.
 function gptImageView(task, st) {
+  const variant = task.scenario.imageShape || task.variants.image;
+  if (variant === 'items') {
+    // Spec 4.5 literally: poll until items[0].status is success, read items[0].data[0].url.
+    const item = { id: `${task.id}_0`, status: itemStatus(st), data: st.urls.map((url) => ({ url })) };
+    const error = errorOf(task, st);
+    if (error) item.fail_reason = error.message;
+    return { id: task.id, progress: pct(st.progress), items: [item] };
+  }
+  if (variant === 'upload') {
+    // The upload workflow example reads top-level status, url and fail_reason.
+    const error = errorOf(task, st);
+    return { id: task.id, status: st.status, url: st.urls[0] || '', fail_reason: error ? error.message : '' };
+  }
   const out = {
     id: task.id,
     object: 'image.task',
@@ -50,6 +66,15 @@ function nanoView(task, st) {
 }
 
 // Generic query, shape A (flat). Video tasks carry their video in result_url.
+// The upload example's variant of the generic task (spec 2.3): id, status, url, fail_reason.
+function urlView(task, st, language) {
+  const error = errorOf(task, st, language);
+  const out = { id: task.id, status: st.status, progress: pct(st.progress) };
+  if (st.status === 'completed' && st.urls[0]) out.url = st.urls[0];
+  if (error) out.fail_reason = error.message;
+  return out;
+}
+
 function shapeAView(task, st, language) {
   const out = { task_id: task.id, status: st.status, progress: pct(st.progress) };
   if (st.status === 'completed') {
@@ -118,8 +143,8 @@ function videoView(task, st) {
     size: task.params.size,
   };
   if (st.finishedAt) out.completed_at = unixSeconds(st.finishedAt);
-  if (st.status === 'completed' && st.urls[0]) {
-    const field = task.scenario.urlField || 'video_url';
+  const field = task.scenario.urlField || task.variants.videoUrl;
+  if (st.status === 'completed' && st.urls[0] && field !== 'none') {
     if (field === 'metadata.url') out.metadata = { url: st.urls[0] };
     else out[field] = st.urls[0];
     out.expires_at = unixSeconds(st.finishedAt) + EXPIRES_S;
@@ -151,4 +176,4 @@ function upperCaseView(task, st) {
   };
 }
 
-module.exports = { gptImageView, nanoView, shapeAView, shapeBView, altView, videoView, upperCaseView };
+module.exports = { gptImageView, nanoView, urlView, shapeAView, shapeBView, altView, videoView, upperCaseView };

@@ -398,7 +398,8 @@ async function main() {
 				for (const ratio of ['1:1', '9:16', '21:9']) {
 					check(sizes.includes(ratio), `gpt-image-2: the ${sizeField.label} field has no ratio "${ratio}"; it offers ${list(sizes)}`);
 				}
-				check(!sizes.some((s) => /^\d+x\d+$/.test(s)), `gpt-image-2: the ${sizeField.label} field offers pixel sizes ${list(sizes.filter((s) => /x/.test(s)))}, expected ratios only`);
+				// Spec 4.4: gpt-image-2 takes pixel sizes too (its default is 1024x1024).
+				check(sizes.includes('1024x1024'), `gpt-image-2: the ${sizeField.label} field has no pixel size 1024x1024; it offers ${list(sizes)}`);
 				await waitUntil(async () => (await selectedValue(page, 'size')) === '16:9', `gpt-image-2: choosing 16:9 in ${sizeField.label} did not stick`);
 				const resolutionSelect = await openSelect(page, nodeParameters(page).getByTestId('parameter-input-resolution'));
 				const resolutions = resolutionSelect.names;
@@ -457,12 +458,12 @@ async function main() {
 				const added = nested.find((x) => x.label === expected.options[0]);
 				check(added.path.startsWith('parameters.imageOptions.'), `nano-banana: the added option is not inside the Options collection (${added.path})`);
 				if (added.path === 'parameters.imageOptions.size') {
-					// nano-banana's Size is free text: a ratio such as 16:9 is typed in.
+					// nano-banana's Size offers ratios (others go in as an expression): 16:9 is picked.
 					const input = nodeParameters(page).locator('[data-parameter-path="parameters.imageOptions.size"]');
-					await input.click();
-					await page.keyboard.type('16:9');
-					await waitUntil(async () => (await input.innerText()).includes('16:9') || (await input.locator('input, textarea').first().inputValue().catch(() => '')) === '16:9', 'nano-banana: typing 16:9 into Size did not show');
-					await page.evaluate(() => document.activeElement && document.activeElement.blur());
+					const sizeSelect = await openSelect(page, input);
+					check(sizeSelect.names.includes('16:9'), `nano-banana: Size has no option "16:9"; it offers ${list(sizeSelect.names)}`);
+					await sizeSelect.pick('16:9');
+					await waitUntil(async () => (await input.innerText()).includes('16:9') || (await input.locator('input').first().inputValue().catch(() => '')) === '16:9', 'nano-banana: choosing 16:9 in Size did not show');
 				}
 				const file = await screenshot(page.locator('.node-settings'), 'image-generate-nano-banana.png');
 				console.log(`      screenshot ${path.relative(REPO, file)}`);
@@ -702,7 +703,7 @@ async function main() {
 				const taskId = made.json.data && made.json.data.task_id;
 				check(taskId, `the simulator made no nano-banana task: ${made.status} ${JSON.stringify(made.json)}`);
 				// Wait on the generic route; the trigger reads the image route, so every GET there is n8n's.
-				await waitUntil(async () => (await simJson('GET', `/v1/tasks/${taskId}`)).json.data.status === 'completed', `task ${taskId} did not complete`);
+				await waitUntil(async () => ((answer) => (answer.data ? answer.data.status : answer.status))((await simJson('GET', `/v1/tasks/${taskId}`)).json) === 'completed', `task ${taskId} did not complete`);
 				const queryPath = `/v1/images/generations/${taskId}`;
 				const trigger = {
 					id: 'a1b2c3d4-0000-4000-8000-000000000001',

@@ -1,5 +1,7 @@
 import type { GatewayContext } from '../transport/context';
+import { CREDENTIAL_TYPE } from '../transport/context';
 import { gatewayRequest } from '../transport/request';
+import { originsFrom } from '../transport/urls';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 import { readTask, type TaskSnapshot } from './snapshot';
 
@@ -32,5 +34,13 @@ export async function queryTask(
 		retries: options.retries,
 		deadlineAt: options.deadlineAt,
 	});
-	return readTask(body, taskId);
+	return readTask(body, taskId, { contentUrl: await contentUrlOf(ctx, routeName, taskId) });
+}
+
+/** The absolute URL of the route's content download, on the host that holds the task. */
+async function contentUrlOf(ctx: GatewayContext, routeName: QueryRoute, taskId: string): Promise<string | undefined> {
+	const route = QUERY_ROUTES[routeName];
+	if (!route.contentPath) return undefined;
+	const origins = originsFrom(await ctx.getCredentials(CREDENTIAL_TYPE));
+	return `${origins[route.host]}${route.contentPath(taskId)}`;
 }

@@ -32,7 +32,9 @@ export function extractResultUrls(body: unknown): string[] {
 		const metadata = obj(root.metadata);
 		found.push(
 			...urlsIn(root.result_url),
+			// Spec 4.5: async GPT image answers may carry `items[]` at the top level, not in `result`.
 			...list(result?.items).flatMap((item) => urlsOfItems(obj(item)?.data)),
+			...list(root.items).flatMap((item) => urlsOfItems(obj(item)?.data)),
 			...urlsOfItems(result?.images),
 			...urlsOfItems(nested?.images),
 			...urlsOfItems(root.data),

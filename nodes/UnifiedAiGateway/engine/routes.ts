@@ -11,6 +11,8 @@ export interface RouteInfo {
 	/** Spec 8: async images up to 10 min; video at least 30 min. */
 	deadlineMs: number;
 	label: string;
+	/** Where the route serves a finished task's file with the API key (spec 2.7, 4.9: `/v1/videos/{id}/content`). */
+	contentPath?: (taskId: string) => string;
 }
 
 const MINUTE = 60_000;
@@ -20,7 +22,8 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		host: 'main',
 		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
 		intervalMs: 3_000,
-		deadlineMs: 10 * MINUTE,
+		// The unified video route's tasks are read here: the video window applies (spec 8).
+		deadlineMs: 30 * MINUTE,
 		label: 'generic task query',
 	},
 	image: {
@@ -36,6 +39,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		intervalMs: 5_000,
 		deadlineMs: 30 * MINUTE,
 		label: 'video task query',
+		contentPath: (id) => `/v1/videos/${encodeURIComponent(id)}/content`,
 	},
 	alt: {
 		host: 'alt',

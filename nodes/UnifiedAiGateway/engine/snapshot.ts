@@ -13,6 +13,8 @@ export interface TaskSnapshot {
 	state: 'pending' | 'succeeded' | 'failed';
 	progress?: number;
 	urls: string[];
+	/** The file is served by the gateway's content route (spec 2.7, 4.9): the task gave no URL. */
+	contentRoute?: boolean;
 	error?: string;
 	estimatedTimeS?: number;
 	raw: IDataObject;
@@ -40,14 +42,46 @@ export function taskIdOf(body: unknown): string | undefined {
 	return firstString(root?.task_id, data?.task_id, data?.id, root?.id, root?.request_id);
 }
 
-export function readTask(body: unknown, taskId: string): TaskSnapshot {
+/** The first `items[]` entry wherever the answer puts it (spec 2.3 `result.items`, 4.5 top level). */
+function firstItemOf(root: IDataObject, data: IDataObject | undefined): IDataObject | undefined {
+	for (const holder of [root, obj(root.result), data, obj(data?.result)]) {
+		if (holder && Array.isArray(holder.items)) return obj(holder.items);
+	}
+	return undefined;
+}
+
+export interface ReadOptions {
+	/**
+	 * Where the finished file is when the answer names no URL (spec 2.7 + 4.9: the `/v1/videos`
+	 * routes serve it at `/v1/videos/{id}/content`). Without it, completed-without-URL is a
+	 * failure (spec 3 rule 2).
+	 */
+	contentUrl?: string;
+}
+
+/**
+ * The status word: the task's own, else its first item's (spec 4.5 polls `items[0].status`); a
+ * finished item also outranks a task word that still says waiting or running.
+ */
+function statusOf(root: IDataObject, data: IDataObject | undefined): string {
+	const own = firstString(root.status, root.state, data?.status, data?.state);
+	const item = firstString(firstItemOf(root, data)?.status);
+	if (!own) return item ?? 'unknown';
+	const ownPhase = phaseOf(own);
+	const itemPhase = phaseOf(item);
+	const ownOpen = ownPhase === 'waiting' || ownPhase === 'running';
+	if (item && ownOpen && (itemPhase === 'succeeded' || itemPhase === 'failed')) return item;
+	return own;
+}
+
+export function readTask(body: unknown, taskId: string, options: ReadOptions = {}): TaskSnapshot {
 	const root = obj(body) ?? {};
 	const data = obj(root.data);
-	const firstItem = obj(obj(root.result)?.items) ?? obj(root.items);
-	const status =
-		firstString(root.status, root.state, data?.status, data?.state, firstItem?.status) ?? 'unknown';
+	const status = statusOf(root, data);
 	const phase = phaseOf(status) ?? 'unknown';
-	const urls = extractResultUrls(root);
+	let urls = extractResultUrls(root);
+	const contentRoute = phase === 'succeeded' && urls.length === 0 && Boolean(options.contentUrl);
+	if (contentRoute) urls = [options.contentUrl!];
 	const progress = readProgress(root.progress ?? data?.progress);
 	const errorObject = obj(root.error) ?? obj(data?.error);
 	let error = firstString(
@@ -74,6 +108,7 @@ export function readTask(body: unknown, taskId: string): TaskSnapshot {
 		state,
 		progress: phase === 'succeeded' && state === 'succeeded' ? (progress ?? 100) : progress,
 		urls,
+		...(contentRoute ? { contentRoute } : {}),
 		error: state === 'failed' ? error : undefined,
 		estimatedTimeS: firstNumber(root.estimated_time, data?.estimated_time),
 		raw: root,

@@ -10,6 +10,7 @@ import {
 	rangeText,
 	registryFieldLabel,
 	registryParameterName,
+	spreadRules,
 	typeOf,
 	type RegistryFieldSet,
 } from './registryRules';
@@ -42,7 +43,8 @@ interface OptionsGroup {
 /** File formats read better in capitals; other values are capitalised word by word. */
 const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url']);
 
-function optionName(value: string | number, multipliers: Multipliers): string {
+function optionName(value: string | number | boolean, multipliers: Multipliers): string {
+	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
 	const text = String(value);
 	const name = CAPITAL_VALUES.has(text) ? text.toUpperCase() : text.split('_').map(capitalised).join(' ');
 	const factor = multipliers?.[text];
@@ -52,7 +54,13 @@ function optionName(value: string | number, multipliers: Multipliers): string {
 /** The rule's own help, then what a number takes and where a nested key goes. */
 function describe(key: string, rule: FieldRule): string | undefined {
 	const numeric = typeOf(rule) === 'number' && (rule.min !== undefined || rule.max !== undefined);
-	const parts = [rule.description, numeric ? `Takes ${rangeText(rule)}` : undefined, key.includes('.') ? `Sent as ${key}` : undefined];
+	const parts = [
+		rule.description,
+		numeric ? `Takes ${rangeText(rule)}` : undefined,
+		rule.plausibleMax !== undefined ? `Above ${rule.plausibleMax} needs Allow Unusual Values` : undefined,
+		rule.suggest ? 'The list holds the usual values; for another, switch the field to Expression and type it: it is sent as typed' : undefined,
+		key.includes('.') ? `Sent as ${key}` : undefined,
+	];
 	const sentences = parts.filter((part): part is string => Boolean(part));
 	// A single sentence stays as the registry wrote it (n8n style: no final period on one sentence).
 	if (sentences.length <= 1) return sentences[0];
@@ -115,7 +123,7 @@ function optionsCollection(set: RegistryFieldSet, entries: OptionsEntry[], displ
 
 /** The fields of ids the registry does not know: shown when the model is none of the known ids. */
 function unknownModelProperties(set: RegistryFieldSet): INodeProperties[] {
-	const rules = Object.entries(set.unknownModel?.fields?.[set.operation] ?? {});
+	const rules = spreadRules(set.unknownModel?.fields?.[set.operation]);
 	const hide = { [set.modelCondition ?? 'modelId']: [...new Set(set.models.map((m) => m.id))] };
 	const fields = rules
 		.filter(([, rule]) => placementOf(set, rule) === 'field')
@@ -138,7 +146,7 @@ export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 	const options = new Map<string, OptionsGroup>();
 	for (const model of set.models) {
 		const host = multiHost.includes(model.id) ? model.host : undefined;
-		const rules = Object.entries(model.fields?.[set.operation] ?? {});
+		const rules = spreadRules(model.fields?.[set.operation]);
 		for (const [key, rule] of rules) {
 			if (placementOf(set, rule) !== 'field') continue;
 			const multipliers = multipliersFor(model, key, rule);

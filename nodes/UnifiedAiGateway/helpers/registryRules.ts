@@ -23,6 +23,8 @@ export interface RegistryFieldSet {
 	modelCondition?: string;
 	/** The node parameter holding the request route, for rules limited by `routes`. */
 	routeParameter?: string;
+	/** The boolean parameter that lets numbers past a rule's `plausibleMax` through. */
+	allowUnusualParameter?: string;
 	/** The parameter choosing the host of an id with a row per host: each row's fields follow it. */
 	hostParameter?: string;
 	/** Rules without a default become entries of this collection instead of fields of their own. */
@@ -77,8 +79,20 @@ export function rangeText(rule: FieldRule): string {
 }
 
 /** The values a user may pick, without the "not sent" one. */
-export function allowedValues(rule: FieldRule): Array<string | number> {
+export function allowedValues(rule: FieldRule): Array<string | number | boolean> {
 	return (rule.values ?? []).filter((v) => v !== rule.omit);
+}
+
+/** A rule as one rule per request route when it has route variants (grok), else itself. */
+export function routeRules(rule: FieldRule): FieldRule[] {
+	if (!rule.routeVariants) return [rule];
+	const { routeVariants, ...base } = rule;
+	return routeVariants.map((variant) => ({ ...base, ...variant }));
+}
+
+/** Every (key, rule) of a row's rules with route variants spread out. */
+export function spreadRules(rules: Record<string, FieldRule> | undefined): Array<[string, FieldRule]> {
+	return Object.entries(rules ?? {}).flatMap(([key, rule]) => routeRules(rule).map((r): [string, FieldRule] => [key, r]));
 }
 
 /** Why a value was refused, for the resource to word (its messages are part of its contract). */
@@ -88,7 +102,7 @@ export interface ValueRefusal {
 	rule: FieldRule;
 	/** The value as the user (or an expression) gave it. */
 	given: unknown;
-	reason: 'values' | 'range' | 'pattern' | 'boolean';
+	reason: 'values' | 'range' | 'pattern' | 'boolean' | 'unusual';
 	/** What the rule takes: "8, 12", "a whole number from 1 to 4", "text matching ^…$", "true or false". */
 	accepts: string;
 	/** "Case matters: write '4K'." when only the case was wrong. */
@@ -97,12 +111,23 @@ export interface ValueRefusal {
 
 type Checked = { value?: string | number | boolean; refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'> };
 
+/** The switch that lets a value past a rule's plausibility bound (issue 16: video is pre-charged by duration). */
+export const ALLOW_UNUSUAL_LABEL = 'Allow Unusual Values';
+
+function unusual(max: number): NonNullable<Checked['refusal']> {
+	return {
+		reason: 'unusual',
+		accepts: `at most ${max}`,
+		hint: `A value this large is almost surely a typo, and video is charged in advance by duration. If the model really takes it, turn on ${ALLOW_UNUSUAL_LABEL}.`,
+	};
+}
+
 /**
  * One value against its rule: the value to send (the registry's own value for a list, so '8'
  * and 8 both send what the gateway expects), nothing for "not sent", or why it is refused.
  * Empty is never sent (the gateway's default applies), nor is the rule's `omit` value.
  */
-export function checkRuleValue(rule: FieldRule, given: unknown): Checked {
+export function checkRuleValue(rule: FieldRule, given: unknown, allowUnusual = false): Checked {
 	const value = typeof given === 'string' ? given.trim() : given;
 	if (value === undefined || value === null || value === '') return {};
 	const type = typeOf(rule);
@@ -114,13 +139,25 @@ export function checkRuleValue(rule: FieldRule, given: unknown): Checked {
 			(!rule.integer || Number.isInteger(n)) &&
 			(rule.min === undefined || n >= rule.min) &&
 			(rule.max === undefined || n <= rule.max);
-		return fits ? { value: n } : { refusal: { reason: 'range', accepts: rangeText(rule) } };
+		if (!fits) return { refusal: { reason: 'range', accepts: rangeText(rule) } };
+		if (rule.plausibleMax !== undefined && n > rule.plausibleMax && !allowUnusual) return { refusal: unusual(rule.plausibleMax) };
+		return { value: n };
 	}
 	const text = String(value);
 	if (rule.omit !== undefined && text === String(rule.omit)) return {};
 	if (type === 'options') {
 		const match = rule.values!.find((v) => String(v) === text);
 		if (match !== undefined) return { value: match };
+		if (rule.suggest) {
+			// The listed values are the spec's examples: another one is the user's to send.
+			if (rule.pattern && !new RegExp(rule.pattern).test(text)) {
+				return { refusal: { reason: 'pattern', accepts: `text matching ${rule.pattern}` } };
+			}
+			if (rule.plausibleMax !== undefined && Number(text) > rule.plausibleMax && !allowUnusual) {
+				return { refusal: unusual(rule.plausibleMax) };
+			}
+			return { value: text };
+		}
 		const otherCase = allowedValues(rule).find((v) => String(v).toLowerCase() === text.toLowerCase());
 		const hint = otherCase !== undefined ? `Case matters: write '${otherCase}'.` : undefined;
 		return { refusal: { reason: 'values', accepts: allowedValues(rule).join(', '), hint } };

@@ -6,6 +6,7 @@ import {
 	placementOf,
 	registryFieldLabel,
 	registryParameterName,
+	spreadRules,
 	type RegistryFieldSet,
 	type ValueRefusal,
 } from './registryRules';
@@ -40,10 +41,11 @@ function isModelFromExpression(ctx: IExecuteFunctions, set: RegistryFieldSet): b
 
 /** Whether some row's rule for this key has `value` as its default (so n8n may have filled it in). */
 function isSomeRowsDefault(set: RegistryFieldSet, key: string, value: unknown): boolean {
-	return set.models.some((m) => {
-		const rule = m.fields?.[set.operation]?.[key];
-		return rule?.default !== undefined && String(rule.default) === String(value);
-	});
+	return set.models.some((m) =>
+		spreadRules(m.fields?.[set.operation]).some(
+			([k, rule]) => k === key && rule.default !== undefined && String(rule.default) === String(value),
+		),
+	);
 }
 
 const isGiven = (value: unknown) => value !== undefined && value !== null && value !== '';
@@ -70,7 +72,10 @@ export function readRegistryValues(
 		? ((ctx.getNodeParameter(set.optionsCollection.name, itemIndex, {}) ?? {}) as IDataObject)
 		: {};
 	const fromExpression = isModelFromExpression(ctx, set);
-	for (const [key, rule] of Object.entries(rules ?? {})) {
+	const allowUnusual = set.allowUnusualParameter
+		? (ctx.getNodeParameter(set.allowUnusualParameter, itemIndex, false) as boolean)
+		: false;
+	for (const [key, rule] of spreadRules(rules)) {
 		if (rule.routes && (route === undefined || !rule.routes.includes(route))) continue;
 		const name = registryParameterName(set, key);
 		const placement = placementOf(set, rule);
@@ -80,15 +85,22 @@ export function readRegistryValues(
 		// A field hidden in the UI still gets the row's default.
 		else if (fromField) given = ctx.getNodeParameter(name, itemIndex, rule.default);
 		else given = options[name];
-		let checked = checkRuleValue(rule, given);
+		let checked = checkRuleValue(rule, given, allowUnusual);
 		// An Options entry is always the user's own; only a field can hold n8n's fill-in.
-		if (checked.refusal && fromExpression && fromField && isSomeRowsDefault(set, key, given)) {
-			checked = checkRuleValue(rule, rule.default);
+		// A listed-but-suggested value (gpt-image-2 takes 1024x1024 too) can be that fill-in as well.
+		const fillIn = fromExpression && fromField && String(given) !== String(rule.default) && isSomeRowsDefault(set, key, given);
+		if (fillIn && (checked.refusal || rule.suggest)) {
+			checked = checkRuleValue(rule, rule.default, allowUnusual);
 		}
 		if (checked.refusal) {
 			throw refuse({ field: `${registryFieldLabel(key, rule)} (${key})`, rule, given, ...checked.refusal });
 		}
 		if (checked.value !== undefined) setPath(body, key, checked.value);
+	}
+	// A value that only means something beside another (gpt-image-2 resolution with a ratio size).
+	for (const [key, rule] of spreadRules(rules)) {
+		const partner = rule.onlyWith && body[rule.onlyWith.key];
+		if (rule.onlyWith && !(typeof partner === 'string' && new RegExp(rule.onlyWith.pattern).test(partner))) delete body[key];
 	}
 	return body;
 }

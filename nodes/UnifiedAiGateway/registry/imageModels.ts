@@ -42,17 +42,24 @@ const GPT_SIZE: FieldRule = {
 	default: '1024x1024',
 	description: 'Width x height in pixels. The high-resolution sizes (2K/4K) cost 1.5 times the base price and take longer.',
 };
+/**
+ * gpt-image-2 takes a ratio (with Resolution) or a pixel size (spec 4.4: default 1024x1024, "a
+ * ratio such as 16:9 or 1:1 is also shown"; 4.6 lists the ratios): both listed, others typed.
+ */
 const GPT2_SIZE: FieldRule = {
-	label: 'Aspect Ratio',
-	values: GPT2_RATIOS,
+	label: 'Size',
+	values: [...GPT2_RATIOS, ...GPT_SIZES_STANDARD, ...GPT_SIZES_HIGH],
+	suggest: true,
+	pattern: '^([1-9]\\d?:[1-9]\\d?|[1-9]\\d{2,3}x[1-9]\\d{2,3}|auto)$',
 	default: '1:1',
-	description: 'Shape of the image, sent as `size`; the pixel count comes from Resolution',
+	description: 'An aspect ratio (the pixel count then comes from Resolution) or WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',
 };
 const GPT2_RESOLUTION: FieldRule = {
 	label: 'Resolution',
 	values: ['1k', '2k', '4k'],
 	default: '1k',
-	description: '1k costs the base price; 2k and 4k cost 1.5 times as much and take longer (4k is slowest)',
+	onlyWith: { key: 'size', pattern: ':' },
+	description: 'Used with a ratio size only (a pixel size sets its own). 1k costs the base price; 2k and 4k cost 1.5 times as much and take longer.',
 };
 const BACKGROUND: FieldRule = {
 	label: 'Background',
@@ -68,10 +75,16 @@ const OUTPUT_COMPRESSION: FieldRule = {
 	max: 100,
 	description: 'Compression level 0-100 for JPEG and WebP output',
 };
+/**
+ * Spec 4.4 names `size` for nano-banana without values: ratios offered, any ratio or pixel size
+ * typed is sent, but not 0:0 or 99999x99999 (issue 16): ratio terms 1-99, sides 64-8192 pixels.
+ */
 const NANO_SIZE: FieldRule = {
 	label: 'Size',
-	pattern: '^(\\d{1,2}:\\d{1,2}|\\d{2,5}x\\d{2,5})$',
-	description: 'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT; left out, the gateway picks. The price is the same at every size.',
+	values: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9'],
+	suggest: true,
+	pattern: '^([1-9]\\d?:[1-9]\\d?|([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2])x([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2]))$',
+	description: 'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT (64 to 8192 pixels a side); left out, the gateway picks. Which sizes a model takes depends on the model. The price is the same at every size.',
 };
 const ALT_FIELDS: Record<string, FieldRule> = {
 	aspect_ratio: { label: 'Aspect Ratio', values: ALT_RATIOS, description: 'Shape of the image; left out, the service picks' },
@@ -82,8 +95,10 @@ const ALT_FIELDS: Record<string, FieldRule> = {
 	},
 	size: {
 		label: 'Size',
-		pattern: '^\\d{2,5}x\\d{2,5}$',
-		description: 'OpenAI-style WIDTHxHEIGHT (common: 1024x1024, 1536x1024, 1024x1536, 1280x720, 720x1280); the service turns it into an aspect ratio',
+		values: ['1024x1024', '1536x1024', '1024x1536', '1280x720', '720x1280'],
+		suggest: true,
+		pattern: '^[1-9]\\d{1,4}x[1-9]\\d{1,4}$',
+		description: 'OpenAI-style WIDTHxHEIGHT (the common ones listed); the service turns it into an aspect ratio',
 	},
 };
 

@@ -21,10 +21,15 @@ export function findModel(id: string, host?: GatewayHost): ModelSpec | undefined
 	return MODELS.find((m) => m.id === trimmed && (host === undefined || m.host === host));
 }
 
+/**
+ * Endpoint tags that name a group. `openai` is left out on purpose: gateways tag image and video
+ * models with it too (gateway-notes: gpt-image-2 and nano-banana carry no image tag), so it says
+ * only "OpenAI wire format"; a model with nothing else to go by is listed as text.
+ */
 const TAG_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[/video/i, 'video'],
-	[/image/i, 'image'],
-	[/openai|chat|anthropic|gemini|completion|text/i, 'text'],
+	[/image|dall-?e|midjourney/i, 'image'],
+	[/chat|anthropic|completion|text|embedding|responses/i, 'text'],
 ];
 
 const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
@@ -32,12 +37,12 @@ const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[/image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion/i, 'image'],
 ];
 
-/** Spec table first, then the gateway's (incomplete) endpoint tags, then the name. */
+/** Spec table first, then the name, then the gateway's (incomplete) endpoint tags; else text. */
 export function classifyModel(id: string, endpointTypes: unknown): ModelGroup {
 	const known = findModel(id);
 	if (known) return known.group;
+	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return group;
 	const tags = Array.isArray(endpointTypes) ? endpointTypes.map(String) : [];
 	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return group;
-	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return group;
 	return 'text';
 }

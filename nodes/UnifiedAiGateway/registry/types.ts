@@ -30,8 +30,28 @@ export interface ModelSpec {
 export type ModelOperation = 'generate' | 'edit' | 'video';
 
 export interface FieldRule {
-	/** The values the gateway accepts, exactly as sent (case matters: '1K' is not '1k'). */
-	values?: ReadonlyArray<string | number>;
+	/**
+	 * The values the gateway accepts, exactly as sent (case matters: '1K' is not '1k'). With
+	 * `suggest`, the values the spec shows as examples: offered in the list, others sent as typed.
+	 */
+	values?: ReadonlyArray<string | number | boolean>;
+	/**
+	 * The spec gives `values` as examples or says support depends on the model or channel: any
+	 * other value (typed through an expression) is sent as typed, checked only against `pattern`.
+	 */
+	suggest?: boolean;
+	/**
+	 * Another rule per request route (grok: the multipart route's required values, the JSON
+	 * routes' suggestions). Each variant is its own field, shown for its routes only.
+	 */
+	routeVariants?: ReadonlyArray<Omit<FieldRule, 'routeVariants'> & { routes: readonly string[] }>;
+	/**
+	 * Plausibility bound (issue 16): a number above it is almost surely a typo and, for video,
+	 * pre-charged by duration; refused unless the user turns on Allow Unusual Values.
+	 */
+	plausibleMax?: number;
+	/** Sent only beside another value: gpt-image-2 `resolution` goes with ratio sizes (spec 4.4). */
+	onlyWith?: { key: string; pattern: string };
 	default?: string | number | boolean;
 	min?: number;
 	max?: number;

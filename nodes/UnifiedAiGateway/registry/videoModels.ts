@@ -7,11 +7,54 @@ import type { FieldRule, ModelLimits, ModelSpec } from './types';
  */
 
 const LANDSCAPE_OR_PORTRAIT = ['1280x720', '720x1280'];
+const GROK_SECONDS = ['6', '10', '12', '16', '20'];
+const JSON_ROUTES = ['unified', 'compatibility'];
+const RATIO = '^\\d{1,2}:\\d{1,2}$';
+const WIDTH_X_HEIGHT = '^\\d{2,5}x\\d{2,5}$';
+/**
+ * Issue 16: far beyond any model's range (spec: grok 20 s, Seedance 15 s, sora 12 s, Veo 8 s) is
+ * a typo, and video is pre-charged by duration; past this only with Allow Unusual Values.
+ */
+export const PLAUSIBLE_MAX_SECONDS = 60;
 
-/** Grok (spec 4.9, 8): the multipart route's rules, also applied on the JSON routes. */
+/** A switch whose absence means "the channel's default": Channel Default (not sent) / Yes / No. */
+function channelSwitch(label: string, description: string): FieldRule {
+	return { label, values: [true, false], omit: '', default: '', description: `${description}; Channel Default sends nothing` };
+}
+
+/** A choice the spec shows by example or says depends on model and channel: not sent unless picked. */
+function suggestion(label: string, values: string[], pattern: string, description: string): FieldRule {
+	return { label, values, suggest: true, pattern, omit: '', default: '', description };
+}
+
+/*
+ * Grok (spec 4.8, 4.9, 8). The multipart route requires seconds, size and quality, each from its
+ * list; on the unified and compatibility JSON routes duration is "set by channel", the picture is
+ * "size or aspect_ratio", and nothing is sent unless chosen.
+ */
 const GROK_FIELDS: Record<string, FieldRule> = {
-	seconds: { label: 'Seconds', values: ['6', '10', '12', '16', '20'], default: '6', description: 'Video length in seconds' },
-	size: { label: 'Size', values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait' },
+	seconds: {
+		label: 'Seconds',
+		routeVariants: [
+			{ routes: ['multipart'], values: GROK_SECONDS, default: '6', description: 'Video length; the Grok Multipart route requires one of these' },
+			{
+				...suggestion('Seconds', GROK_SECONDS, '^\\d{1,6}$', 'Video length; on this route the channel sets the duration, so the accepted values depend on it'),
+				routes: JSON_ROUTES,
+				plausibleMax: PLAUSIBLE_MAX_SECONDS,
+			},
+		],
+	},
+	size: {
+		label: 'Size',
+		routeVariants: [
+			{ routes: ['multipart'], values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait; the Grok Multipart route requires one of these' },
+			{ ...suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size, or give Aspect Ratio instead; support depends on the channel'), routes: JSON_ROUTES },
+		],
+	},
+	aspect_ratio: {
+		...suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape, instead of Size; support depends on the channel'),
+		routes: JSON_ROUTES,
+	},
 	quality: { label: 'Quality', values: ['high'], default: 'high', routes: ['multipart'], description: 'The multipart route requires it' },
 };
 const GROK_LIMITS: ModelLimits = {
@@ -21,17 +64,30 @@ const GROK_LIMITS: ModelLimits = {
 	maxFileBytes: 20 * 1024 * 1024,
 };
 
-/** sora-2: seconds only "8" or "12" (a string), 1280x720 or 720x1280 at 720p (spec 4.8). */
+/** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (spec 4.8). */
 const SORA_FIELDS: Record<string, FieldRule> = {
 	seconds: { label: 'Seconds', values: ['8', '12'], default: '8', description: 'Video length: sora-2 takes only 8 or 12 seconds' },
 	size: { label: 'Size', values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait (720p only)' },
 };
 
+/** A duration "by channel" (Veo default 8, Seedance by channel): 0 sends nothing. */
+function duration(description: string): FieldRule {
+	return {
+		label: 'Duration (Seconds)',
+		integer: true,
+		min: 0,
+		omit: 0,
+		default: 0,
+		plausibleMax: PLAUSIBLE_MAX_SECONDS,
+		description: `${description}; 0 sends nothing and the channel's default applies`,
+	};
+}
+
 /** Veo 3.1: picture and duration go in `metadata` under Google's names (spec 4.8). */
 const VEO_FIELDS: Record<string, FieldRule> = {
-	'metadata.durationSeconds': { label: 'Duration (Seconds)', integer: true, min: 1, default: 8, description: 'Video length; Veo defaults to 8 seconds' },
-	'metadata.aspectRatio': { label: 'Aspect Ratio', values: ['16:9', '9:16'], default: '16:9' },
-	'metadata.resolution': { label: 'Resolution', values: ['720p', '1080p'], default: '720p' },
+	'metadata.durationSeconds': duration('Video length; Veo defaults to 8 seconds'),
+	'metadata.aspectRatio': suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape; support depends on the model and channel'),
+	'metadata.resolution': suggestion('Resolution', ['720p', '1080p', '4k'], '^\\w{2,8}$', 'Output resolution; support (4k especially) depends on the model'),
 	'metadata.negativePrompt': { label: 'Negative Prompt', default: '', description: 'What the video should not show' },
 	'metadata.personGeneration': {
 		label: 'Person Generation',
@@ -41,30 +97,26 @@ const VEO_FIELDS: Record<string, FieldRule> = {
 		description: 'Whether people may be generated; the channel decides when not set',
 	},
 	'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
-	'metadata.generateAudio': { label: 'Generate Audio', default: true, description: 'Whether to generate a sound track' },
+	'metadata.generateAudio': channelSwitch('Generate Audio', 'Whether to generate a sound track'),
 };
 
 /** Seedance: integer `duration` (preferred over seconds), aspect_ratio, resolution, metadata switches. */
-function seedanceFields(duration: FieldRule): Record<string, FieldRule> {
+function seedanceFields(durationRule: FieldRule): Record<string, FieldRule> {
 	return {
-		duration,
-		aspect_ratio: { label: 'Aspect Ratio', values: ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'], default: '16:9' },
-		resolution: { label: 'Resolution', values: ['480p', '720p', '1080p'], default: '720p', description: 'Support depends on the model and channel' },
-		'metadata.generate_audio': { label: 'Generate Audio', default: true, description: 'Whether to generate a sound track (models that support it)' },
-		'metadata.return_last_frame': { label: 'Return Last Frame', default: false, description: 'Whether to also return the last frame as an image' },
-		'metadata.camera_fixed': { label: 'Camera Fixed', default: false, description: 'Whether to keep the camera still' },
+		duration: durationRule,
+		aspect_ratio: suggestion('Aspect Ratio', ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'], '^(\\d{1,2}:\\d{1,2}|[a-z]+)$', 'Picture shape; support depends on the model and channel'),
+		resolution: suggestion('Resolution', ['480p', '720p', '1080p', '4k'], '^\\w{2,8}$', 'Output resolution; support (4k especially) depends on the model and channel'),
+		'metadata.generate_audio': channelSwitch('Generate Audio', 'Whether to generate a sound track (models that support it)'),
+		'metadata.return_last_frame': channelSwitch('Return Last Frame', 'Whether to also return the last frame as an image'),
+		'metadata.camera_fixed': channelSwitch('Camera Fixed', 'Whether to keep the camera still'),
 		'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
-		'metadata.watermark': { label: 'Watermark', default: false, description: 'Whether the provider adds its watermark' },
+		'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
 	};
 }
-const SEEDANCE_1_FIELDS = seedanceFields({
-	label: 'Duration (Seconds)', integer: true, min: 1, max: 15, default: 5,
-	description: 'Video length; a 10-second request can select the 10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 Pro)',
-});
-const SEEDANCE_2_FIELDS = seedanceFields({
-	label: 'Duration (Seconds)', integer: true, min: 4, max: 15, default: 5,
-	description: 'Video length; channels accept 4 to 15 seconds, default 5',
-});
+const SEEDANCE_1_FIELDS = seedanceFields(
+	duration('Video length, set by channel; a 10-second request can select the 10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 Pro)'),
+);
+const SEEDANCE_2_FIELDS = seedanceFields(duration('Video length, set by channel; some channels accept 4 to 15 seconds with default 5'));
 const SEEDANCE_LIMITS: ModelLimits = { referenceField: 'images' };
 
 type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fields'> & { fields: Record<string, FieldRule> };
@@ -80,7 +132,8 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'grok-imagine-1.5-video', family: 'grok', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
 	video({ id: 'veo-3.1-flash', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
 	video({ id: 'veo-3.1-pro', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	video({ id: 'sora-2', family: 'sora', fields: SORA_FIELDS, limits: { referenceField: 'image', maxReferences: 1 } }),
+	// "images allowed" (spec 4.8): one goes in `image`, several in `images`.
+	video({ id: 'sora-2', family: 'sora', fields: SORA_FIELDS, limits: { referenceField: 'image' } }),
 	video({ id: 'seedance-1.0-fast', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-mini', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-pro', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),

@@ -16,6 +16,7 @@ const SIZES_25 = [
   '2880x2880', '2560x3840', '3840x2560', '2880x3840', '3840x2880', '2160x3840', '3840x2160',
 ];
 const WXH = /^[1-9]\d{1,4}x[1-9]\d{1,4}$/;
+const RATIO = /^[1-9]\d?:[1-9]\d?$/;
 
 // 'sync' | 'task' (async GPT shape) | 'nano'
 function styleOf(sim, model) {
@@ -43,7 +44,8 @@ function validateGpt(body, family) {
     return;
   }
   const size = optionalString(body, 'size');
-  if (present(size) && size !== 'auto' && !RATIOS.includes(size) && !WXH.test(size)) {
+  // Spec 4.4 shows ratios "such as 16:9 or 1:1": any ratio of small whole numbers is taken.
+  if (present(size) && size !== 'auto' && !RATIOS.includes(size) && !RATIO.test(size) && !WXH.test(size)) {
     throw badRequest(`invalid size ${JSON.stringify(size)}: use a ratio (${RATIOS.join(', ')}) or WIDTHxHEIGHT`, 'size');
   }
   optionalEnum(body, 'resolution', ['1k', '2k', '4k']);

@@ -4,6 +4,12 @@ const { sendJson } = require('../respond');
 const { taskNotExist } = require('../errors');
 const { taskState } = require('../tasks');
 const views = require('../views');
+const files = require('./files');
+
+// Result files on the gateway's own host (scenario resultHost 'main'): same files, key required.
+const resultFiles = files
+  .filter((r) => r.method === 'GET' && !String(r.path).includes('uploads'))
+  .map((r) => ({ ...r, auth: undefined, path: new RegExp(String(r.path.source).replace('^\\/files', '^\\/v1\\/results')) }));
 
 function lookup(ctx, accept) {
   const task = ctx.sim.tasks.get(decodeURIComponent(ctx.params.id));
@@ -17,16 +23,19 @@ function imageTask(ctx) {
   sendJson(ctx, 200, task.family === 'nano' ? views.nanoView(task, st) : views.gptImageView(task, st));
 }
 
-// Images default to shape B, videos to shape A; scenario `shape` overrides.
+const GENERIC_VIEWS = { A: views.shapeAView, B: views.shapeBView, url: views.urlView };
+
+// Spec 2.3 shows shape A, shape B and a top-level `url` variant: each task gets one in turn
+// (tasks.js VARIANTS); scenario `shape` pins one.
 function genericTask(ctx) {
   const task = lookup(ctx, () => true);
   const st = taskState(task);
-  const shape = task.scenario.shape || (task.kind === 'video' ? 'A' : 'B');
-  const language = ctx.query.language;
-  sendJson(ctx, 200, shape === 'A' ? views.shapeAView(task, st, language) : views.shapeBView(task, st, language));
+  const shape = task.scenario.shape || task.variants.generic;
+  sendJson(ctx, 200, GENERIC_VIEWS[shape](task, st, ctx.query.language));
 }
 
 module.exports = [
+  ...resultFiles,
   { method: 'GET', path: /^\/v1\/images\/generations\/(?<id>[^/]+)$/, style: 'task', handler: imageTask },
   { method: 'GET', path: /^\/v1\/tasks\/(?<id>[^/]+)$/, style: 'task', handler: genericTask },
 ];

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { parseAdditionalBody } from '../../helpers/bodyFields';
 import type { ValueRefusal } from '../../helpers/registryRules';
 import { readRegistryValues } from '../../helpers/registryValues';
+import { promptTooLong } from '../../registry/limits';
 import { CREDENTIAL_TYPE } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
 import { IMAGE_FIELD_SETS } from './modelFields';
@@ -27,6 +28,8 @@ export function readPrompt(ctx: IExecuteFunctions, itemIndex: number, operation:
 			operation === 'edit' ? 'Describe the change to make to the reference images.' : 'Describe the image to create.',
 		);
 	}
+	const tooLong = promptTooLong(prompt.length);
+	if (tooLong) throw refuse(ctx, itemIndex, tooLong);
 	return prompt;
 }
 

@@ -17,7 +17,8 @@ export interface ReferenceInput {
 	mask?: string;
 }
 
-const isHttpUrl = (value: string) => /^https?:\/\/[^\s/]+/i.test(value);
+/** Anchored: a URL with a space in it is two things pasted together, not one URL. */
+const isHttpUrl = (value: string) => /^https?:\/\/[^\s/]+\S*$/i.test(value);
 
 /**
  * URLs from a list field or an expression: an array (of strings or `{url}` objects), or text

@@ -33,19 +33,21 @@ export function queryRouteField(operations: string[], withAuto: boolean): INodeP
 	};
 }
 
+/** Spec 4.10: the generic task query's `language`; default English. */
+export const TASK_LANGUAGE: Omit<INodeProperties, 'displayOptions'> = {
+	displayName: 'Language',
+	name: 'language',
+	type: 'options',
+	default: 'en',
+	options: [
+		{ name: 'English', value: 'en' },
+		{ name: 'Chinese', value: 'zh' },
+		{ name: 'Korean', value: 'ko' },
+		{ name: 'Japanese', value: 'ja' },
+	],
+	description: 'Language of the gateway\'s status and error texts (generic task query only)',
+};
+
 export function languageField(operations: string[]): INodeProperties {
-	return {
-		displayName: 'Language',
-		name: 'language',
-		type: 'options',
-		default: 'en',
-		options: [
-			{ name: 'English', value: 'en' },
-			{ name: 'Chinese', value: 'zh' },
-			{ name: 'Korean', value: 'ko' },
-			{ name: 'Japanese', value: 'ja' },
-		],
-		description: 'Language of the gateway\'s status texts (generic task query only)',
-		displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } },
-	};
+	return { ...TASK_LANGUAGE, displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } } };
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { runJobs, type Submitted } from '../../engine/jobs';
-import type { QueryRoute } from '../../engine/routes';
+import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
+import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { concurrencyField, downloadFields, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
@@ -10,14 +10,29 @@ import { languageField, queryRouteField, taskIdField } from './fields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
-const DEFAULT_WAIT_MINUTES = 10;
+/** 0: each task waits as long as spec 8 advises for its route (QUERY_ROUTES deadlineMs). */
+const BY_ROUTE = 0;
+
+/** Max Wait of this operation: by default the route's window, so a video is not given up after 10 minutes. */
+function byRouteDeadline(field: INodeProperties): INodeProperties {
+	if (field.name !== 'waitDeadlineMinutes') return field;
+	const minutes = (route: QueryRoute) => QUERY_ROUTES[route].deadlineMs / 60_000;
+	return {
+		...field,
+		default: BY_ROUTE,
+		typeOptions: { minValue: 0, numberPrecision: 2 },
+		description:
+			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route (spec 8): ` +
+			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host.`,
+	};
+}
 
 export const description: INodeProperties[] = [
 	taskIdField('waitForCompletion', '={{ $json.taskId }}'),
 	queryRouteField(['waitForCompletion'], true),
 	languageField(['waitForCompletion']),
-	...waitFields(show, DEFAULT_WAIT_MINUTES).filter((field) => field.name !== 'waitForCompletion').map((field) => ({
-		...field,
+	...waitFields(show, BY_ROUTE).filter((field) => field.name !== 'waitForCompletion').map((field) => ({
+		...byRouteDeadline(field),
 		displayOptions: { show },
 	})),
 	...downloadFields(show, false, 'result files'),
@@ -26,6 +41,11 @@ export const description: INodeProperties[] = [
 
 const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
 
+/** Max Wait 0: no run-wide deadline, so the engine gives each task its route's window. */
+function routeDeadline(settings: WaitSettings): WaitSettings {
+	return settings.deadlineMs === BY_ROUTE ? { ...settings, deadlineMs: undefined } : settings;
+}
+
 /** Waits for tasks created earlier (pending items, stored ids) without submitting anything. */
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const startedAt = Date.now();
@@ -33,7 +53,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		noun: 'task',
 		continueOnFail: run.continueOnFail,
 		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
-		wait: readWaitSettings(this, DEFAULT_WAIT_MINUTES),
+		wait: routeDeadline(readWaitSettings(this, BY_ROUTE)),
 		prepare: (i) => {
 			const chosen = this.getNodeParameter('queryRoute', i) as string;
 			const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;

@@ -30,8 +30,9 @@ export function jsonBody(p: PreparedVideo, urls: string[]): IDataObject {
 	const body: IDataObject = { model: p.modelId, prompt: p.prompt, ...p.values };
 	if (urls.length > 0) {
 		const key = referenceKey(p.model);
-		// `image` holds one reference (the rows that use it allow one); every other key a list.
-		body[key] = key === 'image' ? urls[0] : urls;
+		// `image` holds one reference (spec 4.8); several go in `images`, as every other key takes them.
+		if (key === 'image' && urls.length > 1) body.images = urls;
+		else body[key] = key === 'image' ? urls[0] : urls;
 	}
 	return merge(body, p.extra);
 }

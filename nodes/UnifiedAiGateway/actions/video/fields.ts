@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
+import { TASK_LANGUAGE } from '../task/fields';
 import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
 import { registryProperties } from '../../helpers/registryFields';
-import type { RegistryFieldSet } from '../../helpers/registryRules';
+import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../helpers/registryRules';
 import { spendGuardOptions } from '../../helpers/spendFields';
-import { VIDEO_MODELS } from '../../registry/videoModels';
+import { PLAUSIBLE_MAX_SECONDS, VIDEO_MODELS } from '../../registry/videoModels';
 import { VIDEO_ROUTES } from './routes';
 
 export const show = { resource: ['video'], operation: ['generate'] };
@@ -17,6 +18,7 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 	show,
 	prefix: 'video',
 	routeParameter: 'videoRoute',
+	allowUnusualParameter: 'videoAllowUnusualValues',
 };
 
 /** Video waits long: spec 8 advises a polling window of at least 30 minutes. */
@@ -46,7 +48,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/first-frame.png',
 		description:
-			'Public http(s) image URLs, separated by commas or new lines; they make it image-to-video. Not for the Grok Multipart route (use binary properties there).',
+			'Public http(s) image URLs, one per line (never split on commas: signed URLs contain them), or a list from an expression; they make it image-to-video. How many a model reads depends on the channel. Not for the Grok Multipart route (use binary properties there).',
 		displayOptions: { show },
 	},
 	{
@@ -60,6 +62,14 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...registryProperties(VIDEO_FIELD_SET),
+	{
+		displayName: ALLOW_UNUSUAL_LABEL,
+		name: 'videoAllowUnusualValues',
+		type: 'boolean',
+		default: false,
+		description: `Whether to send a duration above ${PLAUSIBLE_MAX_SECONDS} seconds. Video is charged in advance by duration, so such values are refused as likely typos unless this is on.`,
+		displayOptions: { show },
+	},
 	additionalBodyField(
 		'videoAdditionalBody',
 		'Channel-specific keys added to the request body, e.g. {"metadata": {"fps": 24}}. They cannot replace a key the fields above already set.',
@@ -76,6 +86,8 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
+	// The unified route's task is read on the generic query, which takes a language (spec 4.10).
+	{ ...TASK_LANGUAGE, name: 'videoLanguage', displayOptions: { show: { ...show, videoRoute: ['unified'], waitForCompletion: [true] } } },
 	...downloadFields(show, true, 'video'),
 	concurrencyField(show),
 	spendGuardOptions(show, 'video'),

@@ -7,7 +7,8 @@ import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
 import { readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
-import { registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
+import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
+import { promptTooLong } from '../../registry/limits';
 import { readRegistryValues } from '../../helpers/registryValues';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { findModel } from '../../registry/models';
@@ -33,6 +34,9 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string): nev
 
 /** A video value refusal: 'Seconds (seconds): "10" is not accepted by sora-2; allowed values are 8, 12'. */
 function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string, r: ValueRefusal): NodeOperationError {
+	if (r.reason === 'unusual') {
+		return refusal(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is far beyond any video model's range; without ${ALLOW_UNUSUAL_LABEL} it takes ${r.accepts}`, r.hint);
+	}
 	const need = r.reason === 'values' ? `allowed values are ${r.accepts}` : `use ${r.accepts}`;
 	return refusal(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`, r.hint);
 }
@@ -45,6 +49,8 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	if (model && model.group !== 'video') refuse(ctx, i, `Model '${modelId}' is not a video model (it is listed as ${model.group}); pick a video model`);
 	const prompt = String(ctx.getNodeParameter('prompt', i, '') ?? '').trim();
 	if (!prompt) refuse(ctx, i, 'Prompt is empty: describe the video to generate');
+	const tooLong = promptTooLong(prompt.length);
+	if (tooLong) refuse(ctx, i, tooLong);
 
 	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
 	if (!VIDEO_ROUTES[route]) refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
@@ -85,7 +91,8 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 	});
 	const taskId = taskIdOf(response.body);
 	if (!taskId) throw acceptedWithoutId(ctx.getNode(), i, 'video job', response.body);
-	return { taskId, route: route.queryRoute, startedAt, raw: response.body };
+	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('videoLanguage', i, 'en') as string) : undefined;
+	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
 }
 
 async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot, cost: IDataObject): Promise<INodeExecutionData[]> {

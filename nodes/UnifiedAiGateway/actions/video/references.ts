@@ -24,6 +24,22 @@ function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string): nev
 	});
 }
 
+/**
+ * Reference URLs: one per line, or a list from an expression. Never split on commas: signed
+ * URLs carry them in their query strings.
+ */
+export function parseReferenceUrls(value: unknown): string[] {
+	if (Array.isArray(value)) return value.flatMap(parseReferenceUrls);
+	if (value && typeof value === 'object' && typeof (value as { url?: unknown }).url === 'string') {
+		return parseReferenceUrls((value as { url: string }).url);
+	}
+	if (value === undefined || value === null) return [];
+	return String(value)
+		.split(/\r?\n/)
+		.map((line) => line.trim())
+		.filter(Boolean);
+}
+
 /** Reads and checks the item's reference images before anything is sent (no request here). */
 export async function readVideoReferences(
 	ctx: IExecuteFunctions,
@@ -32,10 +48,13 @@ export async function readVideoReferences(
 	model: ModelSpec | undefined,
 	multipart: boolean,
 ): Promise<VideoReferences> {
-	const urls = parsePropertyList(ctx.getNodeParameter('videoReferenceUrls', itemIndex, ''));
+	const urls = parseReferenceUrls(ctx.getNodeParameter('videoReferenceUrls', itemIndex, ''));
 	const properties = parsePropertyList(ctx.getNodeParameter('videoReferenceBinaryProperties', itemIndex, ''));
-	const bad = urls.find((url) => !/^https?:\/\/\S+$/i.test(url));
-	if (bad) refuse(ctx, itemIndex, `${URLS_LABEL}: '${bad}' is not a public http(s) URL`);
+	const bad = urls.find((url) => !/^https?:\/\/[^\s/]+\S*$/i.test(url));
+	if (bad) {
+		const hint = /\s/.test(bad) ? ' (a URL has no spaces: give one URL per line, or a list from an expression)' : '';
+		refuse(ctx, itemIndex, `${URLS_LABEL}: '${bad.slice(0, 200)}' is not a public http(s) URL${hint}`);
+	}
 	if (multipart && urls.length > 0) {
 		refuse(ctx, itemIndex, `${URLS_LABEL}: the Grok Multipart route takes reference images as files only; give them in ${FILES_LABEL}, or use the Unified route for URLs`);
 	}

@@ -1,0 +1,65 @@
+'use strict';
+// The README's "Output fields" table is the contract users build expressions on: every field it
+// lists under an operation is what the node emits, under that exact name, and every field the
+// node emits is listed. Runs the operations for real and checks both ways.
+const fs = require('node:fs');
+const path = require('node:path');
+const { useSimulator, createTask } = require('./support');
+const { runNode } = require('./harness');
+
+const ctx = useSimulator({ scenario: { durationMs: 100 } });
+const rl = (value) => ({ __rl: true, mode: 'id', value });
+
+/** operation → [{ field, when }] from the README table. */
+function readmeTable() {
+	const text = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
+	const section = text.split('## Output fields')[1].split('\n## ')[0];
+	const rows = {};
+	for (const line of section.split('\n')) {
+		const cells = line.split('|').map((c) => c.trim());
+		if (cells.length < 5 || !cells[2].startsWith('`')) continue;
+		for (const field of cells[2].match(/`([^`]+)`/g).map((f) => f.slice(1, -1))) {
+			(rows[cells[1]] ??= []).push({ field, when: cells[3] });
+		}
+	}
+	return rows;
+}
+
+function check(operation, outputs) {
+	const rows = readmeTable()[operation];
+	expect(rows).toBeDefined();
+	const documented = new Set(rows.map((r) => r.field));
+	const emitted = new Set(outputs.flatMap((json) => Object.keys(json)));
+	expect([...emitted].filter((key) => !documented.has(key))).toEqual([]);
+	const always = rows.filter((r) => r.when === 'always').map((r) => r.field);
+	for (const json of outputs) expect(always.filter((field) => !(field in json))).toEqual([]);
+	return { documented, emitted };
+}
+
+test('Image → Generate / Edit: the README names exactly what the node emits (revised_prompt, not revisedPrompt)', async () => {
+	const sync = await runNode({ parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a fox', download: false }, credentials: ctx.creds });
+	ctx.sim.scenario('*', { durationMs: 100, imageShape: 'full' });
+	const task = await runNode({
+		parameters: { resource: 'image', operation: 'generate', modelId: rl('gemini-2.5-flash-image'), prompt: 'a fox', download: false, waitIntervalSeconds: 0.05 },
+		credentials: ctx.creds,
+	});
+	const outputs = [...sync.items, ...task.items].map((i) => i.json);
+	const { emitted } = check('Image → Generate / Edit', outputs);
+	expect(emitted.has('revised_prompt')).toBe(true);
+	expect(emitted.has('taskId') && emitted.has('host')).toBe(true);
+});
+
+test('Video → Generate: the README names exactly what the node emits', async () => {
+	const result = await runNode({
+		parameters: { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), prompt: 'a boat', download: false, waitIntervalSeconds: 0.05, videoMetadataAspectRatio: '9:16', videoMetadataResolution: '1080p' },
+		credentials: ctx.creds,
+	});
+	check('Video → Generate', result.items.map((i) => i.json));
+});
+
+test('Task → Get: the README names exactly what the node emits', async () => {
+	ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail', shape: 'B' });
+	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+	const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
+	check('Task → Get', result.items.map((i) => i.json));
+});
