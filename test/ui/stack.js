@@ -11,7 +11,7 @@ const path = require('path');
 
 const n8n = require('../n8n');
 const { installPackage } = require('../e2e/package');
-const { setupOwnerAndLogin, workspace } = require('./n8n-rest');
+const { workspace } = require('./workspace');
 
 const secs = (t) => `${((Date.now() - t) / 1000).toFixed(1)}s`;
 
@@ -43,7 +43,7 @@ async function startStack(options) {
 		t = Date.now();
 		stack.n8n = await n8n.startN8n(userFolder, { version, n8nDir: options.n8nDir, env: { N8N_LOG_LEVEL: options.logLevel || 'warn' } });
 		console.log(`n8n start on ${stack.n8n.baseUrl} ready (${secs(t)})`);
-		const { cookie } = await setupOwnerAndLogin(stack.n8n.baseUrl);
+		const { cookie } = await n8n.setupOwnerAndLogin(stack.n8n.baseUrl);
 		stack.cookie = cookie;
 		stack.ws = workspace({ baseUrl: stack.n8n.baseUrl, cookie, sim: stack.sim, apiKey, packageName: pkg.name });
 		console.log('owner created and logged in through the REST API');

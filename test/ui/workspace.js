@@ -1,64 +1,12 @@
 'use strict';
 /*
- * n8n's REST API as the UI test uses it: the owner account and its login cookie (for the
- * browser), credentials and workflows created directly (the editor then opens them).
+ * The UI test's n8n workspace, through n8n's REST API (test/n8n/rest.js): the gateway
+ * credential and the workflows the editor then opens.
  */
 
-const OWNER = {
-	email: 'ui-test@example.com',
-	firstName: 'Ui',
-	lastName: 'Tester',
-	// n8n wants 8+ characters with a number and an upper-case letter.
-	password: 'UiTest-Passw0rd',
-};
+const fs = require('fs');
 
-/** The `n8n-auth` cookie value of a response, or undefined. */
-function authCookieOf(res) {
-	const list = typeof res.headers.getSetCookie === 'function' ? res.headers.getSetCookie() : [res.headers.get('set-cookie') || ''];
-	for (const c of list) {
-		const m = /(?:^|\s)n8n-auth=([^;]+)/.exec(c);
-		if (m) return m[1];
-	}
-	return undefined;
-}
-
-async function restJson(baseUrl, method, route, body, cookie) {
-	const res = await fetch(`${baseUrl}${route}`, {
-		method,
-		headers: {
-			'content-type': 'application/json',
-			...(cookie ? { cookie: `n8n-auth=${cookie}` } : {}),
-		},
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	const text = await res.text();
-	let json;
-	try {
-		json = JSON.parse(text);
-	} catch {
-		json = undefined;
-	}
-	if (!res.ok || json === undefined) {
-		throw new Error(`${method} ${route} answered ${res.status}: ${text.slice(0, 400)}`);
-	}
-	return { res, json: json && 'data' in json ? json.data : json };
-}
-
-/**
- * Create the owner (POST /rest/owner/setup) and log in (POST /rest/login).
- * Returns { cookie, user }: cookie is the n8n-auth value. The login sends no
- * browser-id header, so the JWT is not tied to one browser.
- */
-async function setupOwnerAndLogin(baseUrl, owner = OWNER) {
-	await restJson(baseUrl, 'POST', '/rest/owner/setup', owner);
-	const { res, json } = await restJson(baseUrl, 'POST', '/rest/login', {
-		emailOrLdapLoginId: owner.email,
-		password: owner.password,
-	});
-	const cookie = authCookieOf(res);
-	if (!cookie) throw new Error('POST /rest/login set no n8n-auth cookie');
-	return { cookie, user: json };
-}
+const { restJson } = require('../n8n');
 
 /** Replace {{NAME}} placeholders (NAME in vars, upper case) in workflow JSON text. */
 function substitute(text, vars = {}) {
@@ -94,7 +42,7 @@ function workspace({ baseUrl, cookie, sim, apiKey, packageName }) {
 		/** A workflow file (placeholders SIM_MAIN, SIM_ALT, SIM_FILES, CRED_ID, CRED_NAME) with our credential: { wf, id, ours, cred }. */
 		async createWorkflowFromFile(file, vars = {}) {
 			const cred = await ws.credential();
-			const text = substitute(require('fs').readFileSync(file, 'utf8'), {
+			const text = substitute(fs.readFileSync(file, 'utf8'), {
 				SIM_MAIN: sim.mainUrl,
 				SIM_ALT: sim.altUrl,
 				SIM_FILES: sim.filesUrl,
@@ -113,4 +61,4 @@ function workspace({ baseUrl, cookie, sim, apiKey, packageName }) {
 	return ws;
 }
 
-module.exports = { OWNER, setupOwnerAndLogin, restJson, authCookieOf, substitute, workspace };
+module.exports = { workspace, substitute };
