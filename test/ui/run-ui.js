@@ -5,6 +5,7 @@
  *
  *   npm run test:ui          (builds, then runs this file; `npm run screenshots` is the same)
  *   node test/ui/run-ui.js   (uses the dist/ that is there)
+ *   node test/ui/run-ui.js video pending   (only the check files whose path holds one of the words)
  *
  * Real n8n of the line N8N_VERSION picks (stack.js), Debian's Chromium (editor.js drives it);
  * the checks are in checks/, the screenshot scenes in screenshots/. README.md here lists them.
@@ -27,15 +28,8 @@ const REPO = path.resolve(__dirname, '..', '..');
 const GOOD_KEY = 'sk-sim-good';
 const OPEN = 'the editor opens a new workflow (auth cookie from the REST login)';
 
-const CHECKS = [
-	require('./checks/image-fields'),
-	require('./checks/credential'),
-	require('./screenshots/video-models'),
-	require('./checks/imported-workflows'),
-	require('./checks/trigger'),
-	require('./screenshots/image-preview'),
-	require('./screenshots/pending-resume'),
-];
+// In this order: the credential checks go on in the node panel the image checks leave open.
+const CHECKS = ['checks/image-fields', 'checks/credential', 'screenshots/video-models', 'checks/imported-workflows', 'checks/trigger', 'screenshots/image-preview', 'screenshots/pending-resume'];
 
 function settings() {
 	return {
@@ -52,6 +46,8 @@ const redact = (text) => text.split(GOOD_KEY).join('***').split(WRONG_KEY).join(
 
 /** options.n8nDir: an n8n install to use as it is (not prepared), e.g. one being explored. */
 async function main(options = {}) {
+	const only = options.only || [];
+	const groups = CHECKS.filter((g) => !only.length || only.some((w) => g.includes(w)));
 	const started = Date.now();
 	const cfg = settings();
 	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-ui-'));
@@ -121,7 +117,7 @@ async function main(options = {}) {
 		};
 		await session.test(OPEN, () => editor.openNewWorkflow(page, baseUrl));
 		let shared = {};
-		for (const group of CHECKS) shared = { ...shared, ...((await group.run(session, env, shared)) || {}) };
+		for (const group of groups) shared = { ...shared, ...((await require(`./${group}`).run(session, env, shared)) || {}) };
 		await session.test('the editor threw no uncaught exceptions', async () => {
 			check(!opened.pageErrors.length, `uncaught page errors:\n${opened.pageErrors.map((x) => `${x.message} (${x.url})`).join('\n')}`);
 		});
@@ -136,7 +132,7 @@ async function main(options = {}) {
 }
 
 if (require.main === module) {
-	main().then(
+	main({ only: process.argv.slice(2) }).then(
 		(code) => process.exit(code),
 		(e) => {
 			console.error(e);
