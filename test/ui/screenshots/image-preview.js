@@ -2,7 +2,7 @@
 /*
  * An Image → Generate run in the editor (gpt-image-2, answered at once by the simulator) and its
  * output: the item with the downloaded image, shown in the output panel's binary view with the
- * picture previewed. The image is whatever the simulator serves (a generated PNG at the size).
+ * picture previewed at the ratio asked for (the simulator draws a PNG at the requested size).
  */
 
 const editor = require('../editor');
@@ -37,6 +37,8 @@ async function run(session, env) {
 				check(count === 1, `the output panel says ${count} items, expected 1`);
 				const file = await editor.showBinaryPreview(tab, 'data');
 				check(/image\/png/.test(file.mimeType) || /\.png$/.test(file.fileName), `the binary "data" is not a PNG: ${JSON.stringify(file)}`);
+				// The simulator draws the picture at the size asked for: 16:9 here.
+				check(Math.abs(file.width / file.height - 16 / 9) < 0.02, `the previewed picture is ${file.width}x${file.height}, not 16:9`);
 				await env.shot(editor.ndv(tab), 'image-generate-output-preview.png');
 			} catch (e) {
 				await env.session.capture('image preview', tab);
