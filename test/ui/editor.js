@@ -184,18 +184,6 @@ async function addCollectionOption(page, name, optionLabels) {
 	return nested.find((x) => x.label === optionLabels[0]);
 }
 
-/** Type text into the (free text) parameter at dataPath, e.g. parameters.imageOptions.size. */
-async function typeInto(page, dataPath, text) {
-	const input = nodeParameters(page).locator(`[data-parameter-path="${dataPath}"]`);
-	await input.click();
-	await page.keyboard.type(text);
-	await waitUntil(
-		async () => (await input.innerText()).includes(text) || (await input.locator('input, textarea').first().inputValue().catch(() => '')) === text,
-		`typing "${text}" into ${dataPath} did not show`,
-	);
-	await page.evaluate(() => document.activeElement && document.activeElement.blur());
-}
-
 module.exports = {
 	openNewWorkflow,
 	openWorkflow,
@@ -219,7 +207,6 @@ module.exports = {
 	openModelList,
 	pickFromModelList,
 	addCollectionOption,
-	typeInto,
 	...require('./editor-browser'),
 	...require('./editor-run'),
 	...require('./editor-credentials'),
