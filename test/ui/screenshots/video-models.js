@@ -18,7 +18,7 @@ const MODELS = [
 const NODE = 'Generate a video';
 
 /** The video fields shown now: parameters named video* that the registry could make (not the fixed ones). */
-const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoSubmitTimeoutSeconds']);
+const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoSubmitTimeoutSeconds', 'videoAllowUnusualValues', 'videoLanguage']);
 const registryFieldsShown = (params) => editor.topLevel(params).filter((p) => /^video[A-Z]/.test(p.name) && !FIXED.has(p.name));
 
 async function videoWorkflow(env) {
