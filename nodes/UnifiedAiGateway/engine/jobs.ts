@@ -173,8 +173,8 @@ function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPla
 				(submitted) => ({ submitted, error: undefined }),
 				(error: unknown) => ({ submitted: undefined, error }),
 			);
-			// A lost answer stays listed as sent: the task may exist.
-			if (answer.error === undefined || createdOf(answer.error) === 'no') {
+			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
+			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
 				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route);
 			}
 			if (answer.submitted) return answer.submitted;
