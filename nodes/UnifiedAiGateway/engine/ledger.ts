@@ -11,7 +11,7 @@ interface CustomData {
 
 const VALUE_LIMIT = 255;
 const KEY_LIMIT = 10;
-const NONE = '-';
+const NONE = 'none';
 
 /**
  * Where every task a node run creates is written the moment its submit answers, so that Stop,
@@ -96,13 +96,19 @@ export class TaskLedger {
 		data.set(key, value);
 	}
 
+	private customData?: CustomData | null;
+
+	/** n8n's own handle (the one the Execution Data node uses), looked up once per run. */
 	private data(): CustomData | undefined {
-		try {
-			const proxy = this.ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: CustomData } };
-			return proxy.$execution?.customData;
-		} catch {
-			return undefined;
+		if (this.customData === undefined) {
+			try {
+				const proxy = this.ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: CustomData } };
+				this.customData = proxy.$execution?.customData ?? null;
+			} catch {
+				this.customData = null;
+			}
 		}
+		return this.customData ?? undefined;
 	}
 
 	private executionId(): string {
