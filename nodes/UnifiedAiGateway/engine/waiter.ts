@@ -114,18 +114,22 @@ export async function waitForTasks(
 	}
 }
 
-/** Sleeps until `wakeAt` or until one of the polls in flight answers, whichever comes first. */
+/**
+ * Sleeps until `wakeAt` or until one of the polls in flight answers, whichever comes first.
+ * n8n's sleep cannot be cleared, so while polls are in flight the nap is short: a nap cut short
+ * by an answer leaves at most RACE_NAP_MS of timer behind.
+ */
+const RACE_NAP_MS = 250;
+
 async function untilWakeOrAnswer(wakeAt: number, polls: Array<Promise<void>>, signal?: AbortSignal): Promise<void> {
-	const local = new AbortController();
-	const onStop = () => local.abort();
-	signal?.addEventListener('abort', onStop, { once: true });
-	try {
-		const sleepMs = Number.isFinite(wakeAt) ? Math.max(0, wakeAt - Date.now()) : POLL_POLICY.timeoutMs * 2;
-		await Promise.race([abortableSleep(sleepMs, local.signal).catch(() => undefined), ...polls]);
-	} finally {
-		local.abort();
-		signal?.removeEventListener('abort', onStop);
+	const untilWake = Number.isFinite(wakeAt) ? Math.max(0, wakeAt - Date.now()) : RACE_NAP_MS;
+	if (polls.length === 0) {
+		await abortableSleep(untilWake, signal);
+		return;
 	}
+	const nap = abortableSleep(Math.min(untilWake, RACE_NAP_MS), signal);
+	nap.catch(() => undefined); // a Stop after an answer won the race is rethrown below
+	await Promise.race([nap, ...polls]);
 	// Stop pressed: n8n's own cancellation error, as every other wait throws it.
 	if (signal?.aborted) await abortableSleep(0, signal);
 }
