@@ -6,6 +6,7 @@
 const { runNode, pollTrigger } = require('../harness');
 const { useSimulator } = require('../support');
 const { ROUTES, DOUBTFUL, API_KEY, everythingVisible, captureLogs, idsInCustomData, sleep } = require('./pollMatrix');
+const { expectNoKey } = require('./runner');
 
 const ctx = useSimulator({ scenario: { durationMs: 400 } });
 
@@ -29,7 +30,10 @@ async function waitFor(route, ids, extra = {}, options = {}) {
 
 const polls = (route, id) => ctx.sim.count('GET', ROUTES[route].path(id), ROUTES[route].origin);
 const submits = () => ctx.sim.requests.filter((r) => r.method === 'POST').length;
-const keyless = (result) => expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY);
+const keyless = (result) => {
+	expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY); // custom data included
+	expectNoKey({ result, logs: logs.lines.map((l) => `${l.message} ${JSON.stringify(l.meta ?? {})}`) }, ctx.sim);
+};
 
 describe.each(Object.keys(ROUTES))('%s route', (route) => {
 	test.each(Object.entries(DOUBTFUL))('one %s while polling is a passing fault: the task is waited for to the end', async (_name, fault) => {
