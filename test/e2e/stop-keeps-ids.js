@@ -8,7 +8,7 @@
  *    custom data (GET /rest/executions/:id); and in n8n's log (info level, with the execution id).
  * 4. Task → Wait for Completion, fed those ids, collects all three: no second video submit.
  *
- * The n8n line is the one prepareN8n installs (N8N_E2E_DIR / N8N_VERSION as the e2e runner reads them).
+ * The n8n line is N8N_VERSION (default 1.123.81; 2.41.1 for 2.x), installed as the e2e runner does.
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
@@ -16,9 +16,10 @@ const os = require('node:os');
 const path = require('node:path');
 
 const e2e = require('./run-e2e');
-const { startN8n, setupOwnerAndLogin, restJson, sleep } = require('../ui/n8n-server');
+const { startN8n, setupOwnerAndLogin, restJson } = require('../n8n');
 const { startSimulator } = require('../simulator');
 
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TASKS = 3;
 const VIDEO_SUBMIT = /^\/v1\/(videos|video\/generations)$/;
 const CRED = { unifiedAiGatewayApi: { id: '{{CRED_ID}}', name: '{{CRED_NAME}}' } };
@@ -72,21 +73,21 @@ function idsInCustomData(execution) {
 }
 
 async function main() {
-	const host = await e2e.prepareN8n();
-	const version = JSON.parse(fs.readFileSync(path.join(host.dir, 'node_modules', 'n8n', 'package.json'), 'utf8')).version;
+	const version = e2e.N8N_VERSION;
+	const host = await e2e.prepareN8n({ version });
 	console.log(`n8n ${version} from ${host.dir}`);
+	const line = { version };
 	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-stop-ids-'));
 	const sim = await startSimulator({ apiKey: e2e.SIM_API_KEY });
 	let n8n;
 	try {
 		sim.scenario('*', { durationMs: 45_000 });
-		await e2e.installPackage(userFolder);
-		await e2e.importCredential(userFolder, e2e.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: e2e.SIM_API_KEY }));
-		await e2e.importWorkflow(userFolder, [submitWorkflow], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME });
-		const activated = await e2e.runN8n(userFolder, ['update:workflow', `--id=${submitWorkflow.id}`, '--active=true']);
-		assert.equal(activated.code, 0, `update:workflow failed: ${activated.stderr}`);
+		await e2e.installPackage(userFolder, line);
+		await e2e.importCredential(userFolder, e2e.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: e2e.SIM_API_KEY }), line);
+		await e2e.importWorkflow(userFolder, [submitWorkflow], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME }, line);
+		await e2e.activateWorkflow(userFolder, submitWorkflow.id, line);
 
-		n8n = await startN8n(userFolder, { bin: host.bin, env: { N8N_LOG_LEVEL: 'info' } });
+		n8n = await startN8n(userFolder, { ...line, env: { N8N_LOG_LEVEL: 'info' } });
 		const { cookie } = await setupOwnerAndLogin(n8n.baseUrl);
 		const hook = await fetch(`${n8n.baseUrl}/webhook/stop-keeps-ids`, {
 			method: 'POST',
@@ -136,8 +137,8 @@ async function main() {
 
 		// Resume: Task → Wait for Completion over the ids from custom data; nothing is submitted again.
 		const before = submits();
-		await e2e.importWorkflow(userFolder, [resumeWorkflow(ids, route)], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME });
-		const resumed = await e2e.executeWorkflow(userFolder, 'e2eResumeIds', { timeoutMs: 180_000 });
+		await e2e.importWorkflow(userFolder, [resumeWorkflow(ids, route)], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME }, line);
+		const resumed = await e2e.executeWorkflow(userFolder, 'e2eResumeIds', { ...line, timeoutMs: 180_000 });
 		assert.ok(resumed.ok, `the resume run failed: ${resumed.error ?? ''}`);
 		const out = e2e.nodeOutput(resumed.run, 'Wait');
 		assert.deepEqual(out.map((j) => [j.taskId, j.state]), ids.map((id) => [id, 'succeeded']));
