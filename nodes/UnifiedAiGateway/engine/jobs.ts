@@ -149,10 +149,11 @@ export async function runJobs<P, S extends Submitted>(
 		}
 		output.push({ json: errorJson(state), pairedItem });
 	}
-	// A submit whose answer was lost may be billed: it counts as spent.
-	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
+	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
 	const failed = states.findIndex((s) => s.error);
 	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
+	// A submit whose answer was lost may be billed: it counts as spent.
+	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
 	return output;
 }
 
