@@ -54,7 +54,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'includeFailures',
 		type: 'boolean',
 		default: false,
-		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway refused to read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (for example task_not_exist). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out.`,
+		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway could not read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (task_not_exist, 404, 401, 403 or an unreadable answer; one such answer alone is treated as a passing fault). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out.`,
 		displayOptions: task,
 	},
 	{

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
 import { queryTask } from '../UnifiedAiGateway/engine/query';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import { isAccountRefusal, POLL_POLICY, pollFaultOf } from '../UnifiedAiGateway/engine/pollPolicy';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
 import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
@@ -19,8 +20,11 @@ import {
 
 /** Task queries in flight at once (each GET retries 429/5xx/drops inside the transport). */
 const QUERY_CONCURRENCY = 5;
-/** Task-specific query errors in a row before the task is reported as failed (Include Failures on). */
-export const PERMANENT_ERRORS_TO_FAIL = 3;
+/**
+ * Answers in a row that give no reading of a task (404, task_not_exist, 401, 403, a garbled 200)
+ * before it is reported: the engine's one policy, the same as inside the node's waits.
+ */
+export const PERMANENT_ERRORS_TO_FAIL = POLL_POLICY.doubtfulAnswersToReport;
 
 /** Ids from a list: one per line, comma-, semicolon- or space-separated, or an array from an expression. */
 export function parseTaskIds(value: unknown): string[] {
@@ -31,12 +35,6 @@ export function parseTaskIds(value: unknown): string[] {
 		.map((id) => id.trim())
 		.filter((id) => id !== '');
 	return [...new Set(ids)];
-}
-
-/** An error about this one task (unknown id, id rejected), not about the key, host or gateway. */
-function isTaskSpecific(error: unknown): error is GatewayRequestError {
-	if (!(error instanceof GatewayRequestError) || error.transient) return false;
-	return error.gatewayCode === 'task_not_exist' || ['400', '404', '422'].includes(String(error.httpCode));
 }
 
 interface Settings {
@@ -115,12 +113,28 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	const cut = (r: (typeof results)[number]) => spent && !r.ok && r.error instanceof GatewayRequestError && r.error.transient;
 	const asked = results.filter((r) => (!r.ok || r.value !== undefined) && !cut(r));
 
-	// Settings and gateway-wide failures (no Alt Base URL, 401, 5xx for every task) are the user's
-	// to see as an error; remember the new ids first so their timeout window is not restarted.
+	// Settings (no Alt Base URL) and gateway-wide failures (5xx for every task, or a 401/403 for every
+	// task as often as the engine's poll policy allows: a revoked key) are the user's to see as an
+	// error; count and remember first so no window restarts and no count is lost.
+	const wasAsked = new Set<unknown>(asked);
+	for (const [index, result] of results.entries()) {
+		if (!wasAsked.has(result)) continue;
+		const watched = tasks[open[index]];
+		if (result.ok) watched.errors = 0;
+		else if (pollFaultOf(result.error) === 'doubtful') watched.errors = (watched.errors ?? 0) + 1;
+	}
 	const everyFailed = asked.length > 0 && asked.every((r) => !r.ok);
 	const fatal =
-		asked.find((r) => !r.ok && !(r.error instanceof GatewayRequestError)) ??
-		(everyFailed ? asked.find((r) => !r.ok && !isTaskSpecific(r.error)) : undefined);
+		asked.find((r) => !r.ok && pollFaultOf(r.error) === 'stop') ??
+		(everyFailed
+			? results.find(
+					(r, index) =>
+						wasAsked.has(r) &&
+						!r.ok &&
+						(pollFaultOf(r.error) === 'transient' ||
+							(isAccountRefusal(r.error) && (tasks[open[index]].errors ?? 0) >= PERMANENT_ERRORS_TO_FAIL)),
+				)
+			: undefined);
 	if (fatal && !fatal.ok) {
 		writeTaskState(ctx, state);
 		throw fatal.error;
@@ -140,7 +154,6 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		if (result.ok && result.value === undefined) continue; // not asked this poll
 		if (result.ok) {
 			const snapshot = result.value as TaskSnapshot;
-			watched.errors = 0;
 			delete watched.lastError;
 			watched.lastStatus = snapshot.status;
 			watched.lastProgress = snapshot.progress;
@@ -157,9 +170,8 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 			}
 		} else {
 			watched.lastError = (result.error as Error).message;
-			if (isTaskSpecific(result.error)) {
-				watched.errors = (watched.errors ?? 0) + 1;
-				if (settings.includeFailures && watched.errors >= PERMANENT_ERRORS_TO_FAIL) {
+			if (pollFaultOf(result.error) === 'doubtful') {
+				if (settings.includeFailures && (watched.errors ?? 0) >= PERMANENT_ERRORS_TO_FAIL) {
 					finish(id, 'failed');
 					emitted.push({ json: queryFailedJson(id, settings.route, watched) });
 					continue;

@@ -9,3 +9,6 @@ if (!process.env.N8N_USER_FOLDER) {
 }
 process.env.N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS = 'false';
 process.env.N8N_DIAGNOSTICS_ENABLED = 'false';
+// The node logs every created task id at info level (its trail after Stop); tests and the bench read
+// those lines through a captured logger, not on the console.
+process.env.N8N_LOG_LEVEL ??= 'warn';

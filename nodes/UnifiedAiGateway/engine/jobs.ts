@@ -2,8 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { Created } from '../transport/created';
+import { cancelSignalOf } from '../transport/context';
+import { abortableSleep } from '../transport/sleep';
 import { settleLimited } from './concurrency';
 import { createdOf } from './created';
+import { TaskLedger } from './ledger';
+import { describeResults, otherResults } from './partialResults';
 import type { QueryRoute } from './routes';
 import type { TaskSnapshot } from './snapshot';
 import type { SpendGuard } from './spend/guard';
@@ -42,6 +46,8 @@ export interface JobPlan<P, S extends Submitted> {
 	describePending?(prepared: P, submitted: S): IDataObject;
 	/** Billed work: checks the run's cost before the first submit and reports it after (engine/spend). */
 	spendGuard?: SpendGuard<P>;
+	/** Off when nothing is created here (Task → Wait for Completion): no id ledger. */
+	ledger?: boolean;
 }
 
 type ItemError = Error & { description?: string | null; context?: IDataObject };
@@ -55,6 +61,7 @@ interface ItemState<P, S> {
 	taskCreated?: boolean | 'unknown';
 	/** The same, as error items show it; set by the submit step for every failed submit. */
 	created?: Created;
+	output?: INodeExecutionData[];
 }
 
 /**
@@ -64,8 +71,9 @@ interface ItemState<P, S> {
 export async function runJobs<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	itemCount: number,
-	plan: JobPlan<P, S>,
+	plannedJobs: JobPlan<P, S>,
 ): Promise<INodeExecutionData[]> {
+	const plan = keepingIds(ctx, plannedJobs);
 	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
 
 	for (let i = 0; i < itemCount; i++) {
@@ -97,10 +105,7 @@ export async function runJobs<P, S extends Submitted>(
 			state.taskCreated = state.created === 'unknown' ? 'unknown' : state.created === 'yes';
 		}
 	});
-	if (!plan.continueOnFail) {
-		const failed = states.findIndex((s) => s.error);
-		if (failed >= 0) throw failure(ctx, states, failed, plan.noun);
-	}
+	// A failed submit does not stop the others' waits: the error thrown at the end carries their results.
 
 	if (plan.wait) {
 		const waiting = states
@@ -127,25 +132,56 @@ export async function runJobs<P, S extends Submitted>(
 		});
 	}
 
+	// Every item's output is built before a failure is thrown, so the error can carry them all.
 	const output: INodeExecutionData[] = [];
 	for (let i = 0; i < itemCount; i++) {
 		const state = states[i];
 		const pairedItem = { item: i };
 		if (!state.error && state.submitted) {
 			try {
-				output.push(...(await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem })));
+				state.output = (await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem }));
+				output.push(...state.output);
 				continue;
 			} catch (error) {
 				state.error = error as ItemError;
 				state.taskCreated = state.submitted.taskId ? true : 'unknown';
 			}
 		}
-		if (!plan.continueOnFail) throw failure(ctx, states, i, plan.noun);
 		output.push({ json: errorJson(state), pairedItem });
 	}
+	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
+	const failed = states.findIndex((s) => s.error);
+	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
 	// A submit whose answer was lost may be billed: it counts as spent.
 	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
 	return output;
+}
+
+/**
+ * The plan with every submit recorded in the id ledger (custom data, log) as it goes out and as
+ * it answers, and no new submit started once Stop was pressed.
+ */
+function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>): JobPlan<P, S> {
+	if (plan.ledger === false) return plan;
+	const ledger = new TaskLedger(ctx, plan.noun);
+	const signal = cancelSignalOf(ctx);
+	return {
+		...plan,
+		submit: async (prepared, itemIndex) => {
+			if (signal?.aborted) await abortableSleep(0, signal); // throws n8n's cancellation error: nothing sent
+			ledger.submitting(itemIndex);
+			const answer = await plan.submit(prepared, itemIndex).then(
+				(submitted) => ({ submitted, error: undefined }),
+				(error: unknown) => ({ submitted: undefined, error }),
+			);
+			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
+			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
+				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route);
+			}
+			if (answer.submitted) return answer.submitted;
+			throw withItemIndex(ctx, answer.error, itemIndex);
+		},
+	};
 }
 
 async function itemOutput<P, S extends Submitted>(
@@ -227,14 +263,11 @@ function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submit
 			.filter(Boolean)
 			.join('\n');
 	}
-	const others = states
-		.map((s, i) => ({ i, id: s.submitted?.taskId }))
-		.filter(({ i, id }) => id && i !== index);
+	const others = otherResults(states, index);
 	if (others.length > 0) {
-		const list = others.map(({ i, id }) => `item ${i}: ${id}`).join(', ');
-		error.description = [error.description, `Other items already created these tasks (they are not lost: resume them with Task → Wait for Completion): ${list}`]
-			.filter(Boolean)
-			.join('\n');
+		error.description = [error.description, describeResults(others, noun)].filter(Boolean).join('\n');
+		if (error.context) error.context.results = others;
+		ctx.logger?.info(`Unified AI Gateway: execution ${ctx.getExecutionId()} stopped on item ${index}; the other items' results: ${JSON.stringify(others)}`);
 	}
 	return error;
 }

@@ -6,7 +6,7 @@ export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 export interface RouteInfo {
 	host: GatewayHost;
 	path: (taskId: string) => string;
-	/** Spec 8: image tasks 3-5 s, alt host 5-10 s, video 5 s. */
+	/** Spec 8: image tasks 3-5 s, alt host 5-10 s, video 5 s. Also the floor a user's interval is raised to. */
 	intervalMs: number;
 	/** Spec 8: async images up to 10 min; video at least 30 min. */
 	deadlineMs: number;

@@ -1,10 +1,10 @@
-import { NodeOperationError } from 'n8n-workflow';
+import { ManualExecutionCancelledError, NodeOperationError } from 'n8n-workflow';
 
 import { abortableSleep } from '../transport/sleep';
 import { cancelSignalOf, type GatewayContext } from '../transport/context';
-import { GatewayRequestError } from '../transport/request';
-import { backoffDelay } from '../transport/retry';
-import { mapLimited } from './concurrency';
+import type { GatewayRequestError } from '../transport/request';
+import { announce, pollIntervals } from './interval';
+import { doubtfulVerdict, failedPollDelay, nextPollDelay, POLL_POLICY, pollFaultOf } from './pollPolicy';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 import { queryTask } from './query';
 import type { TaskSnapshot } from './snapshot';
@@ -21,6 +21,7 @@ export interface PendingTask {
 
 export interface WaitOptions {
 	deadlineMs?: number;
+	/** The user's Poll Interval; raised to the route's advised floor unless the gateway is on loopback. */
 	intervalMs?: number;
 	/** Polls in flight at once. */
 	concurrency?: number;
@@ -41,20 +42,24 @@ export type WaitOutcome =
 interface Watch {
 	index: number;
 	task: PendingTask;
+	intervalMs: number;
 	startedAt: number;
 	nextAt: number;
 	deadlineAt: number;
 	polls: number;
-	errors: number;
+	/** Failed polls in a row (any kind), for the backoff. */
+	failures: number;
+	/** Doubtful answers in a row (no reading of the task), for the report. */
+	doubtful: number;
+	busy: boolean;
 	snapshot?: TaskSnapshot;
 	lastError?: string;
 }
 
-const POLL_TIMEOUT_MS = 30_000;
-
 /**
- * The one polling loop. All tasks of a node run share it: each is polled on its route's
- * interval, due polls go out together under a cap, and every sleep ends on Stop.
+ * The one polling loop. All tasks of a node run share it, but each task keeps its own schedule:
+ * a poll goes out when its task is due and a slot is free (at most `concurrency` in flight), so
+ * a slow answer delays only its own task. Every wait ends on Stop.
  */
 export async function waitForTasks(
 	ctx: GatewayContext,
@@ -63,74 +68,106 @@ export async function waitForTasks(
 ): Promise<WaitOutcome[]> {
 	const signal = cancelSignalOf(ctx);
 	const outcomes = new Array<WaitOutcome>(tasks.length);
+	const intervals = await pollIntervals(ctx, tasks.map((task) => task.route), options.intervalMs);
+	announce(ctx, intervals.notices);
 	const now = Date.now();
-	let open: Watch[] = tasks.map((task, index) => {
-		const route = QUERY_ROUTES[task.route];
+	const watches: Watch[] = tasks.map((task, index) => {
+		const intervalMs = intervals.of(task.route);
 		const startedAt = task.startedAt ?? now;
-		const interval = options.intervalMs ?? route.intervalMs;
-		const firstWait = task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : interval;
-		const deadlineAt = startedAt + (options.deadlineMs ?? route.deadlineMs);
-		return { index, task, startedAt, nextAt: Math.min(startedAt + firstWait, deadlineAt), deadlineAt, polls: 0, errors: 0 };
+		const firstWait = task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
+		const deadlineAt = startedAt + (options.deadlineMs ?? QUERY_ROUTES[task.route].deadlineMs);
+		const nextAt = Math.min(startedAt + firstWait, deadlineAt);
+		return { index, task, intervalMs, startedAt, nextAt, deadlineAt, polls: 0, failures: 0, doubtful: 0, busy: false };
 	});
+	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
+	const inFlight = new Set<Promise<void>>();
+	let stopError: unknown;
 
-	const finish = (watch: Watch, outcome: WaitOutcome) => {
-		outcomes[watch.index] = outcome;
-	};
-
-	const pollOne = async (watch: Watch) => {
-		const route = QUERY_ROUTES[watch.task.route];
-		const interval = options.intervalMs ?? route.intervalMs;
-		watch.polls++;
-		try {
-			const snapshot = await queryTask(ctx, watch.task.route, watch.task.taskId, {
-				language: watch.task.language,
-				timeoutMs: POLL_TIMEOUT_MS,
-				retries: false,
+	const launch = (watch: Watch) => {
+		watch.busy = true;
+		const poll: Promise<void> = pollOnce(ctx, watch)
+			.then((outcome) => {
+				if (outcome) outcomes[watch.index] = outcome;
+			})
+			.catch((error: unknown) => {
+				stopError ??= error;
+			})
+			.finally(() => {
+				watch.busy = false;
+				inFlight.delete(poll);
 			});
-			watch.snapshot = snapshot;
-			watch.errors = 0;
-			const common = { task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot };
-			if (snapshot.state === 'succeeded') return finish(watch, { ...common, kind: 'succeeded', snapshot });
-			if (snapshot.state === 'failed') {
-				return finish(watch, { ...common, kind: 'failed', message: snapshot.error ?? 'The task failed' });
-			}
-			watch.nextAt = Math.min(Date.now() + interval, watch.deadlineAt);
-		} catch (error) {
-			// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
-			if (!(error instanceof GatewayRequestError)) {
-				throw error instanceof NodeOperationError ? error : new NodeOperationError(ctx.getNode(), error as Error);
-			}
-			watch.lastError = error.message;
-			if (!error.transient) {
-				return finish(watch, {
-					task: watch.task,
-					polls: watch.polls,
-					waitedMs: Date.now() - watch.startedAt,
-					snapshot: watch.snapshot,
-					kind: 'failed',
-					message: error.message,
-					error,
-				});
-			}
-			// A passing fault: ask again later, backing off, as the gateway asked if it did.
-			watch.errors++;
-			const delay = Math.max(error.retryAfterMs ?? 0, interval, backoffDelay(watch.errors));
-			watch.nextAt = Math.min(Date.now() + delay, watch.deadlineAt);
-		}
-		if (Date.now() >= watch.deadlineAt) finish(watch, timeoutOutcome(watch));
+		inFlight.add(poll);
 	};
 
-	while (open.length > 0) {
-		const due = open.filter((watch) => watch.nextAt <= Date.now());
-		if (due.length === 0) {
-			const wake = Math.min(...open.map((watch) => watch.nextAt));
-			await abortableSleep(Math.max(0, wake - Date.now()), signal);
-			continue;
+	for (;;) {
+		if (stopError) throw asNodeError(ctx, stopError);
+		const open = watches.filter((watch) => outcomes[watch.index] === undefined);
+		if (open.length === 0) return outcomes;
+		const idle = open.filter((watch) => !watch.busy).sort((a, b) => a.nextAt - b.nextAt);
+		for (const watch of idle) {
+			if (inFlight.size >= cap || watch.nextAt > Date.now()) break;
+			launch(watch);
 		}
-		await mapLimited(due, options.concurrency ?? 10, pollOne);
-		open = open.filter((watch) => outcomes[watch.index] === undefined);
+		const waiting = idle.filter((watch) => !watch.busy);
+		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].nextAt : Infinity;
+		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
 	}
-	return outcomes;
+}
+
+/**
+ * Sleeps until `wakeAt` or until one of the polls in flight answers, whichever comes first.
+ * n8n's sleep cannot be cleared, so while polls are in flight the nap is short: a nap cut short
+ * by an answer leaves at most RACE_NAP_MS of timer behind.
+ */
+const RACE_NAP_MS = 250;
+
+async function untilWakeOrAnswer(wakeAt: number, polls: Array<Promise<void>>, signal?: AbortSignal): Promise<void> {
+	const untilWake = Number.isFinite(wakeAt) ? Math.max(0, wakeAt - Date.now()) : RACE_NAP_MS;
+	if (polls.length === 0) {
+		await abortableSleep(untilWake, signal);
+		return;
+	}
+	const nap = abortableSleep(Math.min(untilWake, RACE_NAP_MS), signal);
+	nap.catch(() => undefined); // a Stop after an answer won the race is rethrown below
+	await Promise.race([nap, ...polls]);
+	// Stop pressed: n8n's own cancellation error, as every other wait throws it.
+	if (signal?.aborted) await abortableSleep(0, signal);
+}
+
+/** One poll of one task; an outcome when the task is done with, undefined to poll again. */
+async function pollOnce(ctx: GatewayContext, watch: Watch): Promise<WaitOutcome | undefined> {
+	watch.polls++;
+	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot: watch.snapshot });
+	try {
+		const snapshot = await queryTask(ctx, watch.task.route, watch.task.taskId, {
+			language: watch.task.language,
+			timeoutMs: POLL_POLICY.timeoutMs,
+			retries: false,
+		});
+		watch.snapshot = snapshot;
+		watch.failures = 0;
+		watch.doubtful = 0;
+		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
+		if (snapshot.state === 'failed') return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
+		watch.nextAt = Math.min(Date.now() + nextPollDelay(watch.intervalMs, Date.now() - watch.startedAt), watch.deadlineAt);
+	} catch (error) {
+		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
+		if (pollFaultOf(error) === 'stop') throw asNodeError(ctx, error);
+		const failed = error as GatewayRequestError;
+		watch.lastError = failed.message;
+		watch.failures++;
+		if (pollFaultOf(error) === 'doubtful' && ++watch.doubtful >= POLL_POLICY.doubtfulAnswersToReport) {
+			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, failed.message), error: failed };
+		}
+		const delay = failedPollDelay(watch.intervalMs, watch.failures, failed.retryAfterMs);
+		watch.nextAt = Math.min(Date.now() + delay, watch.deadlineAt);
+	}
+	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
+}
+
+function asNodeError(ctx: GatewayContext, error: unknown): Error {
+	if (error instanceof NodeOperationError || error instanceof ManualExecutionCancelledError) return error;
+	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
@@ -138,7 +175,8 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 	const within = window < 60_000 ? `${Math.round(window / 100) / 10} s` : `${Math.round((window / 60_000) * 10) / 10} min`;
 	const last = watch.snapshot
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
-		: `no answer read${watch.lastError ? `; last error: ${watch.lastError}` : ''}`;
+		: 'no answer read';
+	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
 	return {
 		kind: 'timeout',
 		task: watch.task,
@@ -146,6 +184,6 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		waitedMs: Date.now() - watch.startedAt,
 		snapshot: watch.snapshot,
 		lastError: watch.lastError,
-		message: `Task ${watch.task.taskId} did not finish within ${within} (${last}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`,
+		message: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`,
 	};
 }

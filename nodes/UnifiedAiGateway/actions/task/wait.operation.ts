@@ -62,6 +62,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const language = route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
 			return { taskId: requireTaskId(this, i), route, language };
 		},
+		ledger: false,
 		// Nothing is sent here: the task exists already, so "submitting" only hands it to the engine.
 		submit: async (prepared): Promise<Submitted> => ({ ...prepared, startedAt, raw: {} as IDataObject }),
 		succeed: async (_prepared, submitted, i, snapshot) => {

@@ -1,0 +1,71 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { CREDENTIAL_TYPE, type GatewayContext } from '../transport/context';
+import { originsFrom } from '../transport/urls';
+import { QUERY_ROUTES, type QueryRoute } from './routes';
+
+/** A gateway on this machine (tests, a local simulator): any interval is fine there. */
+export function isLoopbackOrigin(origin: string): boolean {
+	let host: string;
+	try {
+		host = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+	} catch {
+		return false;
+	}
+	return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
+}
+
+export interface PollIntervals {
+	of(route: QueryRoute): number;
+	/** What was raised and why, once per route; empty when the user's value was obeyed. */
+	notices: string[];
+}
+
+/**
+ * The interval per route: the user's value, but never below the spec's advice for the route
+ * (spec 8: polling faster only adds load and risks a rate limit) unless the host is loopback.
+ */
+export async function pollIntervals(
+	ctx: GatewayContext,
+	routes: readonly QueryRoute[],
+	requestedMs: number | undefined,
+): Promise<PollIntervals> {
+	const chosen = new Map<QueryRoute, number>();
+	const notices: string[] = [];
+	let origins: { main: string; alt: string } | undefined;
+	for (const route of new Set(routes)) {
+		const advice = QUERY_ROUTES[route].intervalMs;
+		if (requestedMs === undefined || requestedMs >= advice) {
+			chosen.set(route, requestedMs ?? advice);
+			continue;
+		}
+		origins ??= await gatewayOrigins(ctx);
+		if (origins && isLoopbackOrigin(origins[QUERY_ROUTES[route].host])) {
+			chosen.set(route, Math.max(requestedMs, 1));
+			continue;
+		}
+		chosen.set(route, advice);
+		notices.push(
+			`Poll Interval raised from ${requestedMs / 1000} s to ${advice / 1000} s for the ${QUERY_ROUTES[route].label}: the gateway advises polling no faster than that (more polls only add load and risk a rate limit).`,
+		);
+	}
+	return { of: (route) => chosen.get(route) ?? QUERY_ROUTES[route].intervalMs, notices };
+}
+
+async function gatewayOrigins(ctx: GatewayContext) {
+	try {
+		return originsFrom((await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject as never);
+	} catch {
+		return undefined;
+	}
+}
+
+/** Tells the user, in the node's output panel where n8n has execution hints, and in the log. */
+export function announce(ctx: GatewayContext, notices: string[]): void {
+	for (const message of notices) {
+		ctx.logger?.warn(message);
+		const hints = (ctx as { addExecutionHints?: (...hints: Array<{ message: string; location: string }>) => void })
+			.addExecutionHints;
+		if (typeof hints === 'function') hints.call(ctx, { message, location: 'outputPane' });
+	}
+}

@@ -1,0 +1,121 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import type { QueryRoute } from './routes';
+
+/** n8n's custom execution data: at most 10 keys per execution, keys [A-Za-z0-9_] ≤ 50, values ≤ 255. */
+interface CustomData {
+	set(key: string, value: string): void;
+	get(key: string): string | undefined;
+	getAll(): Record<string, string>;
+}
+
+const VALUE_LIMIT = 255;
+const KEY_LIMIT = 10;
+const NONE = 'none';
+
+/**
+ * Where every task a node run creates is written the moment its submit answers, so that Stop,
+ * a crash or a failed item never loses one:
+ *  - the execution's custom data (saved with the execution, also a stopped one): one key per
+ *    node and route, `gateway_<Node>_<route>[_n]`, its value the ids separated by spaces (ready
+ *    to paste into the trigger's Task IDs), and `gateway_<Node>_sending` listing the items whose
+ *    submit was sent but not yet answered (they may have been created);
+ *  - the n8n log at info level, one line per task with the execution id and item index: the
+ *    trace that survives a killed process.
+ */
+export class TaskLedger {
+	private readonly prefix: string;
+
+	private readonly ids = new Map<QueryRoute, string[]>();
+
+	private readonly sending = new Set<number>();
+
+	private warned = false;
+
+	constructor(
+		private readonly ctx: IExecuteFunctions,
+		private readonly noun: string,
+	) {
+		const name = ctx.getNode().name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
+		this.prefix = `gateway_${name || 'node'}`;
+	}
+
+	/** A submit is about to go out: until it answers, the item may or may not have a task. */
+	submitting(itemIndex: number): void {
+		this.sending.add(itemIndex);
+		this.writeSending();
+	}
+
+	/** The submit answered (or failed): the item leaves the "sending" list. */
+	answered(itemIndex: number, taskId?: string, route?: QueryRoute): void {
+		this.sending.delete(itemIndex);
+		if (taskId && route) {
+			this.ctx.logger?.info(
+				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
+				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
+			);
+			const list = this.ids.get(route) ?? [];
+			list.push(taskId);
+			this.ids.set(route, list);
+			this.writeIds(route);
+		}
+		this.writeSending();
+	}
+
+	private writeIds(route: QueryRoute): void {
+		const chunks: string[] = [];
+		for (const id of this.ids.get(route) ?? []) {
+			const last = chunks.length - 1;
+			if (last >= 0 && chunks[last].length + 1 + id.length <= VALUE_LIMIT) chunks[last] += ` ${id}`;
+			else chunks.push(id.slice(0, VALUE_LIMIT));
+		}
+		chunks.forEach((value, n) => this.set(`${this.prefix}_${route}${n > 0 ? `_${n + 1}` : ''}`, value));
+	}
+
+	private writeSending(): void {
+		const items = [...this.sending].sort((a, b) => a - b);
+		const key = `${this.prefix}_sending`;
+		if (items.length === 0 && this.data()?.get(key) === undefined) return;
+		const text = items.length === 0 ? NONE : `items ${items.join(' ')} (submit sent, answer not received: may have been created)`;
+		this.set(key, text.length <= VALUE_LIMIT ? text : `${items.length} items (submit sent, answer not received); see the n8n log`);
+	}
+
+	private set(key: string, value: string): void {
+		const data = this.data();
+		if (!data) return;
+		const known = data.getAll();
+		if (!(key in known) && Object.keys(known).length >= KEY_LIMIT) {
+			if (!this.warned) {
+				this.warned = true;
+				this.ctx.logger?.warn(
+					`Unified AI Gateway: execution ${this.executionId()} has no room left in its custom data (n8n keeps ${KEY_LIMIT} keys); further task ids are only in the n8n log and the node's output.`,
+				);
+			}
+			return;
+		}
+		data.set(key, value);
+	}
+
+	private customData?: CustomData | null;
+
+	/** n8n's own handle (the one the Execution Data node uses), looked up once per run. */
+	private data(): CustomData | undefined {
+		if (this.customData === undefined) {
+			try {
+				const proxy = this.ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: CustomData } };
+				this.customData = proxy.$execution?.customData ?? null;
+			} catch {
+				this.customData = null;
+			}
+		}
+		return this.customData ?? undefined;
+	}
+
+	private executionId(): string {
+		try {
+			return this.ctx.getExecutionId();
+		} catch {
+			return 'unknown';
+		}
+	}
+}
