@@ -1,6 +1,7 @@
 'use strict';
-// `npm test`'s pretest: installs the side folders `npm test` needs beside the package's own
-// node_modules, each from its committed lock, when missing or stale (its lock changed):
+// Installs a side folder `npm test` needs beside the package's own node_modules (the folders given,
+// else all), from its committed lock, when missing or stale (its lock changed). Each npm script that
+// uses one calls this first: the project's .npmrc (ignore-scripts) keeps npm from running a pretest.
 //   test/lines/n8n-2  the n8n-workflow / n8n-core that n8n 2.x bundles (type-check and unit tests)
 //   test/scan         n8n's verification scanner, @n8n/scan-community-package, as published
 // Install scripts stay off (their .npmrc): isolated-vm wants Node >= 24, and a dependency of the
@@ -30,7 +31,7 @@ function readStamp(dir) {
 	}
 }
 
-for (const folder of FOLDERS) {
+for (const folder of process.argv.length > 2 ? process.argv.slice(2) : FOLDERS) {
 	const dir = path.join(ROOT, folder);
 	const wanted = lockHash(dir);
 	if (readStamp(dir) === wanted) continue;
