@@ -17,7 +17,7 @@ const STAMP = 'node_modules/.installed-from-lock';
 
 function lockHash(dir) {
 	const hash = crypto.createHash('sha256');
-	for (const file of ['package.json', 'package-lock.json', '.npmrc']) {
+	for (const file of ['package-lock.json', '.npmrc']) {
 		hash.update(`${file}\0${fs.readFileSync(path.join(dir, file), 'utf8')}\0`);
 	}
 	return hash.digest('hex');
