@@ -19,7 +19,6 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		dark: 'file:../icons/unifiedAiGateway.dark.svg',
 	};
 
-	// eslint-disable-next-line n8n-nodes-base/cred-class-field-documentation-url-miscased -- community packages link a full URL
 	documentationUrl =
 		'https://github.com/n8n-nodes-unified-ai-gateway/n8n-nodes-unified-ai-gateway#credential';
 

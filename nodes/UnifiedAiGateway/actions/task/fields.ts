@@ -16,12 +16,12 @@ export function taskIdField(operation: string, defaultValue: string): INodePrope
 }
 
 export function queryRouteField(operations: string[], withAuto: boolean): INodeProperties {
-	// eslint-disable-next-line n8n-nodes-base/node-param-default-missing -- the default depends on the operation
+	const defaultRoute = withAuto ? 'auto' : 'generic';
 	return {
 		displayName: 'Query Route',
 		name: 'queryRoute',
 		type: 'options',
-		default: withAuto ? 'auto' : 'generic',
+		default: defaultRoute,
 		options: [
 			...(withAuto
 				? [{ name: 'From Input Item (queryRoute Field), Else Generic', value: 'auto' }]

@@ -31,7 +31,6 @@ export const description: INodeProperties[] = [
 		displayName: 'Route',
 		name: 'videoRoute',
 		type: 'options',
-		// eslint-disable-next-line n8n-nodes-base/node-param-default-wrong-for-options -- options are built from VIDEO_ROUTES
 		default: 'unified',
 		options: Object.entries(VIDEO_ROUTES).map(([value, route]) => ({
 			name: route.name,

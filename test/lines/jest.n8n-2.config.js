@@ -1,0 +1,19 @@
+'use strict';
+// The unit tests again, with n8n-workflow / n8n-core / @n8n/di resolved from the n8n 2.x line
+// (test/lines/n8n-2), for our built nodes and the harness alike: an API that line lacks fails here.
+const path = require('node:path');
+const base = require('../../jest.config');
+
+const LINE = path.join(__dirname, 'n8n-2/node_modules');
+const fromLine = (name) => [
+	[`^${name}$`, path.join(LINE, name)],
+	[`^${name}/(.*)$`, path.join(LINE, name, '$1')],
+];
+
+module.exports = {
+	...base,
+	rootDir: path.resolve(__dirname, '../..'),
+	modulePathIgnorePatterns: ['<rootDir>/test/scan/'],
+	setupFiles: [...base.setupFiles, '<rootDir>/test/lines/n8n-2.setup.js'],
+	moduleNameMapper: Object.fromEntries(['n8n-workflow', 'n8n-core', '@n8n/di'].flatMap(fromLine)),
+};

@@ -1,0 +1,66 @@
+// n8n's verification scan (@n8n/scan-community-package, installed as published in this folder),
+// run the way n8n runs it on a package it verifies: its own analyzePackage() on the source and on
+// the packed tarball. Any error fails `npm test`. Needs a built dist/ (`npm test` builds first).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import glob from 'fast-glob';
+
+import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
+const SCANNER_VERSION = JSON.parse(
+	fs.readFileSync(new URL('./node_modules/@n8n/scan-community-package/package.json', import.meta.url), 'utf8'),
+).version;
+
+function run(command, args, cwd) {
+	const result = spawnSync(command, args, { cwd, encoding: 'utf8' });
+	if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stderr}`);
+	return result.stdout;
+}
+
+/** `npm pack`, unpacked as n8n's scanner unpacks the registry's tarball. */
+function unpackTarball() {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-scan-'));
+	const [{ filename }] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT));
+	const packageDir = path.join(dir, 'package');
+	fs.mkdirSync(packageDir);
+	run('tar', ['-xzf', path.join(dir, filename), '-C', packageDir, '--strip-components=1'], dir);
+	return { dir, packageDir, filename };
+}
+
+/** One leg: the scanner's verdict, and how many files it read (a scan that reads nothing proves nothing). */
+async function leg(label, dir, patterns) {
+	const files = glob.sync(patterns, { cwd: dir, ignore: ['node_modules/**', '**/package-lock.json'] });
+	const result = await analyzePackage(dir, patterns);
+	const passed = result.passed && files.length > 0;
+	console.log(`${passed ? 'PASS' : 'FAIL'}  ${label}: ${files.length} files (${patterns.join(', ')})`);
+	if (!passed) {
+		console.log(`      ${result.message ?? 'no files found'}`);
+		if (result.details) console.log(result.details.replaceAll(`${dir}${path.sep}`, ''));
+	}
+	return passed;
+}
+
+console.log(`n8n verification scan, @n8n/scan-community-package ${SCANNER_VERSION} (rules as n8n applies them; eslint-disable comments do not count)`);
+const sourceOk = await leg('source checkout', ROOT, SOURCE_FILE_PATTERNS);
+const tarball = unpackTarball();
+let tarballOk;
+try {
+	tarballOk = await leg(`npm pack tarball ${tarball.filename}`, tarball.packageDir, TARBALL_PATTERNS);
+} finally {
+	fs.rmSync(tarball.dir, { recursive: true, force: true });
+}
+console.log(
+	'NOT RUN  provenance and registry download legs: they read the published package\'s npm provenance ' +
+		'and fetch its attested GitHub source, out of reach here (docs/RELEASING.md).',
+);
+if (!sourceOk || !tarballOk) {
+	console.log('n8n scan: FAILED (fix the code; the scanner ignores eslint-disable comments)');
+	process.exit(1);
+}
+console.log('n8n scan: 0 errors');
