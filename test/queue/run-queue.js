@@ -90,6 +90,8 @@ async function main(filters) {
 			} catch (e) {
 				failed++;
 				console.log(`FAIL queue: ${name}: ${n8n.redact(e.message)}`);
+				const seen = sim.find('POST', '/e2e/record', 'files').map((r) => `${r.query.event}:${r.query.run || r.query.taskId}@${r.query.worker}`);
+				console.log(`      records: ${seen.join(' ')}`);
 			}
 		}
 	} catch (e) {

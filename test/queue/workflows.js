@@ -43,8 +43,11 @@ function record(name, query, once) {
 	}, { typeVersion: 4.2, executeOnce: once });
 }
 
+/** The run name of the body (an expression that reads the same on every node, on both lines). */
+const RUN = '={{ $("Webhook").first().json.body.run }}';
+
 /** Recorded before anything else runs: the worker that took the execution (again, on a re-run). */
-const started = () => record('Started', { event: 'start', run: '={{ $("Webhook").first().json.body.run }}' }, true);
+const started = () => record('Started', { event: 'start', run: RUN }, true);
 
 function chain(...names) {
 	const connections = {};
@@ -67,7 +70,7 @@ function waitWorkflow() {
 		conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'loose' }, conditions: [{ leftValue: '={{ $("Webhook").first().json.body.kind }}', rightValue: 'video', operator: { type: 'string', operation: 'equals' } }], combinator: 'and' },
 		options: {},
 	}, { typeVersion: 2 });
-	const ended = (name) => record(name, { event: 'end', run: '={{ $("Items").first().json.run }}', items: '={{ $input.all().length }}', done: '={{ $input.all().filter((i) => i.json.url).length }}' }, true);
+	const ended = (name) => record(name, { event: 'end', run: RUN, items: '={{ $input.all().length }}', done: '={{ $input.all().filter((i) => i.json.url).length }}' }, true);
 	const nodes = [webhook('q-wait'), started(), itemsFromBody('Array.from({ length: body.count })'), isVideo, video({}), image({ download: false }), ended('Video Ended'), ended('Image Ended')];
 	const connections = {
 		...chain('Webhook', 'Started', 'Items', 'Is Video'),
@@ -79,13 +82,13 @@ function waitWorkflow() {
 }
 
 function submitWorkflow() {
-	const nodes = [webhook('q-submit'), itemsFromBody('Array.from({ length: body.count })'), video({ waitForCompletion: false }), record('Submitted', { event: 'submitted', run: '={{ $("Items").first().json.run }}', taskId: '={{ $json.taskId }}' }, false)];
+	const nodes = [webhook('q-submit'), itemsFromBody('Array.from({ length: body.count })'), video({ waitForCompletion: false }), record('Submitted', { event: 'submitted', run: RUN, taskId: '={{ $json.taskId }}' }, false)];
 	return workflow('qSubmit', 'queue e2e: submit with Wait off, record the ids', nodes, chain('Webhook', 'Items', 'Video', 'Submitted'));
 }
 
 function collectWorkflow() {
 	const task = node('Collect', GW, { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'generic', waitDeadlineMinutes: 1, waitIntervalSeconds: 1, onTimeout: 'pending' }, { credentials: CREDENTIALS });
-	const nodes = [webhook('q-collect'), started(), itemsFromBody('body.ids'), task, record('Collected', { event: 'collected', run: '={{ $("Items").first().json.run }}', taskId: '={{ $json.taskId }}', pending: '={{ $json.pending === true }}' }, false)];
+	const nodes = [webhook('q-collect'), started(), itemsFromBody('body.ids'), task, record('Collected', { event: 'collected', run: RUN, taskId: '={{ $json.taskId }}', pending: '={{ $json.pending === true }}' }, false)];
 	return workflow('qCollect', 'queue e2e: collect recorded ids', nodes, chain('Webhook', 'Started', 'Items', 'Collect', 'Collected'));
 }
 
