@@ -60,7 +60,7 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger).',
+				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger). In queue mode, a worker that dies mid-wait loses the wait: n8n 1.x runs the execution again from the start (every item submitted and billed again), 2.x marks it failed. For big batches there, turn this off, store the task IDs, and collect them in a second workflow.',
 			displayOptions: { show },
 		},
 		{

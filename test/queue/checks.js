@@ -1,0 +1,139 @@
+'use strict';
+/*
+ * What the queue-mode e2e proves, each a function (ctx) → note; ctx = { cluster, sim, line }.
+ * Every workflow run records itself on the simulator (see workflows.js): which worker started and
+ * ended it, what came out; the simulator counts the billed submits.
+ */
+
+const assert = require('node:assert/strict');
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+const IMAGE_SUBMIT = '/v1/images/generations';
+const VIDEO_SUBMIT = '/v1/video/generations';
+
+function records(sim, event, run) {
+	return sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.event === event && (run === undefined || r.query.run === run)).map((r) => r.query);
+}
+
+async function until(what, done, limitMs) {
+	const started = Date.now();
+	while (!done()) {
+		if (Date.now() - started > limitMs) throw new Error(`not within ${limitMs / 1000}s: ${what}`);
+		await sleep(500);
+	}
+}
+
+async function post(cluster, path, body) {
+	const res = await fetch(`${cluster.main.baseUrl}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+	assert.equal(res.status, 200, `POST /webhook/${path} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+}
+
+const submits = (sim, route) => sim.count('POST', route);
+
+/** 100 images and 20 videos (and two small image runs) at once: waited inside one worker each, spread over both. */
+async function batches({ cluster, sim }) {
+	sim.scenario('gpt-image-2-async', { durationMs: 3000 });
+	sim.scenario('sora-2', { durationMs: 5000 });
+	const before = { image: submits(sim, IMAGE_SUBMIT), video: submits(sim, VIDEO_SUBMIT) };
+	const runs = [['img100', 'image', 100], ['vid20', 'video', 20], ['img2a', 'image', 2], ['img2b', 'image', 2]];
+	const t = Date.now();
+	for (const [run, kind, count] of runs) await post(cluster, 'q-wait', { run, kind, count });
+	await until('every batch ended', () => runs.every(([run]) => records(sim, 'end', run).length > 0), 240_000);
+	const workers = new Set();
+	for (const [run, , count] of runs) {
+		const [start] = records(sim, 'start', run);
+		const ends = records(sim, 'end', run);
+		assert.equal(ends.length, 1, `${run} ended ${ends.length} times`);
+		assert.equal(start.worker, ends[0].worker, `${run} started on ${start.worker} but ended on ${ends[0].worker}`);
+		assert.equal(ends[0].items, String(count), `${run}: ${ends[0].items} items came out`);
+		assert.equal(ends[0].done, String(count), `${run}: only ${ends[0].done} of ${count} items have their result URL`);
+		workers.add(start.worker);
+	}
+	assert.equal(submits(sim, IMAGE_SUBMIT) - before.image, 104, 'image submits');
+	assert.equal(submits(sim, VIDEO_SUBMIT) - before.video, 20, 'video submits');
+	assert.deepEqual([...workers].sort(), ['w1', 'w2'], `executions ran on ${[...workers].join(', ')} only`);
+	return `${((Date.now() - t) / 1000).toFixed(1)}s for 124 items in 4 executions on ${[...workers].sort().join('+')}`;
+}
+
+/** The trigger in a published workflow (polls on main, executions on the workers): each finished task emitted once. */
+async function trigger({ sim, triggerIds }) {
+	await until('every trigger task emitted', () => triggerIds.every((id) => records(sim, 'task').some((r) => r.taskId === id)), 90_000);
+	// One more scheduled poll (every minute) after the last emission: it must add nothing.
+	const last = Math.max(...sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.event === 'task').map((r) => r.at));
+	const nextPoll = Math.ceil((Math.max(last, Date.now()) + 1000) / 60000) * 60000;
+	while (Date.now() < nextPoll + 10_000) await sleep(1000);
+	const emitted = records(sim, 'task').map((r) => r.taskId);
+	for (const id of triggerIds) assert.equal(emitted.filter((e) => e === id).length, 1, `task ${id} emitted ${emitted.filter((e) => e === id).length} times`);
+	assert.equal(emitted.length, triggerIds.length, `unexpected emissions: ${emitted.join(', ')}`);
+	return `${triggerIds.length} tasks, each once, on ${[...new Set(records(sim, 'task').map((r) => r.worker))].sort().join('+')}`;
+}
+
+/** Waits until a run started on a worker and its submits reached the gateway, then kills that worker. */
+async function killDuringWait(cluster, sim, run, route, expected) {
+	await until(`${run} started and submitted`, () => records(sim, 'start', run).length > 0 && submits(sim, route) >= expected, 60_000);
+	const victim = records(sim, 'start', run)[0].worker;
+	cluster.killWorker(victim);
+	return victim;
+}
+
+/**
+ * Wait for Completion in the node, its worker killed mid-wait. 1.x re-queues the execution and
+ * runs it again from the start on the other worker: the submits are billed again and the first
+ * tasks are orphaned. 2.x marks it failed ("failed to be processed too many times"), no re-run.
+ * No node can tell its re-run from a first run (see README, Queue mode), so this asserts n8n's
+ * behaviour per line; the durable pattern (killDurable) is what avoids the second bill.
+ */
+async function killWait({ cluster, sim, line }) {
+	sim.scenario('sora-2', { durationMs: 15_000 });
+	const before = submits(sim, VIDEO_SUBMIT);
+	await post(cluster, 'q-wait', { run: 'kill-wait', kind: 'video', count: 2 });
+	const victim = await killDuringWait(cluster, sim, 'kill-wait', VIDEO_SUBMIT, before + 2);
+	// The next check needs two workers again. On 1.x only after the re-run: a worker starting up
+	// marks the executions it finds unfinished as crashed, before Bull re-queues the stalled job.
+	const restarted = line.major >= 2 ? cluster.restartWorker(victim) : undefined;
+	try {
+		if (line.major >= 2) {
+			await sleep(20_000); // four stalled-check intervals
+			assert.equal(records(sim, 'start', 'kill-wait').length, 1, '2.x re-ran the killed execution');
+			assert.equal(records(sim, 'end', 'kill-wait').length, 0, 'the killed execution ended');
+			assert.equal(submits(sim, VIDEO_SUBMIT) - before, 2, 'submits after the kill');
+			return `${victim} killed: not re-run, 2 submits (the execution is failed)`;
+		}
+		await until('the re-run ended', () => records(sim, 'end', 'kill-wait').length > 0, 90_000);
+		const starts = records(sim, 'start', 'kill-wait').map((r) => r.worker);
+		assert.deepEqual(starts, [victim, victim === 'w1' ? 'w2' : 'w1'], `starts: ${starts.join(', ')}`);
+		assert.equal(submits(sim, VIDEO_SUBMIT) - before, 4, '1.x re-run: each video is submitted (and billed) twice');
+		return `${victim} killed: re-run from the start on ${starts[1]}, 4 billed submits for 2 videos (n8n's behaviour on 1.x)`;
+	} finally {
+		await (restarted || cluster.restartWorker(victim));
+	}
+}
+
+/**
+ * The durable pattern: submit with Wait off (ids recorded at once), then collect. The collect's
+ * worker is killed mid-wait; whatever n8n does then (1.x re-runs it, 2.x fails it and the next
+ * collect run picks the ids up) there is no second submit.
+ */
+async function killDurable({ cluster, sim, line }) {
+	sim.scenario('sora-2', { durationMs: 15_000 });
+	const before = submits(sim, VIDEO_SUBMIT);
+	await post(cluster, 'q-submit', { run: 'durable', count: 3 });
+	await until('3 task ids recorded', () => records(sim, 'submitted', 'durable').length === 3, 60_000);
+	const ids = records(sim, 'submitted', 'durable').map((r) => r.taskId);
+	await post(cluster, 'q-collect', { run: 'collect-1', ids });
+	if (cluster.workers.some((w) => w.killed)) throw new Error('the durable kill test needs two live workers');
+	const victim = await killDuringWait(cluster, sim, 'collect-1', VIDEO_SUBMIT, before + 3);
+	if (line.major < 2) {
+		await until('the re-run collect ended', () => records(sim, 'collected', 'collect-1').length >= 3, 90_000);
+	} else {
+		await sleep(10_000);
+		await post(cluster, 'q-collect', { run: 'collect-2', ids });
+		await until('the next collect ended', () => records(sim, 'collected', 'collect-2').length >= 3, 90_000);
+	}
+	const collected = sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.event === 'collected' && r.query.pending === 'false');
+	assert.deepEqual([...new Set(collected.map((r) => r.query.taskId))].sort(), [...ids].sort(), 'every task collected');
+	assert.equal(submits(sim, VIDEO_SUBMIT) - before, 3, 'double submits in the durable pattern');
+	return `${victim} killed mid-collect; 3 tasks collected, 0 double submits`;
+}
+
+module.exports = { batches, trigger, killWait, killDurable, records };

@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+'use strict';
+/*
+ * The package in n8n's queue mode: Redis + PostgreSQL + n8n main + two `n8n worker`s (cluster.js),
+ * Webhook-triggered workflows (workflows.js), the checks in checks.js.
+ *
+ *   npm run test:e2e:queue                       (builds; n8n 2.41.1, the line queue mode is run on)
+ *   N8N_VERSION=1.123.81 npm run test:e2e:queue  (1.x: the kill tests only)
+ *   node test/queue/run-queue.js [check-name ...]
+ *
+ * E2E_KEEP=1 keeps the temp folder (logs of every process: main/, w1/, w2/, pg/, redis/).
+ */
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+
+const n8n = require('../n8n');
+const cli = require('../e2e/cli');
+const { startSimulator } = require('../simulator');
+const { startCluster } = require('./cluster');
+const workflows = require('./workflows');
+const checks = require('./checks');
+
+const VERSION = process.env.N8N_VERSION || n8n.NEWEST_2X;
+const TRIGGER_TASKS = 3;
+
+/** Which checks a line runs: 1.x needs queue mode only for what a killed worker does. */
+function checksFor(line, filters) {
+	// The trigger last: its first poll (at activation) has emitted by then, one scheduled poll follows.
+	const names = line.major >= 2 ? ['batches', 'killWait', 'killDurable', 'trigger'] : ['killWait', 'killDurable'];
+	return names.filter((n) => !filters.length || filters.some((f) => n.toLowerCase().includes(f.toLowerCase())));
+}
+
+async function createFinishedTasks(sim, count) {
+	sim.scenario('gpt-image-2-async', { durationMs: 300 });
+	const ids = [];
+	for (let i = 0; i < count; i++) {
+		const res = await fetch(`${sim.mainUrl}/v1/images/generations`, {
+			method: 'POST',
+			headers: { Authorization: `Bearer ${n8n.SIM_API_KEY}`, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ model: 'gpt-image-2-async', prompt: `trigger task ${i}` }),
+		});
+		const body = await res.json();
+		ids.push(body.id ?? body.task_id ?? body.data?.task_id);
+	}
+	return ids;
+}
+
+async function main(filters) {
+	const started = Date.now();
+	const line = n8n.n8nLine(VERSION);
+	const names = checksFor(line, filters);
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
+	let sim;
+	let cluster;
+	let passed = 0;
+	let failed = 0;
+	const stopAll = async () => {
+		if (cluster) await cluster.stop();
+		cluster = undefined;
+		if (sim) await sim.close().catch(() => {});
+		sim = undefined;
+	};
+	const onSignal = (signal) => {
+		console.log(`interrupted (${signal}), stopping what was started`);
+		stopAll().finally(() => process.exit(130));
+	};
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+	try {
+		const host = await n8n.prepareN8n({ version: VERSION });
+		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
+		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
+		sim.inject({ method: 'POST', path: '/e2e/record', origin: 'files', status: 200, body: { ok: true }, times: Infinity });
+		const triggerIds = names.includes('trigger') ? await createFinishedTasks(sim, TRIGGER_TASKS) : [];
+		const vars = { SIM_MAIN: sim.mainUrl, SIM_ALT: sim.altUrl, SIM_FILES: sim.filesUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME, TASK_IDS: triggerIds.join('\n') };
+		const credential = cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY });
+		const all = workflows.ALL().filter((w) => w.id !== 'qTrigger' || triggerIds.length);
+		const t = Date.now();
+		cluster = await startCluster({ version: VERSION, dir, credential, workflows: all, vars, activate: all.map((w) => w.id), probes: workflows.PROBES });
+		console.log(`queue mode up: Redis, PostgreSQL, n8n main + ${cluster.workers.length} workers (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+		const ctx = { cluster, sim, line, triggerIds };
+		for (const name of names) {
+			const t0 = Date.now();
+			try {
+				const note = await checks[name](ctx);
+				passed++;
+				console.log(`ok  queue: ${name}  (${((Date.now() - t0) / 1000).toFixed(1)}s)  ${note || ''}`);
+			} catch (e) {
+				failed++;
+				console.log(`FAIL queue: ${name}: ${n8n.redact(e.message)}`);
+				const seen = sim.find('POST', '/e2e/record', 'files').map((r) => `${r.query.event}:${r.query.run || r.query.taskId}@${r.query.worker}`);
+				console.log(`      records: ${seen.join(' ')}`);
+			}
+		}
+	} catch (e) {
+		failed++;
+		console.log(`FAIL queue: setup: ${n8n.redact(e.stack || e.message)}`);
+	} finally {
+		process.removeListener('SIGINT', onSignal);
+		process.removeListener('SIGTERM', onSignal);
+		await stopAll();
+		if (process.env.E2E_KEEP === '1' || failed) console.log(`logs kept in ${dir}`);
+		else fs.rmSync(dir, { recursive: true, force: true });
+	}
+	console.log(`queue e2e on n8n ${VERSION} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+	console.log(`${passed} passed, ${failed} failed`);
+	return failed ? 1 : 0;
+}
+
+if (require.main === module) {
+	main(process.argv.slice(2)).then(
+		(code) => (process.exitCode = code),
+		(e) => {
+			console.error(e);
+			process.exitCode = 1;
+		},
+	);
+}
+
+module.exports = { main };
