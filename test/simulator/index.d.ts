@@ -41,6 +41,8 @@ export interface RecordedRequest {
   parts?: RecordedPart[];
   /** Arrival time, ms since epoch. */
   at: number;
+  /** When the answer was fully handed over, ms since epoch; absent while pending or when the connection was dropped. */
+  answeredAt?: number;
 }
 
 export type FaultKind = 'drop' | 'slow' | 'malformed' | 'breakStream';

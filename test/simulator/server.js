@@ -117,6 +117,8 @@ async function handle(sim, origin, routes, req, res) {
   };
   if (parsed.parts) record.parts = parsed.parts;
   sim.requests.push(record);
+  // When the answer was handed over: lets a test prove calls overlapped without a timing budget.
+  res.on('finish', () => (record.answeredAt = Date.now()));
 
   if (applyGates(ctx)) return;
   const fault = takeFault(sim.faults, origin, ctx.method, ctx.path);

@@ -1,0 +1,44 @@
+'use strict';
+// Text → Message a Model over several items: concurrent calls under the cap, outputs in input
+// order with pairedItem, one failing item not hiding the others.
+const { answerOf, useTextSuite } = require('./suite');
+
+const { ctx, chat } = useTextSuite();
+
+describe('several items', () => {
+	const items = [0, 1, 2, 3].map((n) => ({ json: { q: `question ${n}` } }));
+	const byExpression = { messages: { values: [{ role: 'user', content: '={{ $json.q }}' }] } };
+
+	test('run concurrently, come out in input order with pairedItem', async () => {
+		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 400, times: 4 });
+		const result = await chat({ ...byExpression, concurrency: 5 }, { items });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
+		expect(result.items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
+		const arrivals = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.at);
+		expect(arrivals).toHaveLength(4);
+		// All four were sent before the first 400 ms answer could have come back.
+		expect(Math.max(...arrivals) - Math.min(...arrivals)).toBeLessThan(300);
+		expect(result.durationMs).toBeLessThan(4 * 400);
+	});
+
+	test('the concurrency cap holds: 2 at a time', async () => {
+		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 300, times: 4 });
+		const result = await chat({ ...byExpression, concurrency: 2, options: { stream: true } }, { items });
+		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
+		const arrivals = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.at).sort((a, b) => a - b);
+		expect(arrivals[2] - arrivals[0]).toBeGreaterThanOrEqual(250);
+		expect(result.durationMs).toBeGreaterThanOrEqual(600);
+	});
+
+	test('one failing item does not hide the others (Continue On Fail)', async () => {
+		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
+		const one = [{ json: { q: 'a' } }];
+		const result = await chat({ ...byExpression, concurrency: 1, options: { stream: true } }, { items: [...one, ...items.slice(1, 3)], continueOnFail: true });
+		expect(result.items).toHaveLength(3);
+		expect(result.items[0].json.error).toMatch(/cut off/);
+		expect(result.items[1].json.text).toBe(answerOf('question 1'));
+		expect(result.items[2].json.text).toBe(answerOf('question 2'));
+		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2]);
+	});
+});

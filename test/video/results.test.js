@@ -1,0 +1,118 @@
+'use strict';
+// Video → Generate: waiting through the task states, results and failures, files fetched from
+// the files origin without the key, and a large video streamed to disk.
+const { Container } = require('@n8n/di');
+const core = require('n8n-core');
+const { binaryBuffer } = require('../harness');
+const { PRICE_NOTE, isMp4, useVideoSuite } = require('./suite');
+
+const { ctx, generate, submits } = useVideoSuite();
+
+describe('waiting and results', () => {
+	test('waits through queued and in_progress to completed, polling every interval', async () => {
+		ctx.sim.scenario('*', { durationMs: 1200, progressSteps: [0, 25, 50, 75] });
+		const result = await generate('sora-2', { download: false });
+		expect(result.error).toBeUndefined();
+		const [submit] = submits();
+		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
+		expect(polls.length).toBeGreaterThanOrEqual(5);
+		// Polls started while the task was still running and went on until it finished.
+		expect(polls[0].at - submit.at).toBeLessThan(600);
+		expect(polls[polls.length - 1].at - submit.at).toBeGreaterThanOrEqual(1200);
+		expect(result.items[0].json).toMatchObject({ status: 'completed', progress: 100 });
+	});
+
+	test('100% with in_progress is not success and not an error: it keeps waiting until completed', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000 });
+		const result = await generate('sora-2', { download: false });
+		expect(result.error).toBeUndefined();
+		const [submit] = submits();
+		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
+		const stuckPolls = polls.filter((p) => p.at - submit.at > 400 && p.at - submit.at < 1250);
+		expect(stuckPolls.length).toBeGreaterThanOrEqual(3);
+		expect(result.items[0].json).toMatchObject({ status: 'completed', state: 'succeeded' });
+		expect(result.items[0].json.url).toBe(ctx.sim.task(result.items[0].json.taskId).urls[0]);
+	});
+
+	test('stuck at 100% past Max Wait gives a pending item to resume, not a failure', async () => {
+		ctx.sim.scenario('*', { durationMs: 200, outcome: 'stuck100', shape: 'A' });
+		const result = await generate('sora-2', { waitDeadlineMinutes: 0.01 });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).toMatchObject({ pending: true, status: 'in_progress', progress: 100, queryRoute: 'generic', model: 'sora-2', estimatedCost: PRICE_NOTE });
+		expect(result.items[0].json.message).toMatch(/do not submit it again/);
+		expect(submits()).toHaveLength(1);
+	});
+
+	test('completed without a video URL fails, keeping the task id', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
+		const result = await generate('sora-2', {}, { continueOnFail: true });
+		const json = result.items[0].json;
+		expect(json.error).toMatch(/completed but the gateway gave no result URL/);
+		expect(json.taskId).toMatch(/^task_/);
+		expect(json.taskCreated).toBe(true);
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
+
+		ctx.sim.reset();
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'noUrl' });
+		const thrown = await generate('sora-2');
+		expect(thrown.error.message).toMatch(/^Task task_\w+ failed: .*no result URL/);
+	});
+
+	test('a failed task is reported with the gateway reason', async () => {
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'fail', failMessage: 'content policy violation' });
+		const result = await generate('seedance-2.0', {}, { continueOnFail: true });
+		expect(result.items[0].json.error).toMatch(/failed: content policy violation/);
+		expect(result.items[0].json.taskId).toMatch(/^task_/);
+	});
+
+	test('a result URL is fetched from the files origin WITHOUT the key, as video/mp4', async () => {
+		const result = await generate('veo-3.1-flash', { binaryPropertyOutput: 'clip' });
+		expect(result.error).toBeUndefined();
+		const [file] = ctx.sim.requests.filter((r) => r.origin === 'files');
+		expect(file.path).toBe(new URL(result.items[0].json.url).pathname);
+		expect(file.hasAuth).toBe(false);
+		expect(ctx.sim.requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(0);
+		const binary = result.items[0].binary.clip;
+		expect(binary.mimeType).toBe('video/mp4');
+		expect(binary.fileName).toMatch(/\.mp4$/);
+		expect(isMp4(await binaryBuffer(binary))).toBe(true);
+	});
+
+	test('submits counted = items: one POST per item, outputs paired in order', async () => {
+		const items = [{ json: { p: 'first' } }, { json: { p: 'second' } }, { json: { p: 'third' } }];
+		const result = await generate('sora-2', { prompt: '={{ $json.p }}', download: false }, { items });
+		expect(result.error).toBeUndefined();
+		expect(submits().map((r) => r.body.prompt).sort()).toEqual(['first', 'second', 'third']);
+		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2]);
+		expect(new Set(result.items.map((i) => i.json.taskId)).size).toBe(3);
+		result.items.forEach((item, i) => expect(ctx.sim.task(item.json.taskId).params.prompt).toBe(items[i].json.p));
+	});
+});
+
+describe('large downloads', () => {
+	test('a 200 MB video streams into filesystem binary data with RSS growth under 64 MB', async () => {
+		const bytes = 200 * 1024 * 1024;
+		await generate('sora-2', {}, { binaryMode: 'filesystem' }); // warm-up: code paths loaded, buffers allocated
+		ctx.sim.reset();
+		ctx.sim.scenario('*', { durationMs: 300, videoBytes: bytes });
+
+		const before = process.memoryUsage().rss;
+		let peak = before;
+		const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 10);
+		let result;
+		try {
+			result = await generate('sora-2', {}, { binaryMode: 'filesystem' });
+		} finally {
+			clearInterval(sampler);
+		}
+		peak = Math.max(peak, process.memoryUsage().rss);
+		expect(result.error).toBeUndefined();
+		const binary = result.items[0].binary.data;
+		expect(binary.id).toMatch(/^filesystem/);
+		expect(binary.data.length).toBeLessThan(100); // a reference to the file on disk, not the bytes
+		const stored = await Container.get(core.BinaryDataService).getMetadata(binary.id);
+		expect(stored.fileSize).toBe(bytes);
+		expect(ctx.sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
+		expect(peak - before).toBeLessThan(64 * 1024 * 1024);
+	}, 120_000);
+});
