@@ -1,0 +1,100 @@
+'use strict';
+// Which examples the demo runs, in what order, and how each is prepared for `n8n execute`.
+
+const fs = require('fs');
+const path = require('path');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+const OUR_PACKAGE = 'n8n-nodes-unified-ai-gateway';
+const CRED = { id: 'uagDemoCred', name: 'Unified AI Gateway account' };
+// The AI Agent's chat model (n8n's OpenAI Chat Model node) on the same gateway, its OpenAI-style API.
+const CHAT_CRED = { id: 'uagDemoChat', name: 'Gateway as OpenAI (chat)' };
+
+// In run order: scheduled-batch-collect reads the task IDs scheduled-batch-submit returned.
+const EXAMPLES = [
+	{
+		name: 'marketing-pipeline',
+		what: 'products → ad prompt (Text) → ad image (Image) → ad video from that image (Video)',
+		items: 2, // products in its "Products" node: used for the cost estimate of --live
+		files: ['Campaign Assets'],
+		timeoutMin: 40, // the video node waits up to 30 minutes on a real gateway
+	},
+	{
+		name: 'reference-edit',
+		what: 'a local PNG → File → Upload Image → Image → Edit with the uploaded URL',
+		items: 1,
+		files: ['Sketch as PNG', 'Edit Sketch'],
+		timeoutMin: 15,
+	},
+	{
+		name: 'scheduled-batch-submit',
+		what: 'Schedule (or Manual) Trigger → prompts → Image → Generate without waiting: task IDs',
+		items: 3,
+		files: [],
+		timeoutMin: 5,
+		// The node whose task IDs the collect example (usesTaskIdsOf) picks up.
+		taskIdsFrom: 'Submit Images',
+	},
+	{
+		name: 'scheduled-batch-collect',
+		what: 'Unified AI Gateway Trigger (Task Finished) → one item per finished task, image downloaded',
+		items: 3,
+		files: ['Finished Image'],
+		timeoutMin: 15,
+		usesTaskIdsOf: 'scheduled-batch-submit',
+		emulated:
+			'Its Unified AI Gateway Trigger polls only in an active workflow (n8n start); `n8n execute` cannot ' +
+			'start a polling trigger. The demo put the task IDs from scheduled-batch-submit into the trigger\'s ' +
+			'Task IDs and runs the workflow\'s "Check Now" branch instead: Task → Wait for Completion on the same IDs, ' +
+			'which gives the same items (state, URL, downloaded image), all at once.',
+	},
+	{
+		name: 'ai-agent-tool',
+		what: 'AI Agent with a chat model on the gateway and the gateway node as its tools (balance, image)',
+		items: 1,
+		files: [],
+		timeoutMin: 10,
+		// Its results are links in the agent's answer: downloaded into demo-output (files.writeLinkedFiles).
+		agentNode: 'AI Agent',
+		// The chat model node takes an OpenAI credential: the demo makes one for the gateway (CHAT_CRED).
+		agent: 'chat tokens for each of its turns + 0.015 USD per image it asks for (1 expected)',
+	},
+];
+
+function loadExample(name) {
+	const file = path.join(EXAMPLES_DIR, `${name}.json`);
+	return { file, workflow: JSON.parse(fs.readFileSync(file, 'utf8')) };
+}
+
+/** The examples with their workflow loaded, and the examples/*.json files the list above lacks. */
+function loadExamples() {
+	const examples = EXAMPLES.map((example) => ({ ...example, ...loadExample(example.name) }));
+	const unknown = fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((f) => f.endsWith('.json') && !EXAMPLES.some((e) => `${e.name}.json` === f));
+	return { examples, unknown };
+}
+
+const isOurs = (node) => String(node.type).startsWith(`${OUR_PACKAGE}.`);
+
+/** The workflow with every gateway credential pointing at the demo's credentials. */
+function withDemoCredential(workflow) {
+	const copy = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (node.credentials && node.credentials.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { ...CRED };
+		if (node.credentials && node.credentials.openAiApi) node.credentials.openAiApi = { ...CHAT_CRED };
+	}
+	return copy;
+}
+
+/** The collect workflow with the trigger's Task IDs set to the IDs the submit run returned. */
+function withTriggerIds(workflow, ids) {
+	const copy = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (node.type === `${OUR_PACKAGE}.unifiedAiGatewayTrigger`) node.parameters.taskIds = ids.join('\n');
+	}
+	return copy;
+}
+
+module.exports = { REPO_ROOT, EXAMPLES_DIR, EXAMPLES, CRED, CHAT_CRED, loadExamples, isOurs, withDemoCredential, withTriggerIds };
