@@ -1,5 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/actions/account/balance';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/fields';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
@@ -89,10 +90,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'balanceType',
 		type: 'options',
 		default: 'token',
-		options: [
-			{ name: 'Token Balance', value: 'token', description: 'The quota of this API key (GET /v1/balance)' },
-			{ name: 'User Balance', value: 'user', description: 'The whole account behind the key (GET /v1/user/balance)' },
-		],
+		options: BALANCE_KIND_OPTIONS,
 		displayOptions: balance,
 	},
 	{

@@ -12,8 +12,6 @@ const DOWNLOAD_ATTEMPTS = 3;
 
 export interface DownloadOptions {
 	itemIndex: number;
-	/** A `/v1/...` path on the gateway (grok content route) rather than a full URL. */
-	viaGateway?: boolean;
 	/** File name to use when neither the response nor the URL gives one (without extension). */
 	baseName: string;
 	defaultMimeType: string;

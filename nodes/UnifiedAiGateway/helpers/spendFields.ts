@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { BalanceKind } from '../actions/account/balance';
+import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../actions/account/balance';
 import type { SpendSettings } from '../engine/spend/types';
 
 /** The parameter every billed operation keeps its Spend Guard options in. */
@@ -63,10 +63,7 @@ export function spendGuardOptions(show: Record<string, string[]>, kind: 'image' 
 			name: 'checkBalance',
 			type: 'options',
 			default: 'token',
-			options: [
-				{ name: 'Token Balance', value: 'token', description: "This API key's quota (GET /v1/balance)" },
-				{ name: 'User Balance', value: 'user', description: 'The whole account behind the key (GET /v1/user/balance)' },
-			],
+			options: BALANCE_KIND_OPTIONS,
 			description:
 				'Reads the balance once per run. If the estimate exceeds what remains, nothing is sent. Unlimited quota always passes.',
 		},

@@ -22,7 +22,6 @@ export interface FileOutputOptions {
 	binaryProperty: string;
 	baseName: string;
 	defaultMimeType: string;
-	viaGateway?: boolean;
 }
 
 /** One output item per URL: its json plus, when asked, the file under the chosen binary field. */
@@ -40,7 +39,6 @@ export async function itemsPerUrl(
 				itemIndex: download.itemIndex,
 				baseName: urls.length > 1 ? `${download.baseName}-${index + 1}` : download.baseName,
 				defaultMimeType: download.defaultMimeType,
-				viaGateway: download.viaGateway,
 			});
 			item.binary = { [download.binaryProperty]: binary };
 		}

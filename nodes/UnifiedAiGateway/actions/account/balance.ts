@@ -8,6 +8,12 @@ export type BalanceKind = 'token' | 'user';
 
 const PATHS: Record<BalanceKind, string> = { token: '/v1/balance', user: '/v1/user/balance' };
 
+/** The two balances a user can pick, for every field that asks which one (guard, trigger). */
+export const BALANCE_KIND_OPTIONS = [
+	{ name: 'Token Balance', value: 'token', description: "This API key's quota (GET /v1/balance)" },
+	{ name: 'User Balance', value: 'user', description: 'The whole account behind the key (GET /v1/user/balance)' },
+];
+
 export interface Balance {
 	kind: BalanceKind;
 	unlimited: boolean;

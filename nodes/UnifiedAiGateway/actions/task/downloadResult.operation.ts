@@ -55,7 +55,6 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
 			defaultMimeType: routeName === 'video' ? 'video/mp4' : 'image/png',
-			viaGateway: viaContent,
 		});
 	});
 }

@@ -112,7 +112,6 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 		binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 		baseName: snapshot.taskId,
 		defaultMimeType: 'video/mp4',
-		viaGateway: viaContent,
 	});
 }
 
