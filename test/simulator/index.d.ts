@@ -66,8 +66,11 @@ export interface Fault {
 export type TaskOutcome = 'success' | 'fail' | 'cancel' | 'stuck100' | 'noUrl' | 'never';
 
 export interface Scenario {
-  /** Total time until the terminal state. Default 2000 (images), 3000 (video). */
-  durationMs?: number;
+  /**
+   * Total time until the terminal state. Default 2000 (images), 3000 (video). [min, max]: each task
+   * of the model its own duration in that range (deterministic, spread evenly in creation order).
+   */
+  durationMs?: number | [number, number];
   /** Progress values reported while running, e.g. [0, 25, 50, 100]. */
   progressSteps?: number[];
   /** Time in queued before running. Default 10% of durationMs. */
@@ -76,8 +79,13 @@ export interface Scenario {
   /** stuck100 only: time at 100% in_progress before completing. Default forever. */
   stuckMs?: number;
   failMessage?: string;
-  /** Seconds, reported as data.estimated_time in generic shape B. */
-  estimatedTime?: number;
+  /**
+   * Seconds, reported as data.estimated_time in generic shape B (default: from durationMs).
+   * 'none' leaves the field out; 'alternate' leaves it out for every other task (the 2nd, 4th, …).
+   */
+  estimatedTime?: number | 'none' | 'alternate';
+  /** Every n-th task of the model (since reset) fails; the others follow outcome. */
+  failEvery?: number;
   /** Generic GET /v1/tasks/{id} shape. Default B for images, A for video. */
   shape?: 'A' | 'B';
   /** Where GET /v1/videos/{id} puts the finished URL. Default 'video_url'. */

@@ -159,3 +159,29 @@ test('big file streams 200 MB with flat memory', async () => {
   expect(head.toString('latin1', 4, 8)).toBe('ftyp');
   expect(peak - before).toBeLessThan(64 * 1024 * 1024);
 }, 20000);
+
+test('per-task scenario: durations spread over [min, max], every other estimate left out, every n-th task fails', async () => {
+  const { taskState } = require('./tasks');
+  sim.scenario('sora-2', { durationMs: [2000, 20000], estimatedTime: 'alternate', failEvery: 3, shape: 'B' });
+  const create = async () => (await (await post(`${sim.mainUrl}/v1/video/generations`, { model: 'sora-2', prompt: 'x' })).json()).task_id;
+  const ids = [];
+  for (let i = 0; i < 6; i++) ids.push(await create());
+  const tasks = ids.map((id) => sim.task(id));
+  const durations = tasks.map((t) => t.scenario.durationMs);
+  expect(durations[0]).toBe(2000);
+  expect(new Set(durations).size).toBe(6);
+  for (const d of durations) expect(d >= 2000 && d <= 20000).toBe(true);
+  const estimates = [];
+  for (const id of ids) estimates.push((await (await fetch(`${sim.mainUrl}/v1/tasks/${id}`, { headers: auth })).json()).data.estimated_time);
+  expect(estimates.map((e) => e !== undefined)).toEqual([true, false, true, false, true, false]);
+  expect(estimates[0]).toBe(2);
+  const later = Date.now() + 60_000;
+  expect(tasks.map((t) => taskState(t, later).status)).toEqual(['completed', 'completed', 'failed', 'completed', 'completed', 'failed']);
+  sim.reset();
+  sim.scenario('sora-2', { durationMs: [2000, 20000] });
+  const again = await create();
+  expect(sim.task(again).scenario.durationMs).toBe(2000);
+  expect(() => sim.scenario('*', { durationMs: [5, 1] })).toThrow(/durationMs/);
+  expect(() => sim.scenario('*', { estimatedTime: 'sometimes' })).toThrow(/estimatedTime/);
+  expect(() => sim.scenario('*', { failEvery: 0 })).toThrow(/failEvery/);
+});

@@ -5,7 +5,7 @@ const { OUTCOMES, VARIANTS } = require('./tasks');
 
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
-  'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost',
+  'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -24,6 +24,11 @@ function checkScenario(opts) {
   if (opts.resultHost !== undefined && !['files', 'main'].includes(opts.resultHost)) throw new TypeError("scenario: resultHost must be 'files' or 'main'");
   if (opts.urlField !== undefined && !URL_FIELDS.includes(opts.urlField)) throw new TypeError(`scenario: urlField must be one of ${URL_FIELDS.join(', ')}`);
   if (opts.mode !== undefined && !['task', 'sync'].includes(opts.mode)) throw new TypeError("scenario: mode must be 'task' or 'sync'");
+  const d = opts.durationMs;
+  if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');
+  const e = opts.estimatedTime;
+  if (e !== undefined && !(e >= 0 || e === 'none' || e === 'alternate')) throw new TypeError("scenario: estimatedTime must be seconds >= 0, 'none' or 'alternate'");
+  if (opts.failEvery !== undefined && !(Number.isSafeInteger(opts.failEvery) && opts.failEvery >= 1)) throw new TypeError('scenario: failEvery must be a whole number >= 1');
   if (opts.videoBytes !== undefined && !(Number.isSafeInteger(opts.videoBytes) && opts.videoBytes >= 0)) throw new TypeError('scenario: videoBytes must be a whole number of bytes');
 }
 
@@ -47,6 +52,7 @@ class SimState {
     this.redirects = [];
     this.rateLimits = [];
     this.scenarios = new Map();
+    this.taskNumbers = new Map();
     this.tasks = new Map();
     this.uploads = new Map();
     this.balances = defaultBalances();
@@ -64,6 +70,13 @@ class SimState {
       ...this.scenarios.get(canonicalVideo(model)),
       ...this.scenarios.get(model),
     };
+  }
+
+  /** 0 for the first task of a model since reset(), then 1, 2, … (the per-task scenario options). */
+  nextTaskNumber(model) {
+    const n = this.taskNumbers.get(model) ?? 0;
+    this.taskNumbers.set(model, n + 1);
+    return n;
   }
 
   setScenario(model, opts) {

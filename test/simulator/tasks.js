@@ -37,7 +37,7 @@ const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never'];
  */
 function createTask(sim, { model, family, route, origin, mode = 'generate', n, params = {} }) {
   const kind = family === 'video' ? 'video' : 'image';
-  const scenario = sim.scenarioFor(model);
+  const scenario = perTask(sim.scenarioFor(model), sim.nextTaskNumber(model));
   const task = {
     id: taskId(),
     model,
@@ -56,6 +56,25 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
   task.urls = resultUrls(sim, task);
   sim.tasks.set(task.id, task);
   return task;
+}
+
+/*
+ * The per-task options, resolved for the task-th task (0-based) of its model, so a batch meets
+ * varied tasks the same way on every run: durationMs [min, max] spreads the durations over the
+ * range (golden-ratio steps: any run of tasks covers it evenly), estimatedTime 'alternate' leaves
+ * every other task without an estimate, failEvery n fails every n-th task.
+ */
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+function perTask(scenario, task) {
+  const sc = { ...scenario };
+  if (Array.isArray(sc.durationMs)) {
+    const [min, max] = sc.durationMs;
+    sc.durationMs = Math.round(min + (max - min) * ((task * GOLDEN) % 1));
+  }
+  if (sc.estimatedTime === 'alternate') sc.estimatedTime = task % 2 === 0 ? undefined : 'none';
+  if (sc.failEvery && (task + 1) % sc.failEvery === 0) sc.outcome = 'fail';
+  delete sc.failEvery;
+  return sc;
 }
 
 function resultUrls(sim, task) {

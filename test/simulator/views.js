@@ -112,7 +112,9 @@ function shapeBView(task, st, language) {
   return { code: 200, data };
 }
 
+// undefined (the field left out) for a task whose scenario says estimatedTime 'none'.
 function estimatedSeconds(task) {
+  if (task.scenario.estimatedTime === 'none') return undefined;
   if (task.scenario.estimatedTime != null) return task.scenario.estimatedTime;
   const ms = (task.scenario.durationMs ?? (task.kind === 'video' ? 3000 : 2000)) * task.timeScale;
   return Math.max(1, Math.ceil(ms / 1000));
