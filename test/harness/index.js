@@ -169,7 +169,8 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
 
 /**
  * Runs one node of ours over `items` through WorkflowExecute, as n8n runs a node in a
- * workflow. `stopAfterMs` presses Stop (cancels the execution) after that many ms.
+ * workflow. `stopAfterMs` presses Stop (cancels the execution) after that many ms. `onError` is the node's
+ * On Error setting; with 'continueErrorOutput' the items n8n routes to the error output are in `errorItems`.
  */
 async function runNode({
 	node = 'unifiedAiGateway',
@@ -177,13 +178,14 @@ async function runNode({
 	credentials,
 	items = [{ json: {} }],
 	continueOnFail = false,
+	onError = continueOnFail ? 'continueRegularOutput' : undefined,
 	binaryMode = 'default',
 	stopAfterMs,
 }) {
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
 	}
-	const { workflow, node: nodeData } = makeWorkflow(node, continueOnFail ? { onError: 'continueRegularOutput' } : {}, parameters);
+	const { workflow, node: nodeData } = makeWorkflow(node, onError ? { onError } : {}, parameters);
 	const additionalData = makeAdditionalData(credentials, workflow.id);
 	const runExecutionData = {
 		startData: {},
@@ -212,8 +214,10 @@ async function runNode({
 	const durationMs = Date.now() - started;
 	const taskData = run.data.resultData.runData.Gateway?.[0];
 	const output = taskData?.data?.main?.[0] ?? [];
+	// On Error = 'continueErrorOutput': n8n moves the failed items to a second output.
+	const errorItems = onError === 'continueErrorOutput' ? (taskData?.data?.main?.[1] ?? []) : undefined;
 	const error = taskData?.error ?? run.data.resultData.error;
-	return { items: output, error, status: run.status, durationMs, run };
+	return { items: output, errorItems, error, status: run.status, durationMs, run };
 }
 
 /** Reads a binary output the way a downstream node would, whatever the storage mode. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { errorItem } from '../helpers/perItem';
 import type { Created } from '../transport/created';
 import { cancelSignalOf } from '../transport/context';
 import { abortableSleep } from '../transport/sleep';
@@ -147,7 +148,7 @@ export async function runJobs<P, S extends Submitted>(
 				state.taskCreated = state.submitted.taskId ? true : 'unknown';
 			}
 		}
-		output.push({ json: errorJson(state), pairedItem });
+		output.push(errorItem(ctx, errorJson(state), state.error, i));
 	}
 	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
 	const failed = states.findIndex((s) => s.error);

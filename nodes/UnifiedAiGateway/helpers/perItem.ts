@@ -38,15 +38,32 @@ export async function forEachItem(
 			}
 			throw new NodeOperationError(ctx.getNode(), error, { itemIndex: i });
 		}
-		output.push({
-			json: {
-				error: error.message,
-				...(error.description ? { description: error.description } : {}),
-				...(error.context?.taskId ? { taskId: error.context.taskId } : {}),
-				...(error.context?.created ? { created: error.context.created } : {}),
-			},
-			pairedItem,
-		});
+		const json: IDataObject = {
+			error: error.message,
+			...(error.description ? { description: error.description } : {}),
+			...(error.context?.taskId ? { taskId: error.context.taskId } : {}),
+			...(error.context?.created ? { created: error.context.created } : {}),
+		};
+		output.push(errorItem(ctx, json, error, i));
 	});
 	return output;
+}
+
+/**
+ * The item a failed input item becomes under On Error = Continue. With "Continue (using error
+ * output)" n8n moves an item to the error output only when it carries `error`, and then keeps only
+ * `{ error: message }` of its json (1.x and 2.x alike): so the message names the task, and the item
+ * stays paired with its input (the next node reads the row it came from with `$('Node').item`).
+ * With "Continue (regular output)" the item keeps all its fields (task id, created, description).
+ */
+export function errorItem(ctx: IExecuteFunctions, json: IDataObject, error: unknown, itemIndex: number): INodeExecutionData {
+	const pairedItem = { item: itemIndex };
+	if (ctx.getNode().onError !== 'continueErrorOutput') return { json, pairedItem };
+	const itemError =
+		error instanceof NodeApiError || error instanceof NodeOperationError
+			? error
+			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const taskId = json.taskId as string | undefined;
+	if (taskId && !itemError.message.includes(taskId)) itemError.message = `${itemError.message} (task ${taskId})`;
+	return { json, error: itemError, pairedItem };
 }
