@@ -11,8 +11,8 @@
  * package and install the tarball as a community package into a fresh temp n8n user folder,
  * start the gateway simulator, import a credential and the workflows in test/e2e/workflows/*.json,
  * execute each workflow with `n8n execute --rawOutput` and check it with its <name>.assert.js;
- * then the checks that need a running n8n (live.js: node types, credential test, the trigger in
- * a published workflow).
+ * then the checks that need a running n8n: the scheduled-batch example pair on a Data table
+ * (scheduled-batch.js) and live.js (node types, credential test, the trigger in a published workflow).
  *
  * Environment:
  *   N8N_VERSION     the n8n line (a folder of test/n8n/hosts; default 1.123.81)
@@ -33,6 +33,7 @@ const n8n = require('../n8n');
 const cli = require('./cli');
 const pkg = require('./package');
 const rundata = require('./rundata');
+const scheduledBatch = require('./scheduled-batch');
 
 const { REPO_ROOT } = pkg;
 const { CRED_ID, CRED_NAME } = cli;
@@ -98,7 +99,8 @@ async function main(options = {}) {
 	const started = Date.now();
 	const workflows = listWorkflows(filters);
 	const live = options.live ?? (process.env.E2E_LIVE === '1' || (process.env.E2E_LIVE !== '0' && !filters.length));
-	if (!workflows.length && !live) {
+	const batch = scheduledBatch.selected(filters);
+	if (!workflows.length && !live && !batch) {
 		console.error(`no workflows found in ${WORKFLOWS_DIR}${filters.length ? ` matching ${filters.join(', ')}` : ''}`);
 		console.log('0 passed, 1 failed');
 		return 1;
@@ -167,6 +169,11 @@ async function main(options = {}) {
 				failed++;
 				reportFailure(w.name, e);
 			}
+		}
+		if (batch) {
+			const counts = await scheduledBatch.runScheduledBatchCheck(ctx, { reportFailure });
+			passed += counts.passed;
+			failed += counts.failed;
 		}
 		if (live) {
 			const counts = await require('./live').runLiveChecks(ctx, { reportFailure });
