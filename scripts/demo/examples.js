@@ -11,7 +11,7 @@ const CRED = { id: 'uagDemoCred', name: 'Unified AI Gateway account' };
 // The AI Agent's chat model (n8n's OpenAI Chat Model node) on the same gateway, its OpenAI-style API.
 const CHAT_CRED = { id: 'uagDemoChat', name: 'Gateway as OpenAI (chat)' };
 
-// In run order: scheduled-batch-collect reads the task IDs scheduled-batch-submit returned.
+// In run order: task-trigger-known-ids reads the task IDs scheduled-batch-submit wrote into its table.
 const EXAMPLES = [
 	{
 		name: 'marketing-pipeline',
@@ -29,23 +29,31 @@ const EXAMPLES = [
 	},
 	{
 		name: 'scheduled-batch-submit',
-		what: 'Schedule (or Manual) Trigger → prompts → Image → Generate without waiting: task IDs',
-		items: 3,
+		what: 'Schedule (or Manual) Trigger → Data table rows "new" → Image → Generate without waiting → task id and "submitted" into the row',
+		items: 3, // the rows the demo puts in its table (data-table.js)
 		files: [],
 		timeoutMin: 5,
-		// The node whose task IDs the collect example (usesTaskIdsOf) picks up.
-		taskIdsFrom: 'Submit Images',
+		// Runs with its partner in a started n8n, on a Data table the demo makes (data-table.js).
+		dataTablePair: 'scheduled-batch-collect',
 	},
 	{
 		name: 'scheduled-batch-collect',
-		what: 'Unified AI Gateway Trigger (Task Finished) → one item per finished task, image downloaded',
+		what: 'Schedule (or Manual) Trigger → Data table rows "submitted" → Task → Wait for Completion (short) → "done" + URL, "failed" + reason',
+		items: 3,
+		files: ['Save Image'],
+		timeoutMin: 5,
+		dataTablePartOf: 'scheduled-batch-submit',
+	},
+	{
+		name: 'task-trigger-known-ids',
+		what: 'Unified AI Gateway Trigger (Task Finished) on a list of known task IDs → one item per finished task, image downloaded',
 		items: 3,
 		files: ['Finished Image'],
 		timeoutMin: 15,
 		usesTaskIdsOf: 'scheduled-batch-submit',
 		emulated:
 			'Its Unified AI Gateway Trigger polls only in an active workflow (n8n start); `n8n execute` cannot ' +
-			'start a polling trigger. The demo put the task IDs from scheduled-batch-submit into the trigger\'s ' +
+			'start a polling trigger. The demo put the task IDs scheduled-batch-submit wrote into the table into the trigger\'s ' +
 			'Task IDs and runs the workflow\'s "Check Now" branch instead: Task → Wait for Completion on the same IDs, ' +
 			'which gives the same items (state, URL, downloaded image), all at once.',
 	},

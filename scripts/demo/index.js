@@ -16,7 +16,8 @@
  * Steps: prepare n8n (installed once, reused), pack this package and install it into a temp n8n
  * user folder, start the simulator (short task durations), import the gateway credential, the same
  * gateway as an OpenAI credential (the AI Agent's chat model) and every example, run each example
- * with `n8n execute`, print what came out and write the files to demo-output/<example>/. The
+ * with `n8n execute` (the scheduled-batch pair, which needs a Data table, in a started n8n:
+ * data-table.js), print what came out and write the files to demo-output/<example>/. The
  * simulator and n8n are stopped at the end, on failure and on Ctrl-C. Exit code 1 when an example
  * failed.
  *
@@ -36,8 +37,9 @@ const { installPackage } = require('../../test/e2e/package');
 const { chatModelCredential } = require('../../test/e2e/chat-credential');
 const { CRED, CHAT_CRED, loadExamples, withDemoCredential, withTriggerIds } = require('./examples');
 const { estimateAll, printEstimate } = require('./cost');
-const { nodeItems, printNodes, printSummary } = require('./summary');
+const { printNodes, printSummary } = require('./summary');
 const { OUTPUT_DIR, clearOutput, writeFiles, writeLinkedFiles } = require('./files');
+const { runScheduledBatchPair } = require('./data-table');
 const { startSimulator, simDetail, taskMs, videoMs } = require('./simulator');
 const { parseArgs, help, liveSettings, confirmPayment } = require('./options');
 const t = require('./terminal');
@@ -123,8 +125,16 @@ async function runExamples(examples, stack, live) {
 	const results = [];
 	const taskIds = new Map();
 	for (const example of examples) {
+		if (example.dataTablePartOf) continue; // ran with its partner (data-table.js prints it)
 		console.log(`\n${t.bold(example.name)}  ${t.dim(t.rel(example.file))}`);
 		console.log(`  ${example.what}`);
+		if (example.dataTablePair) {
+			const partner = examples.find((e) => e.name === example.dataTablePair);
+			const pair = await runScheduledBatchPair(example, partner, { userFolder: stack.userFolder, version, env: binaryModeEnv(live), live });
+			results.push(pair.submit, pair.collect);
+			taskIds.set(example.name, pair.taskIds);
+			continue;
+		}
 		let workflow = withDemoCredential(example.workflow);
 		if (example.usesTaskIdsOf) {
 			const ids = taskIds.get(example.usesTaskIdsOf) || [];
@@ -139,9 +149,6 @@ async function runExamples(examples, stack, live) {
 		}
 		const result = await runExample(example, workflow, stack, live);
 		results.push(result);
-		if (result.status === 'ok' && example.taskIdsFrom) {
-			taskIds.set(example.name, nodeItems(result.run, example.taskIdsFrom).map((i) => i.json.taskId).filter(Boolean));
-		}
 	}
 	return results;
 }
