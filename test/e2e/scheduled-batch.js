@@ -8,7 +8,8 @@
  * examples run as shipped except for what ties them to this n8n (the table id, the credential) and
  * a shorter Max Wait in Check Tasks (6 s instead of 30 s, to keep the check short).
  *
- * Asserted from the table and the simulator: exactly 30 submits, one task per row; after each
+ * Asserted from the table and the simulator: exactly 30 submits (also after a second Submit run),
+ * one task per row, each id in the Submit execution's output; after each
  * Collect a row is `done` (with its task's URL) only if its task succeeded, `failed` (with the
  * gateway's reason and the task id) only if it failed, and `submitted` only if its task was still
  * running when Collect last looked; a finished row's task is never queried or downloaded again.
@@ -99,15 +100,21 @@ async function scenario(ctx, api, table, workflows) {
 	sim.scenario(MODEL, SCENARIO);
 	await rest.insertRows(api, table, Array.from({ length: ROWS }, (_, i) => ({ prompt: `Poster ${i + 1}: a lighthouse at dawn, watercolor`, status: 'new' })));
 
-	await runOk(api, workflows.submit, version);
-	const submits = sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations');
-	assert.equal(submits.length, ROWS, `${submits.length} image submits for ${ROWS} new rows`);
+	const submitted = await runOk(api, workflows.submit, version);
+	const submits = () => sim.requests.filter((r) => r.method === 'POST' && r.path === '/v1/images/generations');
+	assert.equal(submits().length, ROWS, `${submits().length} image submits for ${ROWS} new rows`);
 	let rows = await rest.tableRows(api, table);
 	assert.deepEqual([...new Set(rows.map((r) => r.status))], ['submitted'], `after Submit: ${JSON.stringify(rows.slice(0, 3))}`);
 	assert.equal(byTask(rows).size, ROWS, 'each row has its own task id');
 	for (const row of rows) assert.ok(sim.task(row.taskId), `row ${row.id}: ${row.taskId} is not a task the gateway created`);
+	// Where the sticky note sends a user whose row stayed `submitting`: the execution's Submit Images output.
+	const inExecution = rest.outputOf(submitted.run, 'Submit Images').map((j) => j.taskId);
+	assert.deepEqual([...inExecution].sort(), rows.map((r) => r.taskId).sort(), 'the Submit execution shows every row\'s task id');
+	// A second Submit the same night finds no `new` row: nothing is paid twice.
+	await runOk(api, workflows.submit, version);
+	assert.equal(submits().length, ROWS, 'a second Submit run submitted rows again');
 
-	const t0 = submits[0].at;
+	const t0 = submits()[0].at;
 	const finalized = new Map();
 	const counts = [];
 	for (const [k, at] of COLLECT_AT.entries()) {
