@@ -1,0 +1,84 @@
+'use strict';
+/*
+ * What is measured on n8n itself: the RSS of the processes that run the node, and the size of the
+ * executions n8n stores.
+ */
+
+const fs = require('fs');
+
+const { restJson } = require('../../test/n8n');
+
+/** VmRSS of a process in MB (the kernel's figure: what n8n really holds, heap and buffers alike). */
+function rssMb(pid) {
+	const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+	const kb = Number(/^VmRSS:\s+(\d+)\s+kB/m.exec(status)?.[1]);
+	if (!Number.isFinite(kb)) throw new Error(`no VmRSS for process ${pid}`);
+	return kb / 1024;
+}
+
+/**
+ * Samples every runner's RSS until stop(); stop() returns { name: peakMb }. 200 ms is fine enough:
+ * memory that comes and goes faster than that is not what makes a 500-item night fail.
+ */
+function sampleRss(runners, everyMs = 200) {
+	const peak = Object.fromEntries(runners.map((r) => [r.name, 0]));
+	const sample = () => {
+		for (const r of runners) {
+			try {
+				peak[r.name] = Math.max(peak[r.name], rssMb(r.pid));
+			} catch {
+				// a process that ended is reported by the run, not here
+			}
+		}
+	};
+	sample();
+	const timer = setInterval(sample, everyMs);
+	return {
+		stop: () => {
+			clearInterval(timer);
+			sample();
+			return peak;
+		},
+	};
+}
+
+const rssNow = (runners) => Object.fromEntries(runners.map((r) => [r.name, rssMb(r.pid)]));
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The stored execution through n8n's REST API (what the editor loads): status, and the stored
+ * data as n8n keeps it in its database (a flatted JSON string; an object on a line that parses it).
+ * Waits until the execution has left "running" (its data is written as it ends).
+ */
+async function storedExecution(stack, id, timeoutMs = 60_000) {
+	const until = Date.now() + timeoutMs;
+	for (;;) {
+		const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions/${id}`, undefined, stack.cookie);
+		if (!['new', 'running', 'waiting'].includes(json.status) || Date.now() > until) {
+			const text = typeof json.data === 'string' ? json.data : JSON.stringify(json.data ?? null);
+			return { status: json.status, bytes: Buffer.byteLength(text), binaries: binariesIn(text), largestStringKb: largestString(text) / 1024 };
+		}
+		await sleep(500);
+	}
+}
+
+/**
+ * How the binaries are kept in the stored data: `id` references (filesystem mode: the file is on
+ * disk) or inline base64 `data` (what the ≤ 2 KB per item target rules out).
+ */
+function binariesIn(text) {
+	return {
+		onDisk: (text.match(/"filesystem(?:-v2)?:[^"]+"/g) || []).length,
+		// Inline binary data is a long base64 string; no other field of these workflows is near that long.
+		inline: largestString(text) > 16 * 1024,
+	};
+}
+
+function largestString(text) {
+	let largest = 0;
+	for (const m of text.matchAll(/"((?:[^"\\]|\\.)*)"/g)) largest = Math.max(largest, m[1].length);
+	return largest;
+}
+
+module.exports = { rssMb, rssNow, sampleRss, storedExecution };
