@@ -210,6 +210,20 @@ describe('Task → Wait for Completion', () => {
 		expect(fileRequests.some((r) => r.hasAuth)).toBe(false);
 		expect(visibleText(result)).not.toContain(API_KEY);
 	});
+
+	test('a finished task is downloaded while the others still run, and the output keeps the input order', async () => {
+		ctx.sim.scenario('*', { durationMs: 2500 });
+		const slow = await createTask(ctx.sim, { prompt: 'slow' });
+		ctx.sim.scenario('*', { durationMs: 300 });
+		const quick = await createTask(ctx.sim, { prompt: 'quick' });
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', download: true }), credentials: ctx.creds, items: [{ json: { taskId: slow } }, { json: { taskId: quick } }] });
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((i) => [i.json.taskId, i.pairedItem.item, Boolean(i.binary?.data)])).toEqual([[slow, 0, true], [quick, 1, true]]);
+		const quickFile = ctx.sim.find('GET', new RegExp(`/files/${quick}-1\\.png$`), 'files');
+		expect(quickFile).toHaveLength(1);
+		// Not after the whole batch: a 500-item wait would otherwise end with 500 downloads in a row.
+		expect(quickFile[0].answeredAt).toBeLessThan(ctx.sim.task(slow).finishedAt);
+	});
 });
 
 describe('Task → Download Result', () => {

@@ -11,6 +11,7 @@
  *
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
  *   BENCH_IMAGES / BENCH_VIDEOS   item counts (default 500 / 100)
+ *   BENCH_RUNS=night       only that run (night or limited)
  *   E2E_KEEP=1             keep the temp folder (n8n logs, database)
  */
 
@@ -72,7 +73,9 @@ async function main(args) {
 		console.log(`baseline RSS after start-up and warm-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
 
 		const runs = [];
-		for (const [name, limit] of [['night', undefined], ['limited', LIMIT]]) {
+		// BENCH_RUNS=night (or limited) runs one of the two, for a quicker look while tuning.
+		const plan = [['night', undefined], ['limited', LIMIT]].filter(([name]) => !process.env.BENCH_RUNS || process.env.BENCH_RUNS.split(',').includes(name));
+		for (const [name, limit] of plan) {
 			const r0 = Date.now();
 			runs.push(await benchRun(stack, sim, { run: name, counts: COUNTS, limit }));
 			console.log(`run ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s${limit ? ` (behind ${limit.perSecond} requests/s, burst ${limit.burst})` : ''}; load: ${uptime()}`);

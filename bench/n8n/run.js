@@ -66,6 +66,7 @@ async function benchRun(stack, sim, options) {
 	const missing = Object.entries(counts).reduce((n, [kind, count]) => n + count - (executions.find((e) => e.kind === kind)?.files ?? 0), 0);
 	return {
 		run,
+		started,
 		wallMs,
 		idealMs,
 		slowestMs,
@@ -98,7 +99,10 @@ function whatTheGatewaySaw(sim) {
 		const bound = 1.5 * Math.ceil(durationMs / (INTERVAL_S * 1000)) + 2;
 		return { id, polls: count, durationMs, withoutEstimate: task?.scenario.estimatedTime === 'none', bound, ratio: count / bound };
 	});
-	return { posts: posts.length, prompts: prompts.size, tasks };
+	const downloads = sim.requests.filter((r) => r.method === 'GET' && r.origin === 'files');
+	const lastTask = Math.max(...tasks.map((t) => sim.task(t.id)?.finishedAt ?? 0));
+	const phases = { submitsFrom: Math.min(...posts.map((r) => r.at)), submitsTo: Math.max(...posts.map((r) => r.answeredAt ?? r.at)), lastTask, downloadsFrom: Math.min(...downloads.map((r) => r.at)), downloadsTo: Math.max(...downloads.map((r) => r.answeredAt ?? r.at)) };
+	return { posts: posts.length, prompts: prompts.size, tasks, phases };
 }
 
 module.exports = { benchRun, prepareSimulator, DURATION_MS };

@@ -31,3 +31,25 @@ export async function settleLimited<T, R>(
 		}
 	});
 }
+
+/**
+ * A cap on work started one piece at a time as it becomes known (mapLimited needs the whole list
+ * first): `run(fn)` starts fn once fewer than `limit` are running, in call order.
+ */
+export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+	let running = 0;
+	const queue: Array<() => void> = [];
+	const release = () => {
+		running--;
+		queue.shift()?.();
+	};
+	return async <R>(fn: () => Promise<R>): Promise<R> => {
+		if (running >= Math.max(1, limit)) await new Promise<void>((resolve) => queue.push(resolve));
+		running++;
+		try {
+			return await fn();
+		} finally {
+			release();
+		}
+	};
+}

@@ -5,7 +5,7 @@ import { errorItem } from '../helpers/perItem';
 import type { Created } from '../transport/created';
 import { cancelSignalOf } from '../transport/context';
 import { abortableSleep } from '../transport/sleep';
-import { settleLimited } from './concurrency';
+import { limiter, settleLimited } from './concurrency';
 import { createdOf } from './created';
 import { TaskLedger } from './ledger';
 import { describeResults, otherResults } from './partialResults';
@@ -108,21 +108,39 @@ export async function runJobs<P, S extends Submitted>(
 	});
 	// A failed submit does not stop the others' waits: the error thrown at the end carries their results.
 
+	// A finished task's output (its download, above all) is built while the other tasks still run,
+	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
+	const building = new Map<number, Promise<void>>();
+	const cap = limiter(plan.concurrency);
+	const build = (i: number) => cap(async () => await buildOutput(plan, states[i], i));
 	if (plan.wait) {
 		const waiting = states
 			.map((s, i) => ({ s, i }))
 			.filter(({ s }) => s.submitted?.taskId && s.submitted.route);
-		const outcomes = await waitForTasks(
-			ctx,
-			waiting.map(({ s }) => ({
-				taskId: s.submitted!.taskId!,
-				route: s.submitted!.route!,
-				startedAt: s.submitted!.startedAt,
-				estimatedTimeS: s.submitted!.estimatedTimeS,
-				language: s.submitted!.language,
-			})),
-			plan.wait,
-		);
+		let outcomes: WaitOutcome[];
+		try {
+			outcomes = await waitForTasks(
+				ctx,
+				waiting.map(({ s }) => ({
+					taskId: s.submitted!.taskId!,
+					route: s.submitted!.route!,
+					startedAt: s.submitted!.startedAt,
+					estimatedTimeS: s.submitted!.estimatedTimeS,
+					language: s.submitted!.language,
+				})),
+				{
+					...plan.wait,
+					onOutcome: (k, outcome) => {
+						if (outcome.kind !== 'succeeded') return;
+						waiting[k].s.outcome = outcome;
+						building.set(waiting[k].i, build(waiting[k].i));
+					},
+				},
+			);
+		} finally {
+			// On Stop the downloads under way end with the signal; none is left running after the node.
+			await Promise.all(building.values());
+		}
 		outcomes.forEach((outcome, k) => {
 			const state = waiting[k].s;
 			state.outcome = outcome;
@@ -137,18 +155,9 @@ export async function runJobs<P, S extends Submitted>(
 	const output: INodeExecutionData[] = [];
 	for (let i = 0; i < itemCount; i++) {
 		const state = states[i];
-		const pairedItem = { item: i };
-		if (!state.error && state.submitted) {
-			try {
-				state.output = (await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem }));
-				output.push(...state.output);
-				continue;
-			} catch (error) {
-				state.error = error as ItemError;
-				state.taskCreated = state.submitted.taskId ? true : 'unknown';
-			}
-		}
-		output.push(errorItem(ctx, errorJson(state), state.error, i));
+		if (!building.has(i) && !state.error && state.submitted) await build(i);
+		if (state.output) output.push(...state.output);
+		else output.push(errorItem(ctx, errorJson(state), state.error, i));
 	}
 	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
 	const failed = states.findIndex((s) => s.error);
@@ -183,6 +192,16 @@ function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPla
 			throw withItemIndex(ctx, answer.error, itemIndex);
 		},
 	};
+}
+
+/** The item's output into state.output, or its failure into state.error; never throws. */
+async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: ItemState<P, S>, i: number): Promise<void> {
+	try {
+		state.output = (await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem: { item: i } }));
+	} catch (error) {
+		state.error = error as ItemError;
+		state.taskCreated = state.submitted?.taskId ? true : 'unknown';
+	}
 }
 
 async function itemOutput<P, S extends Submitted>(

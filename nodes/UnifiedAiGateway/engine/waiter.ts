@@ -25,6 +25,8 @@ export interface WaitOptions {
 	intervalMs?: number;
 	/** Polls in flight at once. */
 	concurrency?: number;
+	/** Told the moment each task is done with (its index in `tasks`), while the others are still waited for. */
+	onOutcome?: (index: number, outcome: WaitOutcome) => void;
 }
 
 interface Common {
@@ -87,7 +89,9 @@ export async function waitForTasks(
 		watch.busy = true;
 		const poll: Promise<void> = pollOnce(ctx, watch)
 			.then((outcome) => {
-				if (outcome) outcomes[watch.index] = outcome;
+				if (!outcome) return;
+				outcomes[watch.index] = outcome;
+				options.onOutcome?.(watch.index, outcome);
 			})
 			.catch((error: unknown) => {
 				stopError ??= error;
