@@ -11,6 +11,7 @@
  *
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
  *   BENCH_IMAGES / BENCH_VIDEOS   item counts (default 500 / 100)
+ *   BENCH_RENDER=1         the simulator draws every result picture (default: once per size, see simulator.js)
  *   BENCH_RUNS=night       only that run (night or limited)
  *   E2E_KEEP=1             keep the temp folder (n8n logs, database)
  */
@@ -22,7 +23,7 @@ const { execFileSync } = require('child_process');
 
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
-const { startSimulator } = require('../../test/simulator');
+const { startSimulator, picturesDrawnOnce } = require('./simulator');
 const { startStack } = require('./stack');
 const { benchRun } = require('./run');
 const { rssNow } = require('./measure');
@@ -56,7 +57,7 @@ async function main(args) {
 	try {
 		console.log(`bench-n8n: n8n ${VERSION}, ${queue ? 'queue mode (main + 2 workers)' : 'regular mode'}; ${COUNTS.image} images + ${COUNTS.video} videos; load: ${uptime()}`);
 		const host = await n8n.prepareN8n({ version: VERSION });
-		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
+		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir}); result pictures ${picturesDrawnOnce ? 'drawn once per size (BENCH_RENDER=1 draws each)' : 'drawn for every task'}`);
 		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
 		const credential = cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY });
 		const vars = { SIM_FILES: sim.filesUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME };

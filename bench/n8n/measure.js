@@ -42,6 +42,12 @@ function sampleRss(runners, everyMs = 200) {
 	};
 }
 
+/** CPU seconds a process has used (user + system), from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+	const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second on Linux)
+}
+
 const rssNow = (runners) => Object.fromEntries(runners.map((r) => [r.name, rssMb(r.pid)]));
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -81,4 +87,4 @@ function largestString(text) {
 	return largest;
 }
 
-module.exports = { rssMb, rssNow, sampleRss, storedExecution };
+module.exports = { cpuSeconds, rssMb, rssNow, sampleRss, storedExecution };

@@ -29,6 +29,7 @@ function describeRun(run, baseline) {
 	const lines = [
 		`${run.run}: wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s (slowest task ${fmt(run.slowestMs / 1000, 1)} s + interval${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}) → wall_over_ideal=${fmt(run.wallMs / run.idealMs)}`,
 		`  timeline (s from the first POST): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`,
+		`  cpu seconds during the run: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (2 cores shared with other work)`,
 		`  submits: ${run.posts} POSTs for ${run.prompts} prompts, ${run.limited} answered 429, duplicates=${run.duplicates}, failed=${run.failed}`,
 		`  rss: ${growth.byRunner.map((g) => `${g.name} peak ${fmt(run.peaks[g.name], 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`,
 		...run.executions.map(

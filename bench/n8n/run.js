@@ -5,7 +5,7 @@
  */
 
 const { KINDS, INTERVAL_S } = require('./workflows');
-const { sampleRss, storedExecution } = require('./measure');
+const { cpuSeconds, sampleRss, storedExecution } = require('./measure');
 
 const DURATION_MS = [2000, 20000];
 const SUBMIT_ROUTES = /^\/v1\/(images\/generations|video\/generations|videos)$/;
@@ -37,6 +37,7 @@ async function benchRun(stack, sim, options) {
 	const { run, counts } = options;
 	const gate = prepareSimulator(sim, { durationMs: options.durationMs, limit: options.limit });
 	const sampler = options.sampleRss === false ? undefined : sampleRss(stack.runners);
+	const cpuBefore = { ...Object.fromEntries(stack.runners.map((r) => [r.name, cpuSeconds(r.pid)])), bench: process.cpuUsage() };
 	const started = Date.now();
 	let peaks;
 	try {
@@ -49,6 +50,10 @@ async function benchRun(stack, sim, options) {
 	} finally {
 		peaks = sampler?.stop();
 	}
+	// Where the machine's time went: the runners' CPU and this process's (the simulator: PNG rendering).
+	const cpu = Object.fromEntries(stack.runners.map((r) => [r.name, cpuSeconds(r.pid) - cpuBefore[r.name]]));
+	const own = process.cpuUsage(cpuBefore.bench);
+	cpu.simulator = (own.user + own.system) / 1e6;
 	const recorded = ends(sim, run);
 	const wallMs = Math.max(...recorded.map((r) => r.at)) - started;
 	const gateway = whatTheGatewaySaw(sim);
@@ -72,6 +77,7 @@ async function benchRun(stack, sim, options) {
 		slowestMs,
 		limitMs,
 		peaks,
+		cpu,
 		executions,
 		// An item without its file counts as failed, whatever the node said.
 		failed: Math.max(missing, executions.reduce((n, e) => n + e.failed, 0)),
