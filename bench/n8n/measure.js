@@ -70,12 +70,15 @@ async function storedExecution(stack, id, timeoutMs = 60_000) {
 }
 
 /**
- * How the binaries are kept in the stored data: `id` references (filesystem mode: the file is on
- * disk) or inline base64 `data` (what the ≤ 2 KB per item target rules out).
+ * How the binaries are kept in the stored data: references (`<mode>:<id>`; filesystem in regular
+ * mode, 2.x queue mode keeps them in the database's own table) or inline base64 `data` (what the
+ * ≤ 2 KB per item target rules out).
  */
 function binariesIn(text) {
+	const refs = [...text.matchAll(/"(filesystem(?:-v2)?|database|s3|azure):[^"]+"/g)].map((m) => m[1]);
 	return {
-		onDisk: (text.match(/"filesystem(?:-v2)?:[^"]+"/g) || []).length,
+		byReference: refs.length,
+		modes: [...new Set(refs)],
 		// Inline binary data is a long base64 string; no other field of these workflows is near that long.
 		inline: largestString(text) > 16 * 1024,
 	};
