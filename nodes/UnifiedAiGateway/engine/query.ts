@@ -1,5 +1,5 @@
 import type { GatewayContext } from '../transport/context';
-import { CREDENTIAL_TYPE } from '../transport/context';
+import { gatewayCredentials } from '../transport/context';
 import { gatewayRequest } from '../transport/request';
 import { originsFrom } from '../transport/urls';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
@@ -41,6 +41,6 @@ export async function queryTask(
 async function contentUrlOf(ctx: GatewayContext, routeName: QueryRoute, taskId: string): Promise<string | undefined> {
 	const route = QUERY_ROUTES[routeName];
 	if (!route.contentPath) return undefined;
-	const origins = originsFrom(await ctx.getCredentials(CREDENTIAL_TYPE));
+	const origins = originsFrom(await gatewayCredentials(ctx));
 	return `${origins[route.host]}${route.contentPath(taskId)}`;
 }

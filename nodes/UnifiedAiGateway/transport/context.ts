@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	ILoadOptionsFunctions,
@@ -20,4 +21,21 @@ export function cancelSignalOf(ctx: GatewayContext): AbortSignal | undefined {
 		return ctx.getExecutionCancelSignal();
 	}
 	return undefined;
+}
+
+const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
+
+/**
+ * The credential, read once per node run (per context object, as the pacer): n8n loads it from its
+ * database and decrypts it on every call, and httpRequestWithAuthentication reads it again for the
+ * key. A 500-item run polls thousands of times; a failed read is not kept, so it is tried again.
+ */
+export async function gatewayCredentials(ctx: GatewayContext): Promise<ICredentialDataDecryptedObject> {
+	let read = credentialsOfRun.get(ctx);
+	if (!read) {
+		read = ctx.getCredentials(CREDENTIAL_TYPE);
+		credentialsOfRun.set(ctx, read);
+		read.catch(() => credentialsOfRun.delete(ctx));
+	}
+	return await read;
 }

@@ -1,7 +1,7 @@
 import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext } from './context';
+import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
 import { CREATED_NOTE, createdAfter, type Created } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { pacerFor } from './pacer';
@@ -68,7 +68,7 @@ export async function gatewayRequest(
 	this: GatewayContext,
 	req: GatewayRequest,
 ): Promise<GatewayResponse<IDataObject>> {
-	const credentials = await this.getCredentials(CREDENTIAL_TYPE);
+	const credentials = await gatewayCredentials(this);
 	const origins = checkedOrigins(this, credentials, req);
 	const host = req.host ?? 'main';
 	if (host === 'alt' && !origins.alt) {
