@@ -47,10 +47,14 @@ async function main(args) {
 		if (sim) await sim.close().catch(() => {});
 		sim = undefined;
 	};
-	// Ctrl+C: stop what was started (by process id), then leave.
+	// Ctrl+C: stop what was started (by process id), then leave. While n8n is starting, its
+	// processes (detached, each in its own group) are known only once the start returns.
+	let starting = false;
+	let interrupted = false;
 	const onSignal = (signal) => {
 		console.log(`interrupted (${signal}), stopping what was started`);
-		stopAll().finally(() => process.exit(130));
+		interrupted = true;
+		if (!starting) stopAll().finally(() => process.exit(130));
 	};
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
@@ -62,7 +66,9 @@ async function main(args) {
 		const credential = cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY });
 		const vars = { SIM_FILES: sim.filesUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME };
 		const t = Date.now();
-		stack = await startStack({ queue, version: VERSION, dir, credential, vars });
+		starting = true;
+		stack = await startStack({ queue, version: VERSION, dir, credential, vars }).finally(() => (starting = false));
+		if (interrupted) return await stopAll().finally(() => process.exit(130));
 		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the node runs in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
 
 		// Warm-up: code loaded, pools and caches filled; in queue mode a few runs so both workers take some.
