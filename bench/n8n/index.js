@@ -47,6 +47,11 @@ async function main(args) {
 		if (sim) await sim.close().catch(() => {});
 		sim = undefined;
 	};
+	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : fs.rmSync(dir, { recursive: true, force: true }));
+	const leave = () => {
+		removeDir();
+		process.exit(130);
+	};
 	// Ctrl+C: stop what was started (by process id), then leave. While n8n is starting, its
 	// processes (detached, each in its own group) are known only once the start returns.
 	let starting = false;
@@ -54,7 +59,7 @@ async function main(args) {
 	const onSignal = (signal) => {
 		console.log(`interrupted (${signal}), stopping what was started`);
 		interrupted = true;
-		if (!starting) stopAll().finally(() => process.exit(130));
+		if (!starting) stopAll().finally(leave);
 	};
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
@@ -68,7 +73,7 @@ async function main(args) {
 		const t = Date.now();
 		starting = true;
 		stack = await startStack({ queue, version: VERSION, dir, credential, vars }).finally(() => (starting = false));
-		if (interrupted) return await stopAll().finally(() => process.exit(130));
+		if (interrupted) return await stopAll().finally(leave);
 		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the node runs in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
 
 		// Warm-up: code loaded, pools and caches filled; in queue mode a few runs so both workers take some.
@@ -95,8 +100,7 @@ async function main(args) {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);
 		await stopAll();
-		if (process.env.E2E_KEEP === '1') console.log(`kept ${dir}`);
-		else fs.rmSync(dir, { recursive: true, force: true });
+		removeDir();
 	}
 	return failed ? 1 : 0;
 }
