@@ -76,7 +76,9 @@ class CredentialsHelper extends wf.ICredentialsHelper {
 	async preAuthentication() {
 		return undefined;
 	}
+	/** n8n's credential load (from its database, decrypted): counted, as each one costs a query. */
 	async getDecrypted() {
+		this.reads = (this.reads ?? 0) + 1;
 		return { ...this.credentials };
 	}
 	async getCredentials() {
@@ -217,7 +219,7 @@ async function runNode({
 	// On Error = 'continueErrorOutput': n8n moves the failed items to a second output.
 	const errorItems = onError === 'continueErrorOutput' ? (taskData?.data?.main?.[1] ?? []) : undefined;
 	const error = taskData?.error ?? run.data.resultData.error;
-	return { items: output, errorItems, error, status: run.status, durationMs, run };
+	return { items: output, errorItems, error, status: run.status, durationMs, run, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
 }
 
 /** Reads a binary output the way a downstream node would, whatever the storage mode. */

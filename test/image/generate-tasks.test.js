@@ -7,7 +7,11 @@ const { ctx, run, submits, polls, refUrl } = useImageSuite();
 
 describe('Generate: task models', () => {
 	test('gpt-image-2-async: three items, three submits, one wait, results downloaded', async () => {
-		const items = ok(await run('generate', 'gpt-image-2-async', { size: '1536x1024' }, { items: prompts('a', 'b', 'c') }));
+		const result = await run('generate', 'gpt-image-2-async', { size: '1536x1024' }, { items: prompts('a', 'b', 'c') });
+		const items = ok(result);
+		// Every submit and poll is signed with the credential read once for the run: n8n would
+		// otherwise load and decrypt it from its database for each of them.
+		expect(result.credentialReads).toBe(1);
 		const sent = submits();
 		expect(sent).toHaveLength(3);
 		expect(sent.find((r) => r.body.prompt === 'a').body).toEqual({ model: 'gpt-image-2-async', prompt: 'a', size: '1536x1024', quality: 'auto' });

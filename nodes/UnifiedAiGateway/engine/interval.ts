@@ -1,6 +1,4 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { CREDENTIAL_TYPE, type GatewayContext } from '../transport/context';
+import { gatewayCredentials, type GatewayContext } from '../transport/context';
 import { originsFrom } from '../transport/urls';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 
@@ -54,7 +52,7 @@ export async function pollIntervals(
 
 async function gatewayOrigins(ctx: GatewayContext) {
 	try {
-		return originsFrom((await ctx.getCredentials(CREDENTIAL_TYPE)) as IDataObject as never);
+		return originsFrom(await gatewayCredentials(ctx));
 	} catch {
 		return undefined;
 	}

@@ -1,4 +1,5 @@
 import type {
+	IAdditionalCredentialOptions,
 	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
@@ -38,4 +39,16 @@ export async function gatewayCredentials(ctx: GatewayContext): Promise<ICredenti
 		read.catch(() => credentialsOfRun.delete(ctx));
 	}
 	return await read;
+}
+
+/**
+ * What httpRequestWithAuthentication is given so it signs the request with the credential read
+ * above instead of loading it again: n8n otherwise reads it from its database and decrypts it for
+ * every request (both lines take `credentialsDecrypted`). The request is still authenticated by
+ * n8n, with the credential's own `authenticate` (which keeps the key to the gateway's origins).
+ */
+export async function signingCredential(ctx: GatewayContext): Promise<IAdditionalCredentialOptions> {
+	const data = await gatewayCredentials(ctx);
+	const chosen = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	return { credentialsDecrypted: { id: chosen?.id ?? '', name: chosen?.name ?? '', type: CREDENTIAL_TYPE, data } };
 }

@@ -1,6 +1,6 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext } from './context';
+import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext, signingCredential } from './context';
 import { originOf } from './urls';
 
 export interface FullResponse {
@@ -59,7 +59,8 @@ async function sendOnce(ctx: GatewayContext, options: IHttpRequestOptions, withK
 		sendCredentialsOnCrossOriginRedirect: false,
 	};
 	if (withKey) {
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, safe)) as FullResponse;
+		const signing = await signingCredential(ctx);
+		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, safe, signing)) as FullResponse;
 	}
 	return (await ctx.helpers.httpRequest({ ...safe, abortSignal: cancelSignalOf(ctx) })) as FullResponse;
 }

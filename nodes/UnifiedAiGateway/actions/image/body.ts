@@ -5,7 +5,7 @@ import { parseAdditionalBody } from '../../helpers/bodyFields';
 import type { ValueRefusal } from '../../helpers/registryRules';
 import { readRegistryValues } from '../../helpers/registryValues';
 import { promptTooLong } from '../../registry/limits';
-import { CREDENTIAL_TYPE } from '../../transport/context';
+import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
 import { IMAGE_FIELD_SETS } from './modelFields';
 import { describeModel, MULTI_HOST_IDS, type ImageModel, type ImageOperation } from './models';
@@ -83,8 +83,7 @@ export function readAdditionalFields(
 /** An alt-host model needs the credential's Alt Base URL: checked before any item is sent. */
 export async function requireHost(ctx: IExecuteFunctions, itemIndex: number, model: ImageModel): Promise<void> {
 	if (model.host !== 'alt') return;
-	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE, itemIndex);
-	if (originsFrom(credentials).alt) return;
+	if (originsFrom(await gatewayCredentials(ctx)).alt) return;
 	throw refuse(
 		ctx,
 		itemIndex,
