@@ -28,8 +28,8 @@ const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObj
 
 /**
  * The credential, read once per node run (per context object, as the pacer): n8n loads it from its
- * database and decrypts it on every call, and httpRequestWithAuthentication reads it again for the
- * key. A 500-item run polls thousands of times; a failed read is not kept, so it is tried again.
+ * database and decrypts it on every call, and a 500-item run polls thousands of times. Requests
+ * are signed with it too (signingCredential). A failed read is not kept, so it is tried again.
  */
 export async function gatewayCredentials(ctx: GatewayContext): Promise<ICredentialDataDecryptedObject> {
 	let read = credentialsOfRun.get(ctx);
