@@ -68,10 +68,4 @@ function parseRunData(data, version) {
 	return flatted.parse(data);
 }
 
-/** The `json` of a node's output items in a parsed run (output 1 is the error output). */
-function outputOf(run, nodeName, output = 0) {
-	const task = run?.resultData?.runData?.[nodeName]?.[0];
-	return (task?.data?.main?.[output] ?? []).map((item) => item.json);
-}
-
-module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger, outputOf };
+module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger };

@@ -25,6 +25,7 @@ const n8n = require('../n8n');
 const cli = require('./cli');
 const pkg = require('./package');
 const rest = require('./rest-workflows');
+const { nodeOutput } = require('./rundata');
 
 const NAME = 'scheduled-batch';
 const EXAMPLES = path.join(pkg.REPO_ROOT, 'examples');
@@ -108,7 +109,7 @@ async function scenario(ctx, api, table, workflows) {
 	assert.equal(byTask(rows).size, ROWS, 'each row has its own task id');
 	for (const row of rows) assert.ok(sim.task(row.taskId), `row ${row.id}: ${row.taskId} is not a task the gateway created`);
 	// Where the sticky note sends a user whose row stayed `submitting`: the execution's Submit Images output.
-	const inExecution = rest.outputOf(submitted.run, 'Submit Images').map((j) => j.taskId);
+	const inExecution = nodeOutput({ data: submitted.run }, 'Submit Images').map((j) => j.taskId);
 	assert.deepEqual([...inExecution].sort(), rows.map((r) => r.taskId).sort(), 'the Submit execution shows every row\'s task id');
 	// A second Submit the same night finds no `new` row: nothing is paid twice.
 	await runOk(api, workflows.submit, version);

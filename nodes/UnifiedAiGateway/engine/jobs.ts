@@ -110,7 +110,7 @@ export async function runJobs<P, S extends Submitted>(
 
 	// A finished task's output (its download, above all) is built while the other tasks still run,
 	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
-	const building = new Map<number, Promise<void>>();
+	const building: Array<Promise<void>> = [];
 	const cap = limiter(plan.concurrency);
 	const build = (i: number) => cap(async () => await buildOutput(plan, states[i], i));
 	if (plan.wait) {
@@ -133,13 +133,13 @@ export async function runJobs<P, S extends Submitted>(
 					onOutcome: (k, outcome) => {
 						if (outcome.kind !== 'succeeded') return;
 						waiting[k].s.outcome = outcome;
-						building.set(waiting[k].i, build(waiting[k].i));
+						building.push(build(waiting[k].i));
 					},
 				},
 			);
 		} finally {
 			// On Stop the downloads under way end with the signal; none is left running after the node.
-			await Promise.all(building.values());
+			await Promise.all(building);
 		}
 		outcomes.forEach((outcome, k) => {
 			const state = waiting[k].s;
@@ -155,7 +155,8 @@ export async function runJobs<P, S extends Submitted>(
 	const output: INodeExecutionData[] = [];
 	for (let i = 0; i < itemCount; i++) {
 		const state = states[i];
-		if (!building.has(i) && !state.error && state.submitted) await build(i);
+		// Built already (output or error) when its task finished during the wait.
+		if (!state.output && !state.error && state.submitted) await build(i);
 		if (state.output) output.push(...state.output);
 		else output.push(errorItem(ctx, errorJson(state), state.error, i));
 	}
