@@ -109,6 +109,19 @@ describe('hints in the output pane', () => {
 		expect(result.hints).toContainEqual({ message: expect.stringMatching(/^1 item still running after Max Wait/), type: 'warning', location: 'outputPane' });
 	});
 
+	test('Task → Wait for Completion with tasks still running: run it again later (reading is free), no word of billing', async () => {
+		ctx.sim.scenario('*', { outcome: 'never' });
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		const result = await runNode({
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waitDeadlineMinutes: 0.02, waitIntervalSeconds: 0.2 },
+			credentials: ctx.creds,
+		});
+		expect(result.items[0].json.pending).toBe(true);
+		const hint = result.hints.find((h) => /still running/.test(h.message));
+		expect(hint).toEqual({ message: expect.stringMatching(/^1 task still running after Max Wait \(pending: true\)\. Run Task → Wait for Completion on them again later.*reading a task is free\.$/), type: 'warning', location: 'outputPane' });
+		expect(messages(result).some((m) => /bill/.test(m))).toBe(false);
+	});
+
 	test('Retry On Fail on: what a retry does with tasks already created; off: no such line', async () => {
 		const parameters = { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waitIntervalSeconds: 0.1, download: false };
 		const on = await runNode({ parameters, credentials: ctx.creds, settings: { retryOnFail: true, maxTries: 3 } });

@@ -65,6 +65,13 @@ describe('Task → Check Once', () => {
 		expect(result.error.description).toMatch(/do not submit it again/);
 	});
 
+	test('Give Up After from an expression that is not a number is refused, naming the field and the value', async () => {
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		const result = await runNode({ parameters: check({ checkGiveUpMinutes: '={{ "soon" }}' }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		expect(result.error.message).toBe('Give Up After (Minutes): "soon" is not a number of minutes');
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(taskId))).toHaveLength(0);
+	});
+
 	test('Download off: the URL only', async () => {
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		await sleep(500);

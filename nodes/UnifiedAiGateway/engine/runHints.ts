@@ -16,12 +16,18 @@ function plural(n: number, word: string): string {
  */
 export function hintJobRun(ctx: IExecuteFunctions, output: INodeExecutionData[], billed: boolean, waited: boolean): void {
 	const pending = output.filter((item) => item.json.pending === true).length;
-	if (pending > 0) {
+	if (pending > 0 && billed) {
 		const state = waited ? `${plural(pending, 'item')} still running after Max Wait` : `${plural(pending, 'task')} submitted without waiting`;
 		addHint(
 			ctx,
-			`${state} (pending: true, with the task ID). To collect them connect Task → Wait for Completion, or for long renders a Wait node (65 s or more) and Task → Check Once in a loop (README: Long renders that survive a restart); running this node again would submit${billed ? ' and bill' : ''} them again.`,
+			`${state} (pending: true, with the task ID). To collect them connect Task → Wait for Completion, or for long renders a Wait node (65 s or more) and Task → Check Once in a loop (README: Long renders that survive a restart); running this node again would submit and bill them again.`,
 			waited ? 'warning' : 'info',
+		);
+	} else if (pending > 0) {
+		addHint(
+			ctx,
+			`${plural(pending, 'task')} still running after Max Wait (pending: true). Run Task → Wait for Completion on them again later, or send them through a Wait node (65 s or more) and Task → Check Once in a loop (README: Long renders that survive a restart); reading a task is free.`,
+			'warning',
 		);
 	}
 	if (billed && ctx.getNode().retryOnFail === true) addHint(ctx, RETRY_ON_FAIL_HINT, 'info');

@@ -36,7 +36,8 @@ export function isToolRun(ctx: GatewayContext): boolean {
  */
 export function toolWait<W extends { deadlineMs?: number; onTimeout: 'pending' | 'fail' }>(wait: false | W): false | W {
 	if (!wait) return wait;
-	const deadlineMs = wait.deadlineMs === undefined ? TOOL_MAX_WAIT_MS : Math.min(wait.deadlineMs, TOOL_MAX_WAIT_MS);
+	const asked = wait.deadlineMs;
+	const deadlineMs = typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? Math.min(asked, TOOL_MAX_WAIT_MS) : TOOL_MAX_WAIT_MS;
 	return { ...wait, deadlineMs, onTimeout: 'pending' };
 }
 

@@ -58,6 +58,19 @@ function firstCheckOf(json: IDataObject, now: number): number {
 	return Number.isFinite(seen) && seen <= now ? seen : now;
 }
 
+/** Give Up After, checked as it may arrive from an expression; 0 (or empty) is the route's window. */
+function giveUpMinutes(ctx: IExecuteFunctions, i: number, route: QueryRoute): number {
+	const given = ctx.getNodeParameter('checkGiveUpMinutes', i, BY_ROUTE) as unknown;
+	const value = given === '' || given === null || given === undefined ? BY_ROUTE : Number(given);
+	if (!Number.isFinite(value) || value < 0) {
+		throw new NodeOperationError(ctx.getNode(), `Give Up After (Minutes): ${JSON.stringify(given)} is not a number of minutes`, {
+			itemIndex: i,
+			description: 'Give 0 (the route\'s window) or a positive number of minutes.',
+		});
+	}
+	return value || QUERY_ROUTES[route].deadlineMs / 60_000;
+}
+
 function stateText(snapshot: TaskSnapshot): string {
 	return `status '${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`;
 }
@@ -79,6 +92,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 		const input = run.items[i].json;
 		const firstCheckedAt = firstCheckOf(input, now);
 		const checks = (typeof input.checks === 'number' && Number.isFinite(input.checks) ? input.checks : 0) + 1;
+		const minutes = giveUpMinutes(this, i, route);
 		const snapshot = await queryTask(this, route, taskId, { language, itemIndex: i });
 		const json: IDataObject = {
 			...carried(input),
@@ -97,7 +111,6 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			throw error;
 		}
 		if (snapshot.state === 'pending') {
-			const minutes = (this.getNodeParameter('checkGiveUpMinutes', i, BY_ROUTE) as number) || QUERY_ROUTES[route].deadlineMs / 60_000;
 			if (now - firstCheckedAt >= minutes * 60_000) {
 				const error = new NodeOperationError(
 					this.getNode(),
