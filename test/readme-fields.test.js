@@ -63,3 +63,17 @@ test('Task → Get: the README names exactly what the node emits', async () => {
 	const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
 	check('Task → Get', result.items.map((i) => i.json));
 });
+
+test('Task → Check Once: the README names exactly what the node emits, finished and pending', async () => {
+	ctx.sim.scenario('nano-banana', { durationMs: 0 });
+	const done = await createTask(ctx.sim, { model: 'nano-banana' });
+	ctx.sim.scenario('nano-banana', { outcome: 'never' });
+	const running = await createTask(ctx.sim, { model: 'nano-banana' });
+	const result = await runNode({
+		parameters: { resource: 'task', operation: 'checkOnce', queryRoute: 'auto', download: false },
+		credentials: ctx.creds,
+		items: [done, running].map((taskId) => ({ json: { taskId, queryRoute: 'image' } })),
+	});
+	expect(result.items.map((i) => i.json.pending)).toEqual([false, true]);
+	check('Task → Check Once', result.items.map((i) => i.json));
+});

@@ -93,7 +93,7 @@ describe('poll interval floor', () => {
 		expect(remote.count('GET', `/v1/images/generations/${id}`)).toBe(1); // first poll at 3 s finds it done
 		const notice = 'Poll Interval raised from 0.1 s to 3 s for the image task query';
 		expect(logs.lines.some((l) => l.level === 'warn' && l.message.startsWith(notice))).toBe(true);
-		expect(result.run.data.resultData.runData.Gateway[0].hints).toContainEqual(expect.objectContaining({ message: expect.stringContaining(notice) }));
+		expect(result.hints).toContainEqual({ message: expect.stringContaining(notice), type: 'info', location: 'outputPane' });
 	});
 
 	test('against loopback the interval is obeyed (tests, a local simulator)', async () => {

@@ -68,4 +68,4 @@ function parseRunData(data, version) {
 	return flatted.parse(data);
 }
 
-module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger };
+module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger, parseRunData };

@@ -21,7 +21,17 @@ const NODE_FILES = {
 	unifiedAiGatewayTrigger: 'nodes/UnifiedAiGatewayTrigger/UnifiedAiGatewayTrigger.node.js',
 };
 
+/**
+ * n8n generates `<node>Tool` from `usableAsTool` (its node loader, not n8n-workflow): the same class
+ * under the tool's type name, which is how a tool call looks to the node on both lines.
+ */
 function loadNode(name) {
+	if (name.endsWith('Tool') && NODE_FILES[name.slice(0, -4)]) {
+		const base = loadNode(name.slice(0, -4));
+		const tool = Object.create(base);
+		tool.description = { ...base.description, name, displayName: `${base.description.displayName} Tool` };
+		return tool;
+	}
 	const file = path.join(DIST, NODE_FILES[name]);
 	const exports = require(file);
 	const Klass = Object.values(exports)[0];
@@ -183,11 +193,13 @@ async function runNode({
 	onError = continueOnFail ? 'continueRegularOutput' : undefined,
 	binaryMode = 'default',
 	stopAfterMs,
+	settings = {},
 }) {
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
 	}
-	const { workflow, node: nodeData } = makeWorkflow(node, onError ? { onError } : {}, parameters);
+	// `settings`: the node's Settings tab (retryOnFail, maxTries, waitBetweenTries, ...).
+	const { workflow, node: nodeData } = makeWorkflow(node, { ...settings, ...(onError ? { onError } : {}) }, parameters);
 	const additionalData = makeAdditionalData(credentials, workflow.id);
 	const runExecutionData = {
 		startData: {},
@@ -219,7 +231,9 @@ async function runNode({
 	// On Error = 'continueErrorOutput': n8n moves the failed items to a second output.
 	const errorItems = onError === 'continueErrorOutput' ? (taskData?.data?.main?.[1] ?? []) : undefined;
 	const error = taskData?.error ?? run.data.resultData.error;
-	return { items: output, errorItems, error, status: run.status, durationMs, run, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
+	// What n8n shows above the output (addExecutionHints), as n8n-core records it on the run.
+	const hints = taskData?.hints ?? [];
+	return { items: output, errorItems, error, status: run.status, durationMs, run, hints, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
 }
 
 /** Reads a binary output the way a downstream node would, whatever the storage mode. */

@@ -136,4 +136,33 @@ async function killDurable({ cluster, sim, line }) {
 	return `${victim} killed mid-collect; 3 tasks collected, 0 double submits`;
 }
 
-module.exports = { batches, trigger, killWait, killDurable, records };
+/**
+ * The long-render loop (Wait node of 65 s between the submit and each check): the worker that
+ * submitted is killed while the execution is parked in the database. Nothing of it runs there, so
+ * there is nothing to re-run: main resumes it on the other worker when the wait is up, it checks
+ * the tasks and finishes; the gateway sees one submit per item, on both lines.
+ */
+async function killParked({ cluster, sim }) {
+	sim.scenario('sora-2', { durationMs: 20_000 });
+	const before = submits(sim, VIDEO_SUBMIT);
+	await post(cluster, 'q-loop', { run: 'parked', count: 2 });
+	await until('the loop started and submitted', () => records(sim, 'start', 'parked').length > 0 && submits(sim, VIDEO_SUBMIT) >= before + 2, 60_000);
+	await sleep(5000); // the Video node has answered: the execution is parked in the Wait node
+	const victim = records(sim, 'start', 'parked')[0].worker;
+	cluster.killWorker(victim);
+	try {
+		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 150_000);
+		const looped = records(sim, 'looped', 'parked');
+		assert.equal(new Set(looped.map((r) => r.taskId)).size, 2, `looped: ${JSON.stringify(looped)}`);
+		assert.equal(records(sim, 'loopFailed', 'parked').length, 0, 'a task left the loop failed');
+		assert.equal(records(sim, 'start', 'parked').length, 1, 'the execution was run again from the start');
+		assert.equal(submits(sim, VIDEO_SUBMIT) - before, 2, 'submits of the parked loop');
+		const resumedOn = [...new Set(looped.map((r) => r.worker))];
+		assert.ok(!resumedOn.includes(victim), `the loop resumed on the killed worker ${victim}`);
+		return `${victim} killed while parked; resumed on ${resumedOn.join('+')}, 2 tasks out of the loop, 2 submits for 2 videos`;
+	} finally {
+		await cluster.restartWorker(victim);
+	}
+}
+
+module.exports = { batches, trigger, killWait, killDurable, killParked, records };

@@ -28,7 +28,7 @@ const TRIGGER_TASKS = 3;
 /** Which checks a line runs: 1.x needs queue mode only for what a killed worker does. */
 function checksFor(line, filters) {
 	// The trigger last: its first poll (at activation) has emitted by then, one scheduled poll follows.
-	const names = line.major >= 2 ? ['batches', 'killWait', 'killDurable', 'trigger'] : ['killWait', 'killDurable'];
+	const names = line.major >= 2 ? ['batches', 'killWait', 'killDurable', 'killParked', 'trigger'] : ['killWait', 'killDurable', 'killParked'];
 	return names.filter((n) => !filters.length || filters.some((f) => n.toLowerCase().includes(f.toLowerCase())));
 }
 

@@ -7,6 +7,9 @@
  *   qWait     body { run, kind: image|video, count }: submits and waits inside one node run
  *   qSubmit   body { run, count }: video with Wait for Completion off, records each task id
  *   qCollect  body { run, ids }: Task → Wait for Completion (short, On Timeout = return pending)
+ *   qLoop     body { run, count }: the long-render loop (examples/long-render-loop.json): video with Wait
+ *             off → n8n's Wait node (65 s: parked in the database) → Task → Check Once → If pending back
+ *             to the Wait, else records each finished task
  *   qTrigger  the trigger (Task Finished, every minute: n8n's shortest poll) on known task ids, records each emission
  */
 
@@ -92,6 +95,25 @@ function collectWorkflow() {
 	return workflow('qCollect', 'queue e2e: collect recorded ids', nodes, chain('Webhook', 'Started', 'Items', 'Collect', 'Collected'));
 }
 
+/** Parks in n8n's Wait node (65 s, the shortest wait n8n parks) between the submit and each check. */
+function loopWorkflow() {
+	const wait = node('Wait', 'n8n-nodes-base.wait', { resume: 'timeInterval', amount: 65, unit: 'seconds' }, { typeVersion: 1.1, webhookId: '7e57a11e-q-loop-wait' });
+	const check = node('Check Once', GW, { resource: 'task', operation: 'checkOnce', taskId: '={{ $json.taskId }}', queryRoute: 'auto', download: false }, { credentials: CREDENTIALS, onError: 'continueErrorOutput' });
+	const pending = node('Still Running?', 'n8n-nodes-base.if', {
+		conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'loose' }, conditions: [{ leftValue: '={{ $json.pending === true }}', rightValue: '', operator: { type: 'boolean', operation: 'true', singleValue: true } }], combinator: 'and' },
+		options: {},
+	}, { typeVersion: 2 });
+	const looped = record('Looped', { event: 'looped', run: RUN, taskId: '={{ $json.taskId }}', checks: '={{ $json.checks }}' }, false);
+	const failed = record('Loop Failed', { event: 'loopFailed', run: RUN, error: '={{ $json.error }}' }, false);
+	const nodes = [webhook('q-loop'), started(), itemsFromBody('Array.from({ length: body.count })'), video({ waitForCompletion: false }), wait, check, pending, looped, failed];
+	const connections = {
+		...chain('Webhook', 'Started', 'Items', 'Video', 'Wait', 'Check Once'),
+		'Check Once': { main: [[{ node: 'Still Running?', type: 'main', index: 0 }], [{ node: 'Loop Failed', type: 'main', index: 0 }]] },
+		'Still Running?': { main: [[{ node: 'Wait', type: 'main', index: 0 }], [{ node: 'Looped', type: 'main', index: 0 }]] },
+	};
+	return workflow('qLoop', 'queue e2e: the long-render loop, parked in the Wait node', nodes, connections);
+}
+
 function triggerWorkflow() {
 	const trigger = node('Task Finished', 'n8n-nodes-unified-ai-gateway.unifiedAiGatewayTrigger', {
 		pollTimes: { item: [{ mode: 'custom', cronExpression: '0 * * * * *' }] },
@@ -104,8 +126,8 @@ function triggerWorkflow() {
 }
 
 /** A body per webhook that makes no items: the readiness probe. */
-const PROBES = [{ path: 'q-wait', body: { run: 'probe', kind: 'image', count: 0 } }, { path: 'q-submit', body: { run: 'probe', count: 0 } }, { path: 'q-collect', body: { run: 'probe', ids: [] } }];
+const PROBES = [{ path: 'q-wait', body: { run: 'probe', kind: 'image', count: 0 } }, { path: 'q-submit', body: { run: 'probe', count: 0 } }, { path: 'q-collect', body: { run: 'probe', ids: [] } }, { path: 'q-loop', body: { run: 'probe', count: 0 } }];
 
-const ALL = () => [waitWorkflow(), submitWorkflow(), collectWorkflow(), triggerWorkflow()];
+const ALL = () => [waitWorkflow(), submitWorkflow(), collectWorkflow(), loopWorkflow(), triggerWorkflow()];
 
-module.exports = { ALL, PROBES, waitWorkflow, submitWorkflow, collectWorkflow, triggerWorkflow };
+module.exports = { ALL, PROBES, waitWorkflow, submitWorkflow, collectWorkflow, loopWorkflow, triggerWorkflow };

@@ -1,5 +1,6 @@
 import { gatewayCredentials, type GatewayContext } from '../transport/context';
 import { originsFrom } from '../transport/urls';
+import { addHint } from './hints';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 
 /** A gateway on this machine (tests, a local simulator): any interval is fine there. */
@@ -62,8 +63,6 @@ async function gatewayOrigins(ctx: GatewayContext) {
 export function announce(ctx: GatewayContext, notices: string[]): void {
 	for (const message of notices) {
 		ctx.logger?.warn(message);
-		const hints = (ctx as { addExecutionHints?: (...hints: Array<{ message: string; location: string }>) => void })
-			.addExecutionHints;
-		if (typeof hints === 'function') hints.call(ctx, { message, location: 'outputPane' });
+		addHint(ctx, message, 'info');
 	}
 }

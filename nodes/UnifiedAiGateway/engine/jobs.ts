@@ -9,9 +9,11 @@ import { limiter, settleLimited } from './concurrency';
 import { createdOf } from './created';
 import { TaskLedger } from './ledger';
 import { describeResults, otherResults } from './partialResults';
+import { hintJobRun } from './runHints';
 import type { QueryRoute } from './routes';
 import type { TaskSnapshot } from './snapshot';
 import type { SpendGuard } from './spend/guard';
+import { isToolRun, toolPendingJson, toolWait } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
 
 /** What one item's submit produced: a task to wait for, or a sync answer. */
@@ -74,7 +76,9 @@ export async function runJobs<P, S extends Submitted>(
 	itemCount: number,
 	plannedJobs: JobPlan<P, S>,
 ): Promise<INodeExecutionData[]> {
-	const plan = keepingIds(ctx, plannedJobs);
+	// An AI Agent's tool call waits briefly and answers pending tasks in words a model can act on.
+	const tool = isToolRun(ctx);
+	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs);
 	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
 
 	for (let i = 0; i < itemCount; i++) {
@@ -165,6 +169,8 @@ export async function runJobs<P, S extends Submitted>(
 	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
 	// A submit whose answer was lost may be billed: it counts as spent.
 	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
+	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(ctx, item.json);
+	hintJobRun(ctx, output, plan.ledger !== false, plan.wait !== false);
 	return output;
 }
 

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { downloadToBinary } from '../engine/downloads';
 import type { TaskSnapshot } from '../engine/snapshot';
+import { isToolRun } from '../engine/toolMode';
 
 /** A task as our outputs show it, whatever route and shape it came from. */
 export function taskJson(snapshot: TaskSnapshot): IDataObject {
@@ -24,7 +25,11 @@ export interface FileOutputOptions {
 	defaultMimeType: string;
 }
 
-/** One output item per URL: its json plus, when asked, the file under the chosen binary field. */
+/**
+ * One output item per URL: its json plus, when asked, the file under the chosen binary field.
+ * Never a file for an AI Agent's tool call: n8n hands tools' JSON to the model and drops binaries,
+ * so a download there would only cost time and a file nobody gets; the URL is the result.
+ */
 export async function itemsPerUrl(
 	ctx: IExecuteFunctions,
 	urls: string[],
@@ -32,9 +37,10 @@ export async function itemsPerUrl(
 	download: FileOutputOptions | undefined,
 ): Promise<INodeExecutionData[]> {
 	const items: INodeExecutionData[] = [];
+	const fetchFiles = download !== undefined && !isToolRun(ctx);
 	for (const [index, url] of urls.entries()) {
 		const item: INodeExecutionData = { json: json(url, index) };
-		if (download) {
+		if (download && fetchFiles) {
 			const binary = await downloadToBinary(ctx, url, {
 				itemIndex: download.itemIndex,
 				baseName: urls.length > 1 ? `${download.baseName}-${index + 1}` : download.baseName,

@@ -1,11 +1,12 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import type { OperationModule } from '../types';
+import * as checkOnce from './checkOnce.operation';
 import * as downloadResult from './downloadResult.operation';
 import * as get from './get.operation';
 import * as waitForCompletion from './wait.operation';
 
-export const operations: Record<string, OperationModule> = { get, waitForCompletion, downloadResult };
+export const operations: Record<string, OperationModule> = { get, waitForCompletion, checkOnce, downloadResult };
 
 export const description: INodeProperties[] = [
 	{
@@ -30,6 +31,13 @@ export const description: INodeProperties[] = [
 					'Wait for existing tasks (one per input item) until they finish, all at once; resumes pending items without paying again',
 			},
 			{
+				name: 'Check Once',
+				value: 'checkOnce',
+				action: 'Check tasks once',
+				description:
+					'Read each task once, without waiting: finished ones give their result (files by default), running ones come back with pending: true for a Wait node loop, failed ones are errors. Free.',
+			},
+			{
 				name: 'Download Result',
 				value: 'downloadResult',
 				action: 'Download the result of a task',
@@ -39,5 +47,6 @@ export const description: INodeProperties[] = [
 	},
 	...get.description,
 	...waitForCompletion.description,
+	...checkOnce.description,
 	...downloadResult.description,
 ];

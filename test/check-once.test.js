@@ -1,0 +1,82 @@
+'use strict';
+// Task → Check Once: the step of the Wait-node loop (Submit → Wait → Check Once → If pending → back
+// to Wait). One reading per task, no waiting: finished → the result with its file, running → the
+// item again with pending: true, failed → an error item naming the task (n8n's error output).
+const { runNode, binaryBuffer } = require('./harness');
+const { createTask, useSimulator } = require('./support');
+
+const ctx = useSimulator({ scenario: { durationMs: 300 } });
+
+const rl = (value) => ({ __rl: true, mode: 'list', value });
+const check = (extra = {}) => ({ resource: 'task', operation: 'checkOnce', queryRoute: 'auto', ...extra });
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const submits = () => ctx.sim.requests.filter((r) => r.method === 'POST');
+
+describe('Task → Check Once', () => {
+	test('a round of the loop: done with its file, pending back out, failed to the error output; one read each', async () => {
+		ctx.sim.scenario('seedance-2.0', { durationMs: 100 });
+		ctx.sim.scenario('veo-3.1-flash', { outcome: 'never', progressSteps: [40] });
+		ctx.sim.scenario('seedance-1.0-fast', { durationMs: 100, outcome: 'fail', failMessage: 'content policy' });
+		const submit = await runNode({
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('={{ $json.model }}'), prompt: 'rain on a window', waitForCompletion: false },
+			credentials: ctx.creds,
+			items: ['seedance-2.0', 'veo-3.1-flash', 'seedance-1.0-fast'].map((model) => ({ json: { model } })),
+		});
+		expect(submit.error).toBeUndefined();
+		const ids = submit.items.map((i) => i.json.taskId);
+		await sleep(400);
+		// A field of the user's own (a row id) rides along through every round of the loop.
+		const rows = submit.items.map((i, k) => ({ json: { ...i.json, row: `r${k}` } }));
+		const result = await runNode({ parameters: check(), credentials: ctx.creds, items: rows, onError: 'continueErrorOutput' });
+		expect(result.error).toBeUndefined();
+
+		const [done, pending] = result.items;
+		expect(result.items).toHaveLength(2);
+		expect(done.json).toMatchObject({ taskId: ids[0], state: 'succeeded', pending: false, checks: 1, row: 'r0', queryRoute: 'generic' });
+		expect(done.json.submitResponse).toBeUndefined();
+		expect((await binaryBuffer(done.binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+		expect(pending.json).toMatchObject({ taskId: ids[1], pending: true, checks: 1, row: 'r1', progress: 40 });
+		expect(pending.json.message).toMatch(new RegExp(`^Task ${ids[1]} is still running .*send this item back to the Wait node`));
+		expect(Date.parse(pending.json.firstCheckedAt)).toBeGreaterThan(Date.now() - 10_000);
+		expect(result.errorItems).toHaveLength(1);
+		expect(result.errorItems[0].json.error).toMatch(new RegExp(`^Task ${ids[2]} failed: content policy`));
+		expect(result.errorItems[0].pairedItem).toEqual({ item: 2 });
+
+		// One read per task, nothing submitted again.
+		for (const id of ids) expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(id))).toHaveLength(1);
+		expect(submits()).toHaveLength(3);
+		expect(result.hints).toContainEqual({ message: expect.stringMatching(/^1 of 3 tasks are still running: they leave with pending: true\. Send them back to the Wait node/), type: 'info', location: 'outputPane' });
+
+		// The next round: the pending item comes back, counts its checks, keeps its first check.
+		const again = await runNode({ parameters: check(), credentials: ctx.creds, items: [{ json: pending.json }] });
+		expect(again.items[0].json).toMatchObject({ taskId: ids[1], pending: true, checks: 2, row: 'r1', firstCheckedAt: pending.json.firstCheckedAt });
+	});
+
+	test('a task that keeps coming back pending past Give Up After fails with its task id', async () => {
+		ctx.sim.scenario('*', { outcome: 'never' });
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		const firstCheckedAt = new Date(Date.now() - 2 * 60_000).toISOString();
+		const result = await runNode({
+			parameters: check({ checkGiveUpMinutes: 1 }),
+			credentials: ctx.creds,
+			items: [{ json: { taskId, queryRoute: 'image', pending: true, firstCheckedAt, checks: 4 } }],
+		});
+		expect(result.error.message).toMatch(new RegExp(`^Task ${taskId} is still running after 1 min of checks`));
+		expect(result.error.description).toMatch(/do not submit it again/);
+	});
+
+	test('Give Up After from an expression that is not a number is refused, naming the field and the value', async () => {
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		const result = await runNode({ parameters: check({ checkGiveUpMinutes: '={{ "soon" }}' }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		expect(result.error.message).toBe('Give Up After (Minutes): "soon" is not a number of minutes');
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(taskId))).toHaveLength(0);
+	});
+
+	test('Download off: the URL only', async () => {
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		await sleep(500);
+		const result = await runNode({ parameters: check({ download: false }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		expect(result.items[0].json).toMatchObject({ taskId, pending: false, state: 'succeeded', url: ctx.sim.task(taskId).urls[0] });
+		expect(result.items[0].binary).toBeUndefined();
+	});
+});
