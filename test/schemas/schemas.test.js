@@ -4,7 +4,7 @@
 // catches drift; the codex names the node, its categories, search words and documentation links.
 const fs = require('node:fs');
 const path = require('node:path');
-const { allOperations, schemaPath, loadSchema, outputProblems, assertOutputMatchesSchema, VERSION_DIR } = require('.');
+const { allOperations, schemaPath, loadSchema, outputProblems, assertOutputMatchesSchema, assertRunMatchesSchemas, NODE_TYPE, VERSION_DIR } = require('.');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 const PKG = require('../../package.json');
@@ -44,6 +44,19 @@ test('the validator refuses a field the schema lacks, a wrong type and a missing
 	// The defaults of the node apply: no resource means Image, no operation its first one.
 	expect(() => assertOutputMatchesSchema({}, [{ json: { model: 'gpt-image-2' } }])).toThrow(
 		/image\/generate\.json .*\n.*required field 'request' missing/,
+	);
+});
+
+test('an n8n run (the e2e path): each node of ours is checked with its own resource and operation, other nodes are not', () => {
+	const nodes = [
+		{ name: 'Balance', type: NODE_TYPE, parameters: { resource: 'account', operation: 'getTokenBalance' } },
+		{ name: 'Set', type: 'n8n-nodes-base.set', parameters: {} },
+	];
+	const balance = { balanceType: 'token', unlimitedQuota: false, remainingBalance: 5, usedBalance: 1, summary: '5 remaining, 1 used', unit: 'USD', raw: {} };
+	const run = (json) => ({ data: { resultData: { runData: { Balance: [{ data: { main: [[{ json }]] } }], Set: [{ data: { main: [[{ json: { anything: 1 } }]] } }] } } } });
+	expect(assertRunMatchesSchemas(run(balance), nodes)).toEqual(['Balance']);
+	expect(() => assertRunMatchesSchemas(run({ ...balance, remainingBalance: true }), nodes)).toThrow(
+		/node "Balance": output does not match its schema .*account\/getTokenBalance\.json[^]*\$\.remainingBalance: boolean/,
 	);
 });
 
