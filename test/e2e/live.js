@@ -3,6 +3,9 @@
  * The e2e checks that need a running n8n (`n8n start`), on the line under test:
  *   types        our node, its generated AI tool (unifiedAiGatewayTool), the trigger and the
  *                credential are in /types/*.json, and n8n's log has no warning about them;
+ *   codex        n8n serves each node's codex (categories, search aliases, documentation links)
+ *                in /types/nodes.json, and every output schema at /schemas/<type>/1.0.0/…, as
+ *                the package ships them;
  *   credential   the credential's Test (POST /rest/credentials/test) against the simulator;
  *   trigger      a published workflow with both trigger events (live/trigger-published.json):
  *                each finished task is emitted exactly once, Balance Below fires once. On 2.x it
@@ -12,11 +15,14 @@
  *                calls the simulator (POST /e2e/record on its files origin).
  */
 
+const fs = require('fs');
 const path = require('path');
 const assert = require('node:assert/strict');
 
 const n8n = require('../n8n');
+const { allOperations, loadSchema, VERSION_DIR } = require('../schemas');
 const cli = require('./cli');
+const { REPO_ROOT } = require('./package');
 
 const LIVE_DIR = path.join(__dirname, 'live');
 const PACKAGE = 'n8n-nodes-unified-ai-gateway';
@@ -95,6 +101,30 @@ async function checkTypes(server, cookie) {
 		.split('\n')
 		.filter((line) => /unified-?ai-?gateway/i.test(line) && /\b(warn|error|fail|deprecat|could not|invalid)/i.test(line));
 	assert.deepEqual(warnings, [], `n8n's log warns about the package:\n${warnings.slice(0, 10).join('\n')}`);
+}
+
+/** The codex of each node as n8n serves it to the editor, and every output schema. */
+async function checkCodexAndSchemas(server, cookie) {
+	const nodes = await typesJson(server, cookie, 'nodes.json');
+	for (const file of ['UnifiedAiGateway', 'UnifiedAiGatewayTrigger']) {
+		const shipped = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes', file, `${file}.node.json`), 'utf8'));
+		const served = nodes.find((n) => n.name === shipped.node);
+		assert.ok(served, `/types/nodes.json has no ${shipped.node}`);
+		const codex = served.codex ?? {};
+		assert.deepEqual(codex.categories, shipped.categories, `${shipped.node}: categories ${JSON.stringify(codex.categories)}`);
+		assert.deepEqual(codex.subcategories, shipped.subcategories, `${shipped.node}: subcategories`);
+		assert.deepEqual(codex.alias, shipped.alias, `${shipped.node}: alias ${JSON.stringify(codex.alias)}`);
+		assert.ok(codex.alias.includes('sora') && codex.alias.includes('video'), `${shipped.node}: no "sora"/"video" alias`);
+		assert.deepEqual(codex.resources, shipped.resources, `${shipped.node}: documentation links ${JSON.stringify(codex.resources)}`);
+	}
+	// What the editor fetches to show a not-yet-run node's fields (its schema preview).
+	const type = `${PACKAGE}.unifiedAiGateway`;
+	for (const [resource, operation] of allOperations()) {
+		const url = `${server.baseUrl}/schemas/${type}/${VERSION_DIR.slice(1)}/${resource}/${operation}.json`;
+		const res = await fetch(url, { headers: { cookie: `n8n-auth=${cookie}` } });
+		assert.equal(res.status, 200, `GET ${url.replace(server.baseUrl, '')} answered ${res.status}`);
+		assert.deepEqual(await res.json(), loadSchema(resource, operation), `${resource}/${operation}: n8n served another schema`);
+	}
 }
 
 async function checkCredential(server, cookie, ctx) {
@@ -192,6 +222,7 @@ async function runLiveChecks(ctx, { reportFailure }) {
 		console.log(`n8n ${ctx.version} started for the live checks (${(server.startMs / 1000).toFixed(1)}s)${line.major >= 2 ? ', durable poll scheduler on' : ''}`);
 		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
 		await check('node types and credential loaded without warnings', () => checkTypes(server, cookie));
+		await check('codex (categories, aliases, docs links) and output schemas served', () => checkCodexAndSchemas(server, cookie));
 		await check('credential test', () => checkCredential(server, cookie, ctx));
 		await check(`trigger in a published workflow (${TASKS} tasks, balance)`, () => checkTrigger(ctx, line, ids));
 	} catch (e) {

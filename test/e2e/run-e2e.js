@@ -34,6 +34,7 @@ const cli = require('./cli');
 const pkg = require('./package');
 const rundata = require('./rundata');
 const scheduledBatch = require('./scheduled-batch');
+const { assertRunMatchesSchemas } = require('../schemas');
 
 const { REPO_ROOT } = pkg;
 const { CRED_ID, CRED_NAME } = cli;
@@ -85,6 +86,8 @@ async function runOne(w, ctx) {
 		throw new Error(res.error);
 	}
 	await w.check(res.run, ctx.sim, result);
+	// What the node emitted in real n8n matches the output schema n8n shows before a run.
+	assertRunMatchesSchemas(res.run, w.nodes);
 	return res.warning;
 }
 
@@ -145,7 +148,7 @@ async function main(options = {}) {
 		const ready = [];
 		for (const w of workflows) {
 			try {
-				w.id = cli.loadWorkflow(w.file, vars).id;
+				({ id: w.id, nodes: w.nodes } = cli.loadWorkflow(w.file, vars));
 				if (!fs.existsSync(w.assertFile)) throw new Error(`missing ${path.basename(w.assertFile)}`);
 				w.check = require(w.assertFile);
 				if (typeof w.check !== 'function') throw new Error(`${path.basename(w.assertFile)} must export a function`);

@@ -26,6 +26,7 @@ const cli = require('./cli');
 const pkg = require('./package');
 const rest = require('./rest-workflows');
 const { nodeOutput } = require('./rundata');
+const { assertRunMatchesSchemas } = require('../schemas');
 
 const NAME = 'scheduled-batch';
 const EXAMPLES = path.join(pkg.REPO_ROOT, 'examples');
@@ -65,6 +66,7 @@ async function runOk(api, workflow, version) {
 	const execution = await rest.runFromTrigger(api, workflow, 'Run Now', { version });
 	const error = execution.run?.resultData?.error;
 	assert.equal(execution.status, 'success', `"${workflow.name}" ended ${execution.status}${error ? `: ${error.message}` : ''}`);
+	assertRunMatchesSchemas({ data: execution.run }, workflow.nodes);
 	return execution;
 }
 

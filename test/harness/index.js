@@ -11,6 +11,7 @@ const { Container } = require('@n8n/di');
 const core = require('n8n-core');
 const { SSHClientsManager } = require('n8n-core/dist/execution-engine/ssh-clients-manager');
 const wf = require('n8n-workflow');
+const { assertOutputMatchesSchema } = require('../schemas');
 
 const DIST = path.resolve(__dirname, '../../dist');
 const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
@@ -233,6 +234,9 @@ async function runNode({
 	const error = taskData?.error ?? run.data.resultData.error;
 	// What n8n shows above the output (addExecutionHints), as n8n-core records it on the run.
 	const hints = taskData?.hints ?? [];
+	// Every output of every test is checked against the operation's output schema (what n8n's editor
+	// offers for mapping before a run), so a schema cannot drift from what the node emits.
+	if (node === 'unifiedAiGateway') assertOutputMatchesSchema(parameters, output);
 	return { items: output, errorItems, error, status: run.status, durationMs, run, hints, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
 }
 

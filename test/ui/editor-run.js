@@ -77,4 +77,27 @@ async function showBinaryPreview(page, property) {
 	return { fileName, mimeType, ...size };
 }
 
-module.exports = { runButtonLabel, runOpenNode, runWorkflow, outputItemCount, outputJson, showBinaryPreview };
+/**
+ * The field names the open node's input panel offers for mapping (its schema view) until
+ * `expected` are all seen: for a parent that has not run, n8n shows the parent's output schema.
+ * The list is virtual (only the rows in view exist), so it is scrolled when a field is not in view.
+ */
+async function inputSchemaFields(page, expected) {
+	const panel = page.getByTestId('ndv-input-panel');
+	await panel.waitFor({ timeout: 30000 });
+	const schemaTab = panel.getByTestId('radio-button-schema');
+	if (await schemaTab.isVisible()) await schemaTab.click();
+	const rows = panel.getByTestId('run-data-schema-item');
+	await rows.first().waitFor({ timeout: 30000 });
+	const seen = new Set();
+	for (let scrolls = 0; scrolls <= 12; scrolls++) {
+		for (const text of await rows.allInnerTexts()) seen.add(text.trim().split('\n')[0].trim());
+		if (expected.every((field) => seen.has(field))) break;
+		await rows.last().hover();
+		await page.mouse.wheel(0, 300);
+		await page.waitForTimeout(200);
+	}
+	return [...seen];
+}
+
+module.exports = { inputSchemaFields, runButtonLabel, runOpenNode, runWorkflow, outputItemCount, outputJson, showBinaryPreview };

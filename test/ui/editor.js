@@ -47,6 +47,27 @@ async function addNodeFromCreator(page, nodeName, actionText) {
 	await ndv(page).waitFor();
 }
 
+const nodeCreator = (page) => page.getByTestId('node-creator');
+
+/**
+ * Node creator: the names it lists for a search (the codex's aliases count, not only the name),
+ * once `expected` is among them (the list updates a moment after typing), or after 15 s.
+ */
+async function searchNodeCreator(page, text, expected) {
+	// An empty canvas has its "Add first step" button; one with nodes, the creator's "+" button.
+	const empty = page.getByTestId('canvas-add-button');
+	await (await empty.isVisible() ? empty : page.getByTestId('node-creator-plus-button')).click();
+	await page.getByTestId('node-creator-search-bar').fill(text);
+	const items = page.getByTestId('node-creator-item-name');
+	let names = [];
+	const listed = async () => {
+		names = (await items.allInnerTexts()).map((t) => t.trim());
+		return names.includes(expected);
+	};
+	await waitUntil(listed, '', 15000).catch(() => {});
+	return names;
+}
+
 // ---- the node panel (NDV)
 
 const ndv = (page) => page.getByTestId('ndv');
@@ -185,6 +206,8 @@ async function addCollectionOption(page, name, optionLabels) {
 }
 
 module.exports = {
+	nodeCreator,
+	searchNodeCreator,
 	openNewWorkflow,
 	openWorkflow,
 	canvasNode,

@@ -29,7 +29,7 @@ const GOOD_KEY = 'sk-sim-good';
 const OPEN = 'the editor opens a new workflow (auth cookie from the REST login)';
 
 // In this order: the credential checks go on in the node panel the image checks leave open.
-const CHECKS = ['checks/image-fields', 'checks/credential', 'screenshots/video-models', 'checks/imported-workflows', 'checks/trigger', 'screenshots/image-preview', 'screenshots/pending-resume'];
+const CHECKS = ['checks/image-fields', 'checks/credential', 'screenshots/video-models', 'checks/imported-workflows', 'checks/trigger', 'screenshots/image-preview', 'screenshots/pending-resume', 'screenshots/discovery'];
 
 function settings() {
 	return {
