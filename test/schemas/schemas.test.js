@@ -11,7 +11,7 @@ const PKG = require('../../package.json');
 
 test('every operation has an output schema n8n serves to the editor, and no schema is left over', () => {
 	const operations = allOperations();
-	expect(operations).toHaveLength(11);
+	expect(operations).toHaveLength(12);
 	for (const [resource, operation] of operations) {
 		const schema = loadSchema(resource, operation);
 		// n8n's editor drops a schema that is not an object with properties (schemaPreview store).
