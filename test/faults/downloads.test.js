@@ -251,3 +251,29 @@ describe.each(['sync image', 'task image'])('%s with n = 4', (targetName) => {
 		expect(logText(run.logs)).toContain(bad[0].json.url);
 	}, 30_000);
 });
+
+describe('Stop pressed mid-download', () => {
+	test('sync image: the download ends at once; the full signed URL stays in custom data, the log and the error', async () => {
+		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'trickle', everyMs: 200, times: Infinity });
+		const logs = captureLogs();
+		let result;
+		try {
+			result = await runNode({
+				parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', download: true },
+				credentials: ctx.creds,
+				continueOnFail: true,
+				stopAfterMs: 1500,
+			});
+		} finally {
+			logs.restore();
+		}
+		const url = fetched()[0];
+		expect(url).toMatch(/\?X-Expires=\d+&X-Signature=/);
+		expect(result.durationMs).toBeLessThan(5000);
+		expect(metadataOf(result)).toContain(url);
+		expect(logText(logs.lines)).toContain(url);
+		const shown = JSON.stringify({ items: result.items.map((i) => i.json), error: result.error && { m: result.error.message, d: result.error.description } });
+		expect(shown).toContain(url);
+		expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY);
+	}, 30_000);
+});
