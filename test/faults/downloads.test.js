@@ -252,6 +252,17 @@ describe.each(['sync image', 'task image'])('%s with n = 4', (targetName) => {
 	}, 30_000);
 });
 
+describe('a huge file that does not declare its length', () => {
+	test('is counted while it arrives and refused past the limit: nothing stored, the receipt kept', async () => {
+		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 300 * 1024 * 1024, declareLength: false, times: Infinity });
+		const run = await TARGETS['sync image'].run();
+		const failed = failedItem(run);
+		expect(failed.json.error).toMatch(/larger than the limit of 50 MB for images \(more than that arrived\)/);
+		expectReceipt('sync image', run, failed);
+		expect(run.durationMs).toBeLessThan(20_000);
+	}, 30_000);
+});
+
 describe('Stop pressed mid-download', () => {
 	test('sync image: the download ends at once; the full signed URL stays in custom data, the log and the error', async () => {
 		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'trickle', everyMs: 200, times: Infinity });
