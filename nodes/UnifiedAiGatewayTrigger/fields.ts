@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/actions/account/balance';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/fields';
+import { downloadOptionsField } from '../UnifiedAiGateway/helpers/downloadOptions';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
@@ -85,6 +86,7 @@ export const triggerProperties: INodeProperties[] = [
 		hint: 'The output binary field for the first file; further files of the same task go to <field>_2, <field>_3, ...',
 		displayOptions: { show: { event: ['taskFinished'], download: [true] } },
 	},
+	downloadOptionsField({ event: ['taskFinished'] }, 'any'),
 	{
 		displayName: 'Balance',
 		name: 'balanceType',

@@ -1,9 +1,11 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
+import { DownloadError, downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
+import { nodeErrorOf } from '../UnifiedAiGateway/engine/nodeError';
+import { readDownloadLimits } from '../UnifiedAiGateway/helpers/downloadOptions';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
-import { taskJson } from '../UnifiedAiGateway/helpers/taskOutput';
+import { rawJson, taskJson } from '../UnifiedAiGateway/helpers/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
@@ -12,7 +14,7 @@ export function snapshotJson(snapshot: TaskSnapshot, route: QueryRoute, watched?
 		...taskJson(snapshot),
 		queryRoute: route,
 		...(watched ? { firstSeenAt: new Date(watched.firstSeenAt).toISOString() } : {}),
-		raw: snapshot.raw,
+		raw: rawJson(snapshot),
 	};
 }
 
@@ -55,7 +57,9 @@ export interface DownloadSettings {
 /**
  * One item for a finished task; with downloads on, every result file goes into it (first under
  * the chosen field, then `<field>_2`, `<field>_3`, ...). Result URLs are fetched without the API
- * key. A failed download never loses the event: the item carries `downloadError` instead.
+ * key, each inside the poll's budget. A failed download never loses the event: the item carries
+ * `downloadError` (and `failedUrls`, the full URLs) beside the task id, its receipt, and every
+ * file that did arrive.
  */
 export async function finishedItem(
 	ctx: IPollFunctions,
@@ -66,19 +70,28 @@ export async function finishedItem(
 ): Promise<INodeExecutionData> {
 	if (!download || snapshot.state !== 'succeeded') return { json };
 	const binary: Record<string, IBinaryData> = {};
-	try {
-		for (const [index, url] of snapshot.urls.entries()) {
-			const name = index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`;
+	const failed: DownloadError[] = [];
+	const { maxBytes } = readDownloadLimits(ctx, 0);
+	for (const [index, url] of snapshot.urls.entries()) {
+		const name = index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`;
+		try {
 			binary[name] = await downloadToBinary(ctx, url, {
 				itemIndex: 0,
 				baseName: snapshot.urls.length > 1 ? `${snapshot.taskId}-${index + 1}` : snapshot.taskId,
 				defaultMimeType: download.route === 'video' ? 'video/mp4' : 'image/png',
-				...(deadlineAt === undefined ? {} : { deadlineAt, timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
+				maxBytes,
+				receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
+				...(deadlineAt === undefined
+					? {}
+					: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
 			});
+		} catch (error) {
+			if (!(error instanceof DownloadError)) throw nodeErrorOf(ctx.getNode(), error);
+			failed.push(error);
 		}
-	} catch (error) {
-		const kept = Object.keys(binary).length > 0 ? { binary } : {};
-		return { json: { ...json, downloadError: (error as Error).message }, ...kept };
 	}
-	return { json, binary };
+	const kept = Object.keys(binary).length > 0 ? { binary } : {};
+	if (failed.length === 0) return { json, ...kept };
+	const downloadError = [failed[0].message, failed[0].description].filter(Boolean).join('\n');
+	return { json: { ...json, downloadError, failedUrls: failed.map((error) => error.url) }, ...kept };
 }

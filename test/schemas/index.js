@@ -28,10 +28,17 @@ const ERROR_ITEM = {
 		taskCreated: { type: ['boolean', 'string'] },
 		created: { type: 'string', enum: ['no', 'unknown', 'yes'] },
 		status: { type: 'string' },
+		// A result file that could not be fetched: the item keeps its receipt (url, taskId) beside the error.
+		downloadFailed: { type: 'boolean' },
 		// The spend guard's summary rides on the run's first item, failed or not.
 		spendSummary: { type: 'object' },
 	},
 };
+
+/** The operation's item with the error fields beside it: what a failed download under Continue On Fail outputs. */
+function asErrorItem(schema) {
+	return { ...schema, required: ['error'], properties: { ...schema.properties, ...ERROR_ITEM.properties } };
+}
 
 let defaults;
 /** Resource and operation defaults from the node's own description (what n8n assumes when unset). */
@@ -113,7 +120,8 @@ function outputProblems(parameters, items, nodeDir) {
 	return items.flatMap((item, index) => {
 		const json = item.json ?? item;
 		const problems = validate(schema, json);
-		if (problems.length === 0 || validate(ERROR_ITEM, json).length === 0) return [];
+		// An error item is the error shape, or the operation's own item (its receipt) plus the error fields.
+		if (problems.length === 0 || validate(ERROR_ITEM, json).length === 0 || validate(asErrorItem(schema), json).length === 0) return [];
 		return [`${resource} → ${operation}, item ${index}: ${problems.join('; ')}`];
 	});
 }

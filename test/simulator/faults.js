@@ -2,7 +2,7 @@
 // Injected faults: matched in injection order, each match consumes one of `times`.
 const { CORS } = require('./respond');
 
-const KINDS = ['drop', 'slow', 'malformed', 'breakStream'];
+const KINDS = ['drop', 'slow', 'malformed', 'breakStream', 'trickle', 'huge'];
 const ORIGINS = ['main', 'alt', 'files'];
 
 const DEFAULTS = {
@@ -73,6 +73,8 @@ async function applyFault(ctx, f) {
     res.end(buf);
     return true;
   }
+  if (f.kind === 'trickle') return trickle(ctx, f);
+  if (f.kind === 'huge') return huge(ctx, f);
   if (f.kind === 'breakStream') ctx.breakStream = true;
   if (f.kind === 'breakStream' || f.status === undefined) {
     // The route answers; the fault's headers still ride along.
@@ -82,6 +84,51 @@ async function applyFault(ctx, f) {
   const { buf, type } = faultBody(f, ctx.reqId);
   res.writeHead(f.status, { ...CORS, 'Content-Type': type, 'Content-Length': buf.length, ...f.headers });
   res.end(buf);
+  return true;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+// A file host that trickles: 200 with a declared length, then one byte every `everyMs` (default
+// 1000) until the client gives up. The bytes start as a PNG, so only the clock can tell.
+function trickle(ctx, f) {
+  const { res } = ctx;
+  const length = f.bytes ?? 65536;
+  res.writeHead(f.status || 200, { ...CORS, 'Content-Type': 'image/png', 'Content-Length': length, ...f.headers });
+  let sent = 0;
+  const tick = () => {
+    if (res.destroyed || sent >= length) return;
+    res.write(sent < PNG_SIGNATURE.length ? PNG_SIGNATURE.subarray(sent, sent + 1) : Buffer.alloc(1));
+    sent += 1;
+    const t = setTimeout(tick, f.everyMs ?? 1000);
+    ctx.sim.timers.add(t);
+  };
+  tick();
+  return true;
+}
+
+// A huge file: `bytes` (default 300 MB) of a PNG signature and zeros, streamed in 64 KB chunks
+// with flat memory; `declareLength: false` leaves Content-Length out (only counting can stop it).
+function huge(ctx, f) {
+  const { res } = ctx;
+  const length = f.bytes ?? 300 * 1024 * 1024;
+  const declare = f.declareLength !== false;
+  res.writeHead(f.status || 200, {
+    ...CORS, 'Content-Type': f.contentType || 'image/png', ...(declare ? { 'Content-Length': length } : {}), ...f.headers,
+  });
+  const chunk = Buffer.alloc(65536);
+  PNG_SIGNATURE.copy(chunk);
+  let sent = 0;
+  const pump = () => {
+    while (!res.destroyed && sent < length) {
+      const piece = chunk.subarray(0, Math.min(chunk.length, length - sent));
+      sent += piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end();
+  };
+  res.on('close', () => (sent = length));
+  pump();
   return true;
 }
 

@@ -6,6 +6,7 @@ const { OUTCOMES, VARIANTS } = require('./tasks');
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
+  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -24,6 +25,10 @@ function checkScenario(opts) {
   if (opts.resultHost !== undefined && !['files', 'main'].includes(opts.resultHost)) throw new TypeError("scenario: resultHost must be 'files' or 'main'");
   if (opts.urlField !== undefined && !URL_FIELDS.includes(opts.urlField)) throw new TypeError(`scenario: urlField must be one of ${URL_FIELDS.join(', ')}`);
   if (opts.mode !== undefined && !['task', 'sync'].includes(opts.mode)) throw new TypeError("scenario: mode must be 'task' or 'sync'");
+  if (opts.tasksRoute !== undefined && opts.tasksRoute !== 'none') throw new TypeError("scenario: tasksRoute must be 'none'");
+  if (opts.videoSubmit !== undefined && opts.videoSubmit !== 'openai') throw new TypeError("scenario: videoSubmit must be 'openai'");
+  if (opts.videoResult !== undefined && !['videos', 'video_url'].includes(opts.videoResult)) throw new TypeError("scenario: videoResult must be 'videos' or 'video_url'");
+  if (opts.statusCase !== undefined && opts.statusCase !== 'upper') throw new TypeError("scenario: statusCase must be 'upper'");
   const d = opts.durationMs;
   if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');
   const e = opts.estimatedTime;

@@ -77,8 +77,20 @@ function perTask(scenario, task) {
   return sc;
 }
 
+// scenario signedUrls: result URLs carry a storage signature in their query, as signed object-store
+// links do: the file is served only with it, so a URL cut at '?' can never fetch it again.
+function signed(url, on) {
+  if (!on) return url;
+  const expires = Math.floor(Date.now() / 1000) + 3600;
+  return `${url}?X-Expires=${expires}&X-Signature=${require('node:crypto').createHash('sha256').update(url).digest('hex').slice(0, 32)}`;
+}
+
 function resultUrls(sim, task) {
   if (task.scenario.outcome === 'noUrl') return [];
+  return plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
+}
+
+function plainResultUrls(sim, task) {
   // resultHost 'main': the gateway serves results on its own host, behind the key (spec 5.5).
   const base = task.scenario.resultHost === 'main' ? `${sim.urls.main}/v1/results` : `${sim.urls.files}/files`;
   if (task.kind === 'video') {
@@ -144,4 +156,4 @@ function failMessage(task, language) {
   return 'Generation failed: the upstream provider rejected the request';
 }
 
-module.exports = { createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };
+module.exports = { signed, createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };

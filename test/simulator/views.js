@@ -75,9 +75,16 @@ function urlView(task, st, language) {
   return out;
 }
 
+// scenario statusCase 'upper': the status words as some gateways spell them (COMPLETED).
+const caseOf = (task, word) => (task.scenario.statusCase === 'upper' ? word.toUpperCase() : word);
+
 function shapeAView(task, st, language) {
-  const out = { task_id: task.id, status: st.status, progress: pct(st.progress) };
-  if (st.status === 'completed') {
+  const out = { task_id: task.id, status: caseOf(task, st.status), progress: pct(st.progress) };
+  // scenario videoResult: the video inside `result` as gateways with /v1/tasks for videos send it.
+  const videoResult = task.kind === 'video' && task.scenario.videoResult;
+  if (st.status === 'completed' && videoResult) {
+    out.result = videoResult === 'videos' ? { videos: [{ url: st.urls }] } : { video_url: st.urls[0] };
+  } else if (st.status === 'completed') {
     if (st.urls[0]) out.result_url = st.urls[0];
     if (task.kind === 'image') {
       out.result = { items: [{ id: `${task.id}_0`, status: 'success', data: st.urls.map((url) => ({ url })) }] };

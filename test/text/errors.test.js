@@ -36,8 +36,14 @@ describe('gateway errors', () => {
 		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 	});
 
-	test('a 200 answer without choices is an error with the gateway text', async () => {
+	test('a 200 answer that is an error object is a refusal with the gateway text: nothing was created', async () => {
 		ctx.sim.inject({ path: '/v1/chat/completions', status: 200, body: { error: { message: 'upstream refused the prompt' } } });
+		const result = await chat();
+		expect(result.error?.message).toBe(`The gateway refused the request while asking model '${MODEL}': upstream refused the prompt (created: no)`);
+	});
+
+	test('a 200 answer without choices (and no refusal in it) is an error with the gateway text', async () => {
+		ctx.sim.inject({ path: '/v1/chat/completions', status: 200, body: { id: 'chatcmpl-1', message: 'upstream refused the prompt' } });
 		const result = await chat();
 		expect(result.error?.message).toBe(
 			`The gateway's answer from model '${MODEL}' holds no chat completion: upstream refused the prompt (created: unknown)`,

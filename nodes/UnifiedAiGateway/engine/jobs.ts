@@ -6,6 +6,7 @@ import type { Created } from '../transport/created';
 import { cancelSignalOf } from '../transport/context';
 import { abortableSleep } from '../transport/sleep';
 import { limiter, settleLimited } from './concurrency';
+import { capBody } from './bodyCopy';
 import { createdOf } from './created';
 import { TaskLedger } from './ledger';
 import { describeResults, otherResults } from './partialResults';
@@ -24,6 +25,8 @@ export interface Submitted {
 	language?: string;
 	startedAt: number;
 	raw: IDataObject;
+	/** A synchronous answer's result URLs: its receipt, recorded like a task id (ledger.ts). */
+	receiptUrls?: string[];
 }
 
 export interface WaitSettings {
@@ -193,7 +196,7 @@ function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPla
 			);
 			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
 			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
-				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route);
+				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
 			}
 			if (answer.submitted) return answer.submitted;
 			throw withItemIndex(ctx, answer.error, itemIndex);
@@ -207,7 +210,8 @@ async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: I
 		state.output = (await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem: { item: i } }));
 	} catch (error) {
 		state.error = error as ItemError;
-		state.taskCreated = state.submitted?.taskId ? true : 'unknown';
+		// A failed download is an attempt on a paid result: created, whatever the download did.
+		state.taskCreated = state.submitted?.taskId || state.error.context?.downloadFailed ? true : 'unknown';
 	}
 }
 
@@ -239,7 +243,7 @@ export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefin
 				? (outcome as { message: string }).message
 				: 'Submitted without waiting. Feed this item to Task → Wait for Completion, or use the Unified AI Gateway Trigger, to get the result.',
 		waitedMs: outcome?.waitedMs,
-		...(Object.keys(submitted.raw).length > 0 ? { submitResponse: submitted.raw } : {}),
+		...(Object.keys(submitted.raw).length > 0 ? { submitResponse: capBody(submitted.raw) } : {}),
 	};
 }
 

@@ -46,9 +46,14 @@ export class TaskLedger {
 		this.writeSending();
 	}
 
-	/** The submit answered (or failed): the item leaves the "sending" list. */
-	answered(itemIndex: number, taskId?: string, route?: QueryRoute): void {
+	/**
+	 * The submit answered (or failed): the item leaves the "sending" list. A task id, or a
+	 * synchronous answer's result URLs (query included: a signed URL without it fetches nothing),
+	 * is the receipt of what was paid for, recorded before any download is tried.
+	 */
+	answered(itemIndex: number, taskId?: string, route?: QueryRoute, receiptUrls?: string[]): void {
 		this.sending.delete(itemIndex);
+		if (!taskId && receiptUrls && receiptUrls.length > 0) this.receipt(itemIndex, receiptUrls);
 		if (taskId && route) {
 			this.ctx.logger?.info(
 				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
@@ -61,6 +66,28 @@ export class TaskLedger {
 		}
 		this.writeSending();
 	}
+
+	/** A paid synchronous result (no task id): its URLs into the log and custom data `gateway_<Node>_results[_n]`. */
+	private receipt(itemIndex: number, urls: string[]): void {
+		const shown = urls.map((url) => (/^data:/i.test(url) ? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)` : url));
+		this.ctx.logger?.info(
+			`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
+			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
+		);
+		for (const url of shown) {
+			if (url.length > VALUE_LIMIT) continue; // the log line above holds it
+			this.results.push(url);
+		}
+		const chunks: string[] = [];
+		for (const url of this.results) {
+			const last = chunks.length - 1;
+			if (last >= 0 && chunks[last].length + 1 + url.length <= VALUE_LIMIT) chunks[last] += ` ${url}`;
+			else chunks.push(url);
+		}
+		chunks.forEach((value, n) => this.set(`${this.prefix}_results${n > 0 ? `_${n + 1}` : ''}`, value));
+	}
+
+	private readonly results: string[] = [];
 
 	private writeIds(route: QueryRoute): void {
 		const chunks: string[] = [];
@@ -88,7 +115,7 @@ export class TaskLedger {
 			if (!this.warned) {
 				this.warned = true;
 				this.ctx.logger?.warn(
-					`Unified AI Gateway: execution ${this.executionId()} has no room left in its custom data (n8n keeps ${KEY_LIMIT} keys); further task ids are only in the n8n log and the node's output.`,
+					`Unified AI Gateway: execution ${this.executionId()} has no room left in its custom data (n8n keeps ${KEY_LIMIT} keys); further task ids and result URLs are only in the n8n log and the node's output.`,
 				);
 			}
 			return;

@@ -1,8 +1,9 @@
 import type { GatewayContext } from '../transport/context';
 import { gatewayCredentials } from '../transport/context';
-import { gatewayRequest } from '../transport/request';
+import { gatewayRequest, GatewayRequestError } from '../transport/request';
 import { originsFrom } from '../transport/urls';
-import { QUERY_ROUTES, type QueryRoute } from './routes';
+import { QUERY_ROUTES, type QueryRoute, type RouteInfo } from './routes';
+import { nodeErrorOf } from './nodeError';
 import { readTask, type TaskSnapshot } from './snapshot';
 
 export interface QueryOptions {
@@ -15,7 +16,30 @@ export interface QueryOptions {
 	deadlineAt?: number;
 }
 
-/** One reading of a task through the route that created it (spec 4.5, 4.7, 4.9, 4.10). */
+/** A way to read a task: the route itself, or one of its fallbacks. */
+interface Reading {
+	path: (taskId: string) => string;
+	contentPath?: (taskId: string) => string;
+	/** `GET /v1/video/generations/{id}`, named in the output when a fallback answered. */
+	label?: string;
+}
+
+/**
+ * Which reading of each route answered in this node run or poll (per context object): once a
+ * gateway showed it lacks a route, the run goes on with the one that answered.
+ */
+const chosenReadings = new WeakMap<object, Map<QueryRoute, number>>();
+
+function readingsOf(route: RouteInfo): Reading[] {
+	return [{ path: route.path, contentPath: route.contentPath }, ...(route.fallbacks ?? [])];
+}
+
+/** 404 `Invalid URL`: the relay's answer for a path it does not serve (docs/gateway-contract.md §10.2). */
+function routeMissing(error: unknown): boolean {
+	return error instanceof GatewayRequestError && String(error.httpCode) === '404' && /invalid url/i.test(error.gatewaySaid ?? '');
+}
+
+/** One reading of a task through the route that created it (spec 4.5, 4.7, 4.9, 4.10), or its fallbacks. */
 export async function queryTask(
 	ctx: GatewayContext,
 	routeName: QueryRoute,
@@ -23,24 +47,33 @@ export async function queryTask(
 	options: QueryOptions = {},
 ): Promise<TaskSnapshot> {
 	const route = QUERY_ROUTES[routeName];
-	const { body } = await gatewayRequest.call(ctx, {
-		method: 'GET',
-		host: route.host,
-		path: route.path(taskId),
-		qs: options.language ? { language: options.language } : undefined,
-		action: `checking task ${taskId}`,
-		itemIndex: options.itemIndex,
-		timeoutMs: options.timeoutMs,
-		retries: options.retries,
-		deadlineAt: options.deadlineAt,
-	});
-	return readTask(body, taskId, { contentUrl: await contentUrlOf(ctx, routeName, taskId) });
-}
-
-/** The absolute URL of the route's content download, on the host that holds the task. */
-async function contentUrlOf(ctx: GatewayContext, routeName: QueryRoute, taskId: string): Promise<string | undefined> {
-	const route = QUERY_ROUTES[routeName];
-	if (!route.contentPath) return undefined;
-	const origins = originsFrom(await gatewayCredentials(ctx));
-	return `${origins[route.host]}${route.contentPath(taskId)}`;
+	const readings = readingsOf(route);
+	const chosen = chosenReadings.get(ctx) ?? new Map<QueryRoute, number>();
+	chosenReadings.set(ctx, chosen);
+	const origin = originsFrom(await gatewayCredentials(ctx))[route.host];
+	for (let index = chosen.get(routeName) ?? 0; ; index++) {
+		const reading = readings[index];
+		try {
+			const { body } = await gatewayRequest.call(ctx, {
+				method: 'GET',
+				host: route.host,
+				path: reading.path(taskId),
+				// `language` is the generic query's own parameter (spec 4.10).
+				qs: options.language && index === 0 ? { language: options.language } : undefined,
+				action: `checking task ${taskId}`,
+				itemIndex: options.itemIndex,
+				timeoutMs: options.timeoutMs,
+				retries: options.retries,
+				deadlineAt: options.deadlineAt,
+			});
+			if (index > 0 && chosen.get(routeName) !== index) chosen.set(routeName, index);
+			return readTask(body, taskId, {
+				contentUrl: reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
+				origin,
+				answeredBy: reading.label,
+			});
+		} catch (error) {
+			if (!routeMissing(error) || index + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), error);
+		}
+	}
 }

@@ -1,48 +1,85 @@
 import type { IDataObject } from 'n8n-workflow';
 
+export interface ResultUrlOptions {
+	/** The gateway's origin: a relative result URL (`/files/x.png`) is resolved against it. */
+	origin?: string;
+	/** The MIME type inline base64 (`b64_json`) is labelled with until its bytes say otherwise. */
+	inlineMimeType?: string;
+}
+
 function obj(value: unknown): IDataObject | undefined {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
 }
 
-function list(value: unknown): unknown[] {
-	return Array.isArray(value) ? value : [];
+/** Containers a result may sit in (docs/gateway-contract.md §2.3, §4.5, §10.2), searched in this order. */
+const CONTAINERS = ['result', 'data', 'output', 'images', 'videos', 'items', 'metadata'];
+
+/** `*_url` fields that name what was sent or where to call back, not what the model made. */
+const NOT_RESULTS = /^(mask|input_reference|reference|image_reference|callback|webhook|notify|thumbnail|cover|poster|preview)_urls?$/i;
+
+const MAX_DEPTH = 5;
+
+/** A result URL as given: absolute http(s), `data:`, or relative to the gateway. */
+function asUrl(value: unknown, options: ResultUrlOptions): string | undefined {
+	if (typeof value !== 'string') return undefined;
+	const text = value.trim();
+	if (/^https?:\/\//i.test(text) || /^data:[\w.+-]+\/[\w.+-]+;base64,/i.test(text)) return text;
+	if (options.origin && /^\/(?!\/)\S+$/.test(text)) return `${options.origin}${text}`;
+	return undefined;
 }
 
-function urlsIn(value: unknown): string[] {
-	if (typeof value === 'string') return /^https?:\/\//i.test(value.trim()) ? [value.trim()] : [];
-	if (Array.isArray(value)) return value.flatMap(urlsIn);
-	return [];
+function urlsIn(value: unknown, options: ResultUrlOptions): string[] {
+	if (Array.isArray(value)) return value.flatMap((v) => urlsIn(v, options));
+	const url = asUrl(value, options);
+	return url ? [url] : [];
 }
 
-/** URLs of `{url}` objects in a list; `url` may itself be a list of strings (shape B). */
-function urlsOfItems(items: unknown): string[] {
-	return list(items).flatMap((item) => (typeof item === 'string' ? urlsIn(item) : urlsIn(obj(item)?.url)));
+/** Inline base64 as a `data:` URL: it becomes a binary like any downloaded file. */
+function inline(value: unknown, options: ResultUrlOptions): string[] {
+	if (typeof value !== 'string' || value.trim() === '') return [];
+	const text = value.trim();
+	if (/^data:/i.test(text)) return [text];
+	return [`data:${options.inlineMimeType ?? 'image/png'};base64,${text.replace(/\s+/g, '')}`];
 }
 
 /**
- * Every result URL of every task and image shape the gateway sends, `result_url` first,
- * in order and without repeats, so several results all reach the user.
+ * One rule for every shape: in the answer itself and in `result`, `data`, `output`, `images[]`,
+ * `videos[]`, `items[]` and `metadata` (at any depth up to five), a result is `url` / `urls` (a
+ * string or a list), any `*_url` field (a string or a list), `b64_json`, or a bare string in
+ * `images[]` / `videos[]`. `result_url` comes first, then the order of the answer; no repeats.
  */
-export function extractResultUrls(body: unknown): string[] {
+export function extractResultUrls(body: unknown, options: ResultUrlOptions = {}): string[] {
 	const found: string[] = [];
-	for (const root of [obj(body), obj(obj(body)?.data)]) {
-		if (!root) continue;
-		const result = obj(root.result);
-		const nested = obj(root.data);
-		const metadata = obj(root.metadata);
-		found.push(
-			...urlsIn(root.result_url),
-			// Spec 4.5: async GPT image answers may carry `items[]` at the top level, not in `result`.
-			...list(result?.items).flatMap((item) => urlsOfItems(obj(item)?.data)),
-			...list(root.items).flatMap((item) => urlsOfItems(obj(item)?.data)),
-			...urlsOfItems(result?.images),
-			...urlsOfItems(nested?.images),
-			...urlsOfItems(root.data),
-			...urlsOfItems(root.images),
-			...urlsIn(root.video_url),
-			...urlsIn(root.url),
-			...urlsIn(metadata?.url),
-		);
-	}
+	const visit = (value: unknown, depth: number, inList: boolean) => {
+		if (depth > MAX_DEPTH) return;
+		if (Array.isArray(value)) {
+			for (const entry of value) {
+				if (typeof entry === 'string') {
+					if (inList) found.push(...urlsIn(entry, options));
+				} else visit(entry, depth + 1, inList);
+			}
+			return;
+		}
+		const node = obj(value);
+		if (!node) return;
+		found.push(...urlsIn(node.result_url, options));
+		for (const [key, field] of Object.entries(node)) {
+			if (key === 'result_url') continue;
+			if (key === 'url' || key === 'urls' || (/_urls?$/i.test(key) && !NOT_RESULTS.test(key))) found.push(...urlsIn(field, options));
+			else if (key === 'b64_json') found.push(...inline(field, options));
+		}
+		for (const key of CONTAINERS) {
+			if (node[key] !== undefined) visit(node[key], depth + 1, key === 'images' || key === 'videos' || key === 'data');
+		}
+	};
+	visit(body, 0, false);
 	return [...new Set(found)];
+}
+
+/** How a URL is shown in an item: inline data is named, not copied out whole. */
+export function shownUrl(url: string): string {
+	const match = /^data:([^;,]+)[^,]*,/i.exec(url);
+	if (!match || url.includes(',… (inline ')) return url;
+	const bytes = Math.floor(((url.length - match[0].length) * 3) / 4);
+	return `data:${match[1]};base64,… (inline ${match[1]} of about ${bytes} bytes in the gateway's answer; the file is in the binary field)`;
 }

@@ -13,6 +13,11 @@ export interface RouteInfo {
 	label: string;
 	/** Where the route serves a finished task's file with the API key (spec 2.7, 4.9: `/v1/videos/{id}/content`). */
 	contentPath?: (taskId: string) => string;
+	/**
+	 * Where the upstream relay reads the same tasks when this gateway has no such route (it answers
+	 * 404 `Invalid URL`): tried in order, the first that answers is kept for the run.
+	 */
+	fallbacks?: Array<{ label: string; path: (taskId: string) => string; contentPath?: (taskId: string) => string }>;
 }
 
 const MINUTE = 60_000;
@@ -25,6 +30,15 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		// The unified video route's tasks are read here: the video window applies (spec 8).
 		deadlineMs: 30 * MINUTE,
 		label: 'generic task query',
+		// docs/gateway-contract.md §10.2: a build without `/v1/tasks` reads unified video tasks here.
+		fallbacks: [
+			{ label: 'GET /v1/video/generations/{id}', path: (id) => `/v1/video/generations/${encodeURIComponent(id)}` },
+			{
+				label: 'GET /v1/videos/{id}',
+				path: (id) => `/v1/videos/${encodeURIComponent(id)}`,
+				contentPath: (id) => `/v1/videos/${encodeURIComponent(id)}/content`,
+			},
+		],
 	},
 	image: {
 		host: 'main',

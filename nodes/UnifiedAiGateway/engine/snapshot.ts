@@ -17,6 +17,10 @@ export interface TaskSnapshot {
 	contentRoute?: boolean;
 	error?: string;
 	estimatedTimeS?: number;
+	/** Where the result URLs expire, when the gateway says (`expires_at`, epoch seconds or a date). */
+	expiresAt?: string;
+	/** The route that answered when the task's own route is missing on this gateway (`GET /v1/video/generations/{id}`). */
+	answeredBy?: string;
 	raw: IDataObject;
 }
 
@@ -57,6 +61,10 @@ export interface ReadOptions {
 	 * failure (spec 3 rule 2).
 	 */
 	contentUrl?: string;
+	/** The gateway's origin, for relative result URLs. */
+	origin?: string;
+	/** Which route answered, when it is not the one asked first (a gateway without `/v1/tasks`). */
+	answeredBy?: string;
 }
 
 /**
@@ -79,16 +87,19 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 	const data = obj(root.data);
 	const status = statusOf(root, data);
 	const phase = phaseOf(status) ?? 'unknown';
-	let urls = extractResultUrls(root);
+	let urls = extractResultUrls(root, { origin: options.origin });
 	const contentRoute = phase === 'succeeded' && urls.length === 0 && Boolean(options.contentUrl);
 	if (contentRoute) urls = [options.contentUrl!];
 	const progress = readProgress(root.progress ?? data?.progress);
 	const errorObject = obj(root.error) ?? obj(data?.error);
+	// The relay puts a failed task's reason in `result_url` too: text there is not a URL.
+	const textInResultUrl = [root.result_url, data?.result_url].find((v) => typeof v === 'string' && v.trim() !== '' && !/^(https?:|data:|\/)/i.test(v.trim()));
 	let error = firstString(
 		errorObject?.message,
 		typeof root.error === 'string' ? root.error : undefined,
 		root.fail_reason,
 		data?.fail_reason,
+		textInResultUrl,
 	);
 	let state: TaskSnapshot['state'] = 'pending';
 	if (phase === 'failed') {
@@ -111,6 +122,17 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 		...(contentRoute ? { contentRoute } : {}),
 		error: state === 'failed' ? error : undefined,
 		estimatedTimeS: firstNumber(root.estimated_time, data?.estimated_time),
+		...expiryOf(root, data),
+		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
 		raw: root,
 	};
+}
+
+/** `expires_at` wherever the answer gives it (top level, `data`, the first result image). */
+function expiryOf(root: IDataObject, data: IDataObject | undefined): { expiresAt?: string } {
+	const images = obj(obj(root.result)?.images) ?? obj(obj(data?.result)?.images);
+	const value = [root.expires_at, data?.expires_at, images?.expires_at].find((v) => typeof v === 'number' || (typeof v === 'string' && v !== ''));
+	if (value === undefined) return {};
+	const date = typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(String(value));
+	return Number.isNaN(date.getTime()) ? {} : { expiresAt: date.toISOString() };
 }

@@ -1,8 +1,15 @@
 /** Where a task stands, whatever family of status words its route uses (spec 3, gateway-notes). */
 export type TaskPhase = 'waiting' | 'running' | 'succeeded' | 'failed';
 
+/**
+ * Every word the relay and its forks use (docs/gateway-contract.md §3, §10.2), compared without
+ * case: NOT_START, SUBMITTED, QUEUED, IN_PROGRESS, SUCCESS, FAILURE, succeeded … `UNKNOWN` is left
+ * out on purpose: like any word not listed it means "not known yet", and the task is polled on.
+ */
 const PHASES: Record<string, TaskPhase> = {
 	submitted: 'waiting',
+	waiting: 'waiting',
+	created: 'waiting',
 	pending: 'waiting',
 	not_start: 'waiting',
 	queued: 'waiting',
@@ -10,6 +17,9 @@ const PHASES: Record<string, TaskPhase> = {
 	processing: 'running',
 	running: 'running',
 	completed: 'succeeded',
+	complete: 'succeeded',
+	done: 'succeeded',
+	finished: 'succeeded',
 	succeeded: 'succeeded',
 	success: 'succeeded',
 	failed: 'failed',

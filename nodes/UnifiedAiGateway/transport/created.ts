@@ -18,7 +18,9 @@ const REFUSED_STATUS = new Set([400, 401, 403, 429]);
 /** Gateway codes that refuse a request before it is routed, whatever the HTTP status. */
 const REFUSED_CODES = /model_not_found|no available channel|channel_circuit_open|insufficient_user_quota|pre_consume_token_quota_failed/i;
 
-export function createdAfter(facts: { status?: number; networkCode?: string; gatewayText?: string; redirectStatus?: number }): Created {
+export function createdAfter(facts: { status?: number; networkCode?: string; gatewayText?: string; redirectStatus?: number; refused?: boolean }): Created {
+	// A 2xx whose body refuses (success: false, code >= 400, an error object): not processed.
+	if (facts.refused) return 'no';
 	if (facts.redirectStatus !== undefined) return facts.redirectStatus === 307 || facts.redirectStatus === 308 ? 'no' : 'unknown';
 	if (facts.status === undefined) return NOT_SENT.has(facts.networkCode ?? '') ? 'no' : 'unknown';
 	if (REFUSED_STATUS.has(facts.status) || REFUSED_CODES.test(facts.gatewayText ?? '')) return 'no';

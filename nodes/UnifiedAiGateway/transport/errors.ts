@@ -21,6 +21,8 @@ export interface ErrorFacts {
 	unfollowedRedirect?: string;
 	/** The origin a followed redirect ended on, when it is not the one we asked. */
 	redirectedTo?: string;
+	/** A 2xx answer whose body refuses the request (success: false, code >= 400, an error object). */
+	refusedWith200?: boolean;
 }
 
 export interface ExplainedError {
@@ -175,6 +177,13 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 			code: 'task_not_exist',
 			message: `The gateway does not know this task while ${action} (task_not_exist)`,
 			description: describe('Check the task ID, the query route (a task is only known on the route and host that created it) and that the same API key created it.'),
+		};
+	}
+	if (facts.refusedWith200) {
+		return {
+			code,
+			message: `The gateway refused the request while ${action}${text ? `: ${text}` : ''}`,
+			description: describe('The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.'),
 		};
 	}
 	if (status === 401) {

@@ -5,7 +5,7 @@ import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './conte
 import { CREATED_NOTE, createdAfter, type Created } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { pacerFor } from './pacer';
-import { networkCodeOf, parseBody, readSmallStream, type ByteStream } from './responses';
+import { networkCodeOf, parseBody, readSmallStream, redactBody, refusedWithSuccess, type ByteStream } from './responses';
 import { backoffDelay, isRetryableNetworkCode, isRetryableStatus, parseRetryAfter, RATE_LIMIT, RETRY } from './retry';
 import { redact, secretForms } from './secrets';
 import { sendFollowingRedirects, type SentResponse } from './send';
@@ -43,12 +43,20 @@ export interface GatewayRequest {
 	 * waits past it and each attempt's timeout shrinks to it.
 	 */
 	deadlineAt?: number;
+	/**
+	 * Answer with whatever status the last hop gave (after the GET retries) instead of an error:
+	 * result downloads judge a file host's answer themselves (who failed, what it sent). A non-2xx
+	 * answer's body is then its first 64 KB, parsed and redacted, not a stream.
+	 */
+	anyStatus?: boolean;
 }
 
 export interface GatewayResponse<T = unknown> {
 	status: number;
 	headers: IDataObject;
 	body: T;
+	/** Where the answer came from, after redirects. */
+	url?: string;
 }
 
 export class GatewayRequestError extends NodeApiError {
@@ -61,6 +69,9 @@ export class GatewayRequestError extends NodeApiError {
 
 	/** For billed requests: whether the job may exist. */
 	created?: Created;
+
+	/** The gateway's own words (redacted), e.g. `Invalid URL (GET /v1/tasks/…)` for a route it lacks. */
+	gatewaySaid?: string;
 }
 
 /** The only way our nodes talk to the gateway. */
@@ -98,9 +109,9 @@ export async function gatewayRequest(
 export async function fetchResultFile(
 	this: GatewayContext,
 	url: string,
-	req: Omit<GatewayRequest, 'path' | 'method' | 'host' | 'stream'>,
+	req: Omit<GatewayRequest, 'path' | 'method' | 'host' | 'stream' | 'anyStatus'>,
 ): Promise<GatewayResponse<ByteStream>> {
-	return (await gatewayRequest.call(this, { ...req, method: 'GET', path: url, stream: true })) as unknown as GatewayResponse<ByteStream>;
+	return (await gatewayRequest.call(this, { ...req, method: 'GET', path: url, stream: true, anyStatus: true })) as unknown as GatewayResponse<ByteStream>;
 }
 
 function checkedOrigins(ctx: GatewayContext, credentials: ICredentialDataDecryptedObject, req: GatewayRequest) {
@@ -176,12 +187,16 @@ async function sendWithRetry<T>(
 		const redirectedTo = originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
-			const body = req.stream ? response.body : parseBody(response.body);
+			// What the gateway says is redacted before anything can copy it into an item, a message or a log.
+			const body = req.stream ? response.body : redactBody(parseBody(response.body), secrets);
 			if (!req.stream && typeof body === 'string' && body.trim() !== '' && !req.billed) {
 				// A 200 HTML page means the Base URL points at a website, not at the API.
 				throw buildError(ctx, { ...facts, status: 502, body }, req, secrets);
 			}
-			return { status, headers: response.headers ?? {}, body: body as T };
+			if (req.billed && refusedWithSuccess(body)) {
+				throw buildError(ctx, { ...facts, status, body, refusedWith200: true }, req, secrets);
+			}
+			return { status, headers: response.headers ?? {}, body: body as T, url: response.url };
 		}
 		const body = req.stream ? await readSmallStream(response.body) : parseBody(response.body);
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
@@ -203,6 +218,8 @@ async function sendWithRetry<T>(
 				continue;
 			}
 		}
+		// Its first 64 KB, redacted: a download names what the host sent instead of the file.
+		if (req.anyStatus) return { status, headers: response.headers ?? {}, body: redactBody(body, secrets) as T, url: response.url };
 		const error = buildError(ctx, { ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect }, req, secrets);
 		error.transient = isRetryableStatus(status);
 		error.retryAfterMs = hinted;
@@ -221,7 +238,13 @@ function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, er
 
 function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest, secrets: string[]): GatewayRequestError {
 	const created = req.billed
-		? createdAfter({ status: facts.status, networkCode: facts.networkCode, gatewayText: `${gatewayText(facts.body)} ${JSON.stringify(facts.body ?? '')}`, redirectStatus: facts.unfollowedRedirect ? facts.status : undefined })
+		? createdAfter({
+				status: facts.status,
+				networkCode: facts.networkCode,
+				gatewayText: `${gatewayText(facts.body)} ${JSON.stringify(facts.body ?? '')}`,
+				redirectStatus: facts.unfollowedRedirect ? facts.status : undefined,
+				refused: facts.refusedWith200,
+			})
 		: undefined;
 	const explained = explainGatewayError({ ...facts, created });
 	const note = created ? CREATED_NOTE[created] : undefined;
@@ -239,6 +262,8 @@ function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest,
 	// English text; ours already says what happened and what to do.
 	error.message = message;
 	error.gatewayCode = explained.code;
+	const said = gatewayText(facts.body);
+	if (said) error.gatewaySaid = redact(said, secrets);
 	if (explained.code) error.context.gatewayCode = explained.code;
 	if (created) {
 		error.created = created;

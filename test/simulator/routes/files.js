@@ -18,7 +18,7 @@ function videoSource(name, sim) {
     if (!Number.isSafeInteger(length) || length > MAX_BIG) return null;
     return { length, open: () => bigMp4Stream(length) };
   }
-  if (!/^[\w.-]+\.mp4$/.test(name)) return null;
+  if (!/^[\w.%-]+\.mp4$/.test(name)) return null;
   const task = sim && sim.tasks.get(name.slice(0, -'.mp4'.length));
   const buf = smallMp4(name, orientationOf(task && task.params));
   return { length: buf.length, open: () => Readable.from([buf]) };
@@ -51,8 +51,8 @@ function uploaded(ctx) {
 const routes = [];
 for (const method of ['GET', 'HEAD']) {
   routes.push(
-    { method, path: /^\/files\/(?<name>[\w.-]+)\.png$/, auth: false, handler: png },
-    { method, path: /^\/files\/(?<name>[\w.-]+)\.mp4$/, auth: false, handler: mp4 },
+    { method, path: /^\/files\/(?<name>[\w.%-]+)\.png$/, auth: false, handler: png },
+    { method, path: /^\/files\/(?<name>[\w.%-]+)\.mp4$/, auth: false, handler: mp4 },
     { method, path: /^\/uploads\/(?<id>[A-Za-z0-9]+)\/[^/]+$/, auth: false, handler: uploaded },
   );
 }

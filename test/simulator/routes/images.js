@@ -4,7 +4,7 @@ const { sendJson } = require('../respond');
 const { badRequest, noChannel } = require('../errors');
 const { jsonBody, requireString, optionalString, optionalEnum, optionalInt, urlArray, isHttpUrl, present } = require('../validate');
 const catalog = require('../catalog');
-const { createTask } = require('../tasks');
+const { createTask, signed } = require('../tasks');
 const { randomAlnum, unixSeconds } = require('../ids');
 const { rememberPicture } = require('../pictures');
 
@@ -78,7 +78,7 @@ async function answer(ctx, body, model, mode) {
   const stem = `img-${randomAlnum(12)}`;
   rememberPicture(sim, stem, { model, ...params });
   const data = Array.from({ length: body.n || 1 }, (_, i) => ({
-    url: `${sim.urls.files}/files/${stem}-${i + 1}.png`,
+    url: signed(`${sim.urls.files}/files/${stem}-${i + 1}.png`, sim.scenarioFor(model).signedUrls),
     revised_prompt: body.prompt,
   }));
   sendJson(ctx, 200, { created: unixSeconds(), data });

@@ -28,6 +28,13 @@ const GENERIC_VIEWS = { A: views.shapeAView, B: views.shapeBView, url: views.url
 // Spec 2.3 shows shape A, shape B and a top-level `url` variant: each task gets one in turn
 // (tasks.js VARIANTS); scenario `shape` pins one.
 function genericTask(ctx) {
+  const known = ctx.sim.tasks.get(decodeURIComponent(ctx.params.id));
+  // scenario tasksRoute 'none': a build of the upstream relay without the /v1/tasks extension
+  // answers this route as it answers every path it does not have.
+  if (known && known.scenario.tasksRoute === 'none') {
+    const message = `Invalid URL (${ctx.method} ${ctx.path}) (request id: ${ctx.reqId})`;
+    return sendJson(ctx, 404, { error: { message, type: 'invalid_request_error', param: '', code: '' } });
+  }
   const task = lookup(ctx, () => true);
   const st = taskState(task);
   const shape = task.scenario.shape || task.variants.generic;

@@ -71,6 +71,8 @@ function unified(ctx) {
   const body = jsonBody(ctx);
   const model = validateJson(ctx.sim, body);
   const task = createTask(ctx.sim, { model, family: 'video', route: 'video.generations', origin: 'main', params: paramsOf(model, body) });
+  // scenario videoSubmit 'openai': the upstream relay answers this route with the OpenAI video object.
+  if (task.scenario.videoSubmit === 'openai') return sendJson(ctx, 200, createShape(task));
   sendJson(ctx, 200, { status: 'queued', task_id: task.id, progress: '0%', code: 'success' });
 }
 

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
+import { downloadOptionsField } from '../../helpers/downloadOptions';
 import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
 import { spendGuardOptions } from '../../helpers/spendFields';
 import type { OperationModule } from '../types';
@@ -54,6 +55,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
 	})),
 	...downloadFields(show, true, 'images'),
+	downloadOptionsField(show, 'image'),
 	concurrencyField(show),
 	spendGuardOptions(show, 'image'),
 ];

@@ -3,11 +3,13 @@ import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
 import { acceptedWithoutId } from '../../engine/created';
 import { runJobs, type Submitted } from '../../engine/jobs';
-import { extractResultUrls } from '../../engine/results';
+import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
 import { readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
-import { itemsPerUrl } from '../../helpers/taskOutput';
+import { downloadDeadline, itemsPerUrl } from '../../helpers/taskOutput';
+import { gatewayCredentials } from '../../transport/context';
+import { originsFrom } from '../../transport/urls';
 import type { UploadedImage } from '../../helpers/upload';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
 import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './body';
@@ -76,10 +78,20 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 		model: model.id,
 		itemIndex,
 	});
-	// The answer decides: image URLs mean a finished sync call, else a task id means a task.
-	const taskId = extractResultUrls(body).length > 0 ? undefined : taskIdOf(body);
-	if (!taskId && extractResultUrls(body).length === 0) throw acceptedWithoutId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body);
-	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads };
+	// The answer decides: image URLs (or inline images) mean a finished sync call, else a task id means a task.
+	const urls = extractResultUrls(body, await resultUrlOptions(ctx, job.model, request));
+	const taskId = urls.length > 0 ? undefined : taskIdOf(body);
+	if (!taskId && urls.length === 0) throw acceptedWithoutId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body);
+	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads, ...(taskId ? {} : { receiptUrls: urls }) };
+}
+
+/** How result URLs of this model's answers are read: relative to its host, inline as its format. */
+async function resultUrlOptions(ctx: IExecuteFunctions, model: ImageModel, request: IDataObject): Promise<ResultUrlOptions> {
+	const format = request.output_format;
+	return {
+		origin: originsFrom(await gatewayCredentials(ctx))[model.host],
+		inlineMimeType: typeof format === 'string' ? `image/${format === 'jpg' ? 'jpeg' : format}` : 'image/png',
+	};
 }
 
 /** data[].revised_prompt of a sync answer (or a finished task), by image URL. */
@@ -99,9 +111,10 @@ async function succeed(
 	job: ImageJob,
 	submitted: ImageSubmitted,
 	itemIndex: number,
+	continueOnFail: boolean,
 	snapshot?: TaskSnapshot,
 ): Promise<INodeExecutionData[]> {
-	const urls = snapshot ? snapshot.urls : extractResultUrls(submitted.raw);
+	const urls = snapshot ? snapshot.urls : (submitted.receiptUrls ?? extractResultUrls(submitted.raw, await resultUrlOptions(ctx, job.model, submitted.request)));
 	if (urls.length === 0) {
 		throw new NodeOperationError(ctx.getNode(), `The gateway answered ${describeModel(job.model)} without image URLs or a task ID`, {
 			itemIndex,
@@ -126,6 +139,7 @@ async function succeed(
 	});
 	const download = ctx.getNodeParameter('download', itemIndex, true) as boolean;
 	const format = submitted.request.output_format;
+	const wait = readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES);
 	return await itemsPerUrl(
 		ctx,
 		urls,
@@ -136,6 +150,10 @@ async function succeed(
 					binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', itemIndex, 'data') as string,
 					baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
 					defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
+					kind: 'image',
+					...downloadDeadline('image', submitted.startedAt, wait ? (wait.deadlineMs ?? undefined) : undefined),
+					receipt: { taskId, expiresAt: snapshot?.expiresAt },
+					continueOnFail,
 				}
 			: undefined,
 	);
@@ -154,7 +172,7 @@ export async function runImageOperation(
 		wait: readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES),
 		prepare: async (i) => await prepare(ctx, i, operation),
 		submit: async (job, i) => await submit(ctx, job, i),
-		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, snapshot),
+		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, run.continueOnFail, snapshot),
 		describePending: (job, submitted) => ({
 			model: job.model.id,
 			request: deepCopy(submitted.request),

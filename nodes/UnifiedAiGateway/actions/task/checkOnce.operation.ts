@@ -6,9 +6,10 @@ import { queryTask } from '../../engine/query';
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
+import { downloadOptionsField } from '../../helpers/downloadOptions';
 import { downloadFields } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './fields';
 
@@ -22,6 +23,7 @@ export const description: INodeProperties[] = [
 	queryRouteField(['checkOnce'], true),
 	languageField(['checkOnce']),
 	...downloadFields(show, true, 'result files'),
+	downloadOptionsField(show, 'any'),
 	{
 		displayName: 'Give Up After (Minutes)',
 		name: 'checkGiveUpMinutes',
@@ -129,6 +131,9 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
 			defaultMimeType: route === 'video' || route === 'generic' ? 'video/mp4' : 'image/png',
+			...downloadDeadline(route === 'video' || route === 'generic' ? 'video' : 'image'),
+			receipt: { taskId, expiresAt: snapshot.expiresAt },
+			continueOnFail: run.continueOnFail,
 		});
 	});
 	const pending = output.filter((item) => item.json.pending === true).length;

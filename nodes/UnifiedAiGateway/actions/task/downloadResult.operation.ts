@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { queryTask } from '../../engine/query';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './fields';
 
@@ -30,6 +31,8 @@ export const description: INodeProperties[] = [
 		hint: 'The name of the output binary field to put the file in',
 		displayOptions: { show },
 	},
+	// Always downloads: the collection shows without a Download switch.
+	{ ...downloadOptionsField(show, 'any'), displayOptions: { show } },
 ];
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
@@ -55,6 +58,9 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
 			defaultMimeType: routeName === 'video' ? 'video/mp4' : 'image/png',
+			...downloadDeadline(routeName === 'video' ? 'video' : 'image'),
+			receipt: { taskId, expiresAt: snapshot.expiresAt },
+			continueOnFail: run.continueOnFail,
 		});
 	});
 }

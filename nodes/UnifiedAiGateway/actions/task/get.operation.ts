@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { queryTask } from '../../engine/query';
 import type { QueryRoute } from '../../engine/routes';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { taskJson } from '../../helpers/taskOutput';
+import { rawJson, taskJson } from '../../helpers/taskOutput';
 import { languageField, queryRouteField, taskIdField } from './fields';
 
 export const description: INodeProperties[] = [
@@ -19,7 +19,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
 		const language = routeName === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
 		const snapshot = await queryTask(this, routeName, taskId, { language, itemIndex: i });
-		return { ...taskJson(snapshot), queryRoute: routeName, raw: snapshot.raw };
+		return { ...taskJson(snapshot), queryRoute: routeName, raw: rawJson(snapshot) };
 	});
 }
 

@@ -4,7 +4,8 @@ import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { concurrencyField, downloadFields, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
-import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './fields';
 
@@ -36,6 +37,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	})),
 	...downloadFields(show, false, 'result files'),
+	downloadOptionsField(show, 'any'),
 	concurrencyField(show),
 ];
 
@@ -67,13 +69,17 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		submit: async (prepared): Promise<Submitted> => ({ ...prepared, startedAt, raw: {} as IDataObject }),
 		succeed: async (_prepared, submitted, i, snapshot) => {
 			const download = this.getNodeParameter('download', i, false) as boolean;
-			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: snapshot!.raw };
+			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };
 			if (!download) return [{ json }];
+			const settings = routeDeadline(readWaitSettings(this, BY_ROUTE));
 			return await itemsPerUrl(this, snapshot!.urls, (url) => ({ ...json, url }), {
 				itemIndex: i,
 				binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 				baseName: snapshot!.taskId,
 				defaultMimeType: submitted.route === 'video' ? 'video/mp4' : 'image/png',
+				...downloadDeadline(submitted.route === 'video' ? 'video' : 'image', submitted.startedAt, settings.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
+				receipt: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
+				continueOnFail: run.continueOnFail,
 			});
 		},
 	});

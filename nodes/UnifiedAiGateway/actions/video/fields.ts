@@ -2,6 +2,7 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
 import { TASK_LANGUAGE } from '../task/fields';
+import { downloadOptionsField } from '../../helpers/downloadOptions';
 import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
 import { registryProperties } from '../../helpers/registryFields';
 import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../helpers/registryRules';
@@ -88,6 +89,7 @@ export const description: INodeProperties[] = [
 	// The unified route's task is read on the generic query, which takes a language (spec 4.10).
 	{ ...TASK_LANGUAGE, name: 'videoLanguage', displayOptions: { show: { ...show, videoRoute: ['unified'], waitForCompletion: [true] } } },
 	...downloadFields(show, true, 'video'),
+	downloadOptionsField(show, 'video'),
 	concurrencyField(show),
 	spendGuardOptions(show, 'video'),
 ];

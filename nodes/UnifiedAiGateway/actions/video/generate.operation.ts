@@ -10,7 +10,7 @@ import type { RunOptions } from '../../helpers/perItem';
 import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
 import { promptTooLong } from '../../registry/limits';
 import { readRegistryValues } from '../../helpers/registryValues';
-import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { findModel } from '../../registry/models';
 import { VIDEO_MODELS } from '../../registry/videoModels';
 import { gatewayRequest } from '../../transport/request';
@@ -95,7 +95,7 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
 }
 
-async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot, cost: IDataObject): Promise<INodeExecutionData[]> {
+async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Submitted, i: number, snapshot: TaskSnapshot, cost: IDataObject, continueOnFail: boolean): Promise<INodeExecutionData[]> {
 	const json: IDataObject = {
 		...taskJson(snapshot),
 		...videoFacts(p, snapshot),
@@ -107,11 +107,16 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [contentPath(snapshot.taskId)] : snapshot.urls;
+	const wait = readWaitForCompletion(ctx, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS);
 	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), {
 		itemIndex: i,
 		binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 		baseName: snapshot.taskId,
 		defaultMimeType: 'video/mp4',
+		kind: 'video',
+		...downloadDeadline('video', submitted.startedAt, wait ? wait.deadlineMs : undefined),
+		receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
+		continueOnFail,
 	});
 }
 
@@ -124,7 +129,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 		wait: readWaitForCompletion(this, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS),
 		prepare: async (i) => await prepare(this, i),
 		submit: async (p, i) => await submit(this, p, i),
-		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!, videoCostJson(spendGuard.estimateOf(p))),
+		succeed: async (p, submitted, i, snapshot) => await succeed(this, p, submitted, i, snapshot!, videoCostJson(spendGuard.estimateOf(p)), run.continueOnFail),
 		// Pending items (not waited for, or still running) also say which model and price apply.
 		describePending: (p) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...videoCostJson(spendGuard.estimateOf(p)) }),
 		spendGuard,

@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
+
+import { MAX_FILE_MB } from '../engine/downloads';
+
+export type FileKind = 'image' | 'video';
+
+/**
+ * The Download Options collection (operational knobs, as HTTP Request keeps them): the size limit
+ * of one result file. A bigger file is refused before it fills n8n's memory or disk.
+ */
+export function downloadOptionsField(show: Record<string, string[]>, kind: FileKind | 'any'): INodeProperties {
+	const limit = kind === 'any' ? `${MAX_FILE_MB.image} MB for an image, ${MAX_FILE_MB.video} MB for a video` : `${MAX_FILE_MB[kind]} MB`;
+	return {
+		displayName: 'Download Options',
+		name: 'downloadOptions',
+		type: 'collection',
+		placeholder: 'Add option',
+		default: {},
+		displayOptions: { show: { ...show, download: [true] } },
+		options: [
+			{
+				displayName: 'Max File Size (MB)',
+				name: 'maxFileSizeMb',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description: `Largest result file accepted, in MB. 0 uses the default: ${limit}. A bigger file is not stored and the item fails with its URL or task ID.`,
+			},
+			{
+				displayName: 'Download Timeout (Seconds)',
+				name: 'timeoutSeconds',
+				type: 'number',
+				typeOptions: { minValue: 0 },
+				default: 0,
+				description:
+					'Longest time all files of one item may take to download. 0: inside Max Wait when waiting for a task, else 10 min for images and 30 min for videos (a trigger always keeps to its poll budget). A file host that stops sending for 60 s fails sooner.',
+			},
+		],
+	};
+}
+
+export interface DownloadLimits {
+	/** The user's size limit in bytes (undefined: the engine's default for the file's kind). */
+	maxBytes?: number;
+	/** The user's bound on one item's downloads (undefined: Max Wait or the download's own bound). */
+	timeoutMs?: number;
+}
+
+export function readDownloadLimits(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number): DownloadLimits {
+	const options = ('getInputData' in ctx
+		? (ctx as IExecuteFunctions).getNodeParameter('downloadOptions', itemIndex, {})
+		: (ctx as IPollFunctions).getNodeParameter('downloadOptions', {})) as IDataObject;
+	const positive = (value: unknown) => (Number.isFinite(Number(value)) && Number(value) > 0 ? Number(value) : undefined);
+	const mb = positive(options?.maxFileSizeMb);
+	const seconds = positive(options?.timeoutSeconds);
+	return { maxBytes: mb && Math.round(mb * 1024 * 1024), timeoutMs: seconds && Math.round(seconds * 1000) };
+}

@@ -1,0 +1,290 @@
+'use strict';
+// Fault matrix, downloads: every way a file host can fail a paid result × sync image (no task id:
+// its receipt is the full signed URL), task image and video (the task id), and the trigger. Each
+// row checks the output, the error's words (who failed, what to do), the receipt in the item, in
+// custom data and in n8n's log, and that the key shows up nowhere.
+const { runNode, pollTrigger } = require('../harness');
+const { useSimulator, createTask } = require('../support');
+const { API_KEY, everythingVisible, captureLogs, sleep } = require('./pollMatrix');
+
+const ctx = useSimulator({ scenario: { durationMs: 50, signedUrls: true } });
+
+const rl = (value) => ({ __rl: true, mode: 'id', value });
+const FILE = /\/files\/[^/]+\.(png|mp4)$/;
+const HTML_EXPIRED = '<!DOCTYPE html><html><head><title>Link expired</title></head><body>This link has expired.</body></html>';
+const XML_DENIED = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDenied</Code><Message>Request has expired</Message></Error>';
+
+/** The four ways a result is fetched. `receipt(json, sim)` is what must survive every failure. */
+const TARGETS = {
+	'sync image': {
+		kind: 'image',
+		run: async (extra = {}) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', ...extra }),
+	},
+	'task image': {
+		kind: 'image',
+		run: async (extra = {}) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a red bicycle', ...extra }),
+	},
+	video: {
+		kind: 'video',
+		run: async (extra = {}) => {
+			ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', signedUrls: true });
+			return await node({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', videoRoute: 'compatibility', ...extra });
+		},
+	},
+	trigger: {
+		kind: 'image',
+		run: async (extra = {}) => {
+			const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+			await sleep(150);
+			const logs = captureLogs();
+			const started = Date.now();
+			try {
+				const budget = extra.waitDeadlineMinutes ? { pollBudgetMs: 8_000 } : {};
+				const options = extra.downloadOptions ? { downloadOptions: extra.downloadOptions } : {};
+				const { result } = await pollTrigger({
+					parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'image', download: true, ...options },
+					credentials: ctx.creds,
+					workflowId: `downloads-${id}`,
+					...budget,
+				});
+				const items = (result ?? [[]])[0].map((item) => ({ json: { ...item.json, error: item.json.downloadError }, binary: item.binary }));
+				return { result: { items, run: undefined }, logs: logs.lines, durationMs: Date.now() - started };
+			} finally {
+				logs.restore();
+			}
+		},
+	},
+};
+
+async function node(parameters) {
+	const logs = captureLogs();
+	const started = Date.now();
+	try {
+		const result = await runNode({
+			parameters: { waitIntervalSeconds: 0.1, download: true, ...parameters },
+			credentials: ctx.creds,
+			continueOnFail: true,
+		});
+		return { result, logs: logs.lines, durationMs: Date.now() - started };
+	} finally {
+		logs.restore();
+	}
+}
+
+/** Every full result URL (query included) the node asked the file host for. */
+const fetched = () =>
+	ctx.sim.requests
+		.filter((r) => r.origin === 'files')
+		.map((r) => `${ctx.sim.filesUrl}${r.path}${Object.keys(r.query).length ? `?${new URLSearchParams(r.query)}` : ''}`);
+
+const metadataOf = (result) => JSON.stringify(result.run?.data?.resultData?.metadata ?? {});
+const logText = (logs) => logs.map((l) => `${l.message} ${JSON.stringify(l.meta ?? {})}`).join('\n');
+
+/** What every failed row must show: the receipt everywhere, the key nowhere. */
+function expectReceipt(target, { result, logs }, failed) {
+	const json = failed.json;
+	const url = fetched()[0];
+	expect(url).toMatch(/\?X-Expires=\d+&X-Signature=[0-9a-f]+$/);
+	if (target === 'sync image') {
+		// No task id: the full signed URL is the receipt, in the item, its error, custom data and the log.
+		expect(json.taskId).toBeUndefined();
+		expect(json.url).toBe(url);
+		expect(`${json.error}\n${json.description}`).toContain(url);
+		expect(json.description).toMatch(/fetch this URL again before it expires/i);
+		expect(metadataOf(result)).toContain(url);
+		expect(logText(logs)).toContain(url);
+	} else {
+		expect(json.taskId).toMatch(/^task_/);
+		expect(json.url).toBe(url);
+		expect(`${json.error}\n${json.description ?? ''}`).toContain(url);
+		if (target !== 'trigger') {
+			expect(json.description).toMatch(/Task → Download Result/);
+			expect(metadataOf(result)).toContain(json.taskId);
+		}
+		expect(logText(logs)).toContain(json.taskId);
+		expect(logText(logs)).toContain(url);
+	}
+	expect(everythingVisible(result, logs)).not.toContain(API_KEY);
+	expect(ctx.sim.requests.filter((r) => r.origin === 'files' && r.hasAuth)).toEqual([]);
+}
+
+/** The one failed item of a row (the trigger's item carries downloadError). */
+function failedItem(run) {
+	const failed = run.result.items.filter((i) => i.json.error);
+	expect(failed).toHaveLength(1);
+	expect(failed[0].binary).toBeUndefined();
+	return failed[0];
+}
+
+const fileHost = /file host 127\.0\.0\.1:\d+/;
+
+const CASES = {
+	'403 from the file host (signed URL expired)': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 403, body: XML_DENIED, headers: { 'Content-Type': 'application/xml' }, times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(fileHost);
+			expect(text).toMatch(/403/);
+			expect(text).toMatch(/AccessDenied/);
+			expect(text).not.toMatch(/the key may lack permission|balance may be too low/);
+		},
+	},
+	'404 "expired" from the file host': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 404, body: 'link expired', times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(fileHost);
+			expect(text).toMatch(/404/);
+			expect(text).toMatch(/link expired/);
+			expect(text).not.toMatch(/check the Base URL/i);
+		},
+	},
+	'200 text/html "link expired"': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 200, body: HTML_EXPIRED, times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(fileHost);
+			expect(text).toMatch(/HTML page/);
+			expect(text).toMatch(/not (an image|a video|the result)/);
+			expect(text).toMatch(/This link has expired/);
+		},
+	},
+	'HTML labelled image/png': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 200, body: HTML_EXPIRED, headers: { 'Content-Type': 'image/png' }, times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(fileHost);
+			expect(text).toMatch(/HTML page/);
+			expect(text).toMatch(/image\/png/);
+		},
+	},
+	'200 XML error': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 200, body: XML_DENIED, headers: { 'Content-Type': 'application/octet-stream' }, times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(/XML/);
+			expect(text).toMatch(/AccessDenied/);
+		},
+	},
+	'0-byte body': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, status: 200, body: '', headers: { 'Content-Type': 'image/png' }, times: Infinity }),
+		error: (text) => {
+			expect(text).toMatch(fileHost);
+			expect(text).toMatch(/empty/);
+		},
+	},
+	'body cut mid-file, every time': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, kind: 'breakStream', times: Infinity }),
+		error: (text) => {
+			// Cut mid-body, or (a small file) before its headers were taken in: fetched again either way.
+			expect(text).toMatch(/stopped arriving before its end|closed the connection before the result/);
+			expect(text).toMatch(fileHost);
+		},
+		fetches: 3,
+	},
+	'redirect loop': {
+		inject: (sim) => sim.redirect({ origin: 'files', path: FILE, to: 'files' }),
+		error: (text) => {
+			expect(text).toMatch(/redirect/i);
+			expect(text).not.toMatch(/empty body/);
+		},
+	},
+	'a file host that trickles past Max Wait': {
+		inject: (sim) => sim.inject({ origin: 'files', path: FILE, kind: 'trickle', everyMs: 200, times: Infinity }),
+		// A sync answer has no Max Wait of its own: the Download Timeout bounds it.
+		parameters: (_target, name) => (name === 'sync image' ? { downloadOptions: { timeoutSeconds: 3 } } : { waitDeadlineMinutes: 0.08 }),
+		error: (text) => expect(text).toMatch(/did not finish within (Max Wait|Download Options → Download Timeout|the trigger's poll budget)/),
+		within: 12_000,
+	},
+	'a 300 MB "image" (or a video past the raised-down limit)': {
+		inject: (sim, target) =>
+			sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: target.kind === 'video' ? 5 * 1024 * 1024 : 300 * 1024 * 1024, contentType: target.kind === 'video' ? 'video/mp4' : 'image/png', times: Infinity }),
+		parameters: (target) => (target.kind === 'video' ? { downloadOptions: { maxFileSizeMb: 1 } } : {}),
+		error: (text) => {
+			expect(text).toMatch(/larger than/);
+			expect(text).toMatch(/Max File Size/);
+		},
+		within: 10_000,
+	},
+};
+
+describe.each(Object.keys(TARGETS))('%s', (targetName) => {
+	const target = TARGETS[targetName];
+
+	test.each(Object.keys(CASES))('%s: an error item with its receipt; nothing stored as a result', async (caseName) => {
+		const row = CASES[caseName];
+		row.inject(ctx.sim, target);
+		const parameters = typeof row.parameters === 'function' ? row.parameters(target, targetName) : row.parameters ?? {};
+		const run = await target.run(parameters);
+		const failed = failedItem(run);
+		row.error(`${failed.json.error}\n${failed.json.description ?? ''}`);
+		expectReceipt(targetName, run, failed);
+		if (row.fetches) expect(ctx.sim.requests.filter((r) => r.origin === 'files').length).toBeGreaterThanOrEqual(row.fetches);
+		if (row.within) expect(run.durationMs).toBeLessThan(row.within);
+		// A submit is never repeated because a download failed.
+		expect(ctx.sim.requests.filter((r) => r.method === 'POST').length).toBe(1);
+	}, 30_000);
+
+	test('a file name that cannot be URL-decoded is used as it is', async () => {
+		ctx.sim.redirect({ origin: 'files', path: /\/files\/(img|task)[^%]*\.(png|mp4)$/, to: 'files', location: (p) => p.replace(/\/([^/]+)\.(png|mp4)$/, '/$1-50%off.$2'), times: 1 });
+		const run = await target.run();
+		const item = run.result.items[0];
+		expect(item.json.error).toBeUndefined();
+		expect(item.binary.data.fileName).toMatch(/50%off\.(png|mp4)$/);
+	}, 30_000);
+});
+
+describe.each(['sync image', 'task image'])('%s with n = 4', (targetName) => {
+	test('one bad URL: the three good images are output, the bad one is its own error item with its URL', async () => {
+		// The task's answer lists all four URLs (spec 4.5's full shape).
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 50, signedUrls: true, imageShape: 'full', images: 4 });
+		ctx.sim.inject({ origin: 'files', path: /-2\.png$/, status: 403, body: XML_DENIED, headers: { 'Content-Type': 'application/xml' }, times: Infinity });
+		const run = await TARGETS[targetName].run({ n: 4 });
+		const items = run.result.items;
+		expect(items).toHaveLength(4);
+		const good = items.filter((i) => i.binary?.data);
+		expect(good).toHaveLength(3);
+		const bad = items.filter((i) => i.json.error);
+		expect(bad).toHaveLength(1);
+		expect(bad[0].json.url).toMatch(/-2\.png\?X-Expires=\d+&X-Signature=/);
+		expect(bad[0].json.error).toContain(bad[0].json.url);
+		expect(bad[0].json.imageIndex).toBe(1);
+		expect(ctx.sim.requests.filter((r) => r.method === 'POST').length).toBe(1);
+		// Every receipt is in custom data or the log (a sync answer's URLs, else the task id), and the log names the bad URL.
+		const all = `${metadataOf(run.result)}\n${logText(run.logs)}`;
+		for (const item of items) expect(all).toContain(targetName === 'sync image' ? item.json.url : item.json.taskId);
+		expect(logText(run.logs)).toContain(bad[0].json.url);
+	}, 30_000);
+});
+
+describe('a huge file that does not declare its length', () => {
+	test('is counted while it arrives and refused past the limit: nothing stored, the receipt kept', async () => {
+		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 300 * 1024 * 1024, declareLength: false, times: Infinity });
+		const run = await TARGETS['sync image'].run();
+		const failed = failedItem(run);
+		expect(failed.json.error).toMatch(/larger than the limit of 50 MB for images \(more than that arrived\)/);
+		expectReceipt('sync image', run, failed);
+		expect(run.durationMs).toBeLessThan(20_000);
+	}, 30_000);
+});
+
+describe('Stop pressed mid-download', () => {
+	test('sync image: the download ends at once; the full signed URL stays in custom data, the log and the error', async () => {
+		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'trickle', everyMs: 200, times: Infinity });
+		const logs = captureLogs();
+		let result;
+		try {
+			result = await runNode({
+				parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', download: true },
+				credentials: ctx.creds,
+				continueOnFail: true,
+				stopAfterMs: 1500,
+			});
+		} finally {
+			logs.restore();
+		}
+		const url = fetched()[0];
+		expect(url).toMatch(/\?X-Expires=\d+&X-Signature=/);
+		expect(result.durationMs).toBeLessThan(5000);
+		expect(metadataOf(result)).toContain(url);
+		expect(logText(logs.lines)).toContain(url);
+		const shown = JSON.stringify({ items: result.items.map((i) => i.json), error: result.error && { m: result.error.message, d: result.error.description } });
+		expect(shown).toContain(url);
+		expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY);
+	}, 30_000);
+});
