@@ -411,7 +411,16 @@ function notMediaLabel(bytes: Buffer, contentType: string | undefined): string {
 	if (/^<(!doctype html|html|head|body)/i.test(text)) return 'an HTML page';
 	if (/^<\?xml|^<[A-Za-z]/.test(text)) return 'XML';
 	if (/^[{[]/.test(text)) return 'JSON';
-	return contentType?.startsWith('text/') || /^[\x09\x0a\x0d\x20-\x7e]*$/.test(text.slice(0, 64)) ? 'text' : 'bytes of an unknown kind';
+	return contentType?.startsWith('text/') || isPrintableAscii(text.slice(0, 64)) ? 'text' : 'bytes of an unknown kind';
+}
+
+/** Tab, line breaks and printable ASCII only: what a plain-text error page is made of. */
+function isPrintableAscii(text: string): boolean {
+	for (let i = 0; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		if (!(code === 9 || code === 10 || code === 13 || (code >= 32 && code <= 126))) return false;
+	}
+	return true;
 }
 
 /** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */
