@@ -54,12 +54,25 @@ export class TaskLedger {
 				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
-			const list = this.ids.get(route) ?? [];
+			const list = this.ids.get(route) ?? this.earlierIds(route);
 			list.push(taskId);
 			this.ids.set(route, list);
 			this.writeIds(route);
 		}
 		this.writeSending();
+	}
+
+	/**
+	 * The ids an earlier try of this node wrote in this execution (Retry On Fail runs the node
+	 * again with the same custom data): kept, so a retry never hides a task it did not create.
+	 */
+	private earlierIds(route: QueryRoute): string[] {
+		const known = this.data()?.getAll() ?? {};
+		const key = `${this.prefix}_${route}`;
+		return Object.entries(known)
+			.filter(([name]) => name === key || (name.startsWith(`${key}_`) && /^\d+$/.test(name.slice(key.length + 1))))
+			.sort(([a], [b]) => Number(a.slice(key.length + 1) || 1) - Number(b.slice(key.length + 1) || 1))
+			.flatMap(([, value]) => value.split(' ').filter(Boolean));
 	}
 
 	private writeIds(route: QueryRoute): void {

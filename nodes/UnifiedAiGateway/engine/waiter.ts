@@ -16,6 +16,8 @@ export interface PendingTask {
 	startedAt?: number;
 	/** The gateway's own estimate (estimated_time): the first poll waits that long. */
 	estimatedTimeS?: number;
+	/** Read at once (a task an earlier try created may be finished already). */
+	pollNow?: boolean;
 	language?: string;
 }
 
@@ -76,7 +78,7 @@ export async function waitForTasks(
 	const watches: Watch[] = tasks.map((task, index) => {
 		const intervalMs = intervals.of(task.route);
 		const startedAt = task.startedAt ?? now;
-		const firstWait = task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
+		const firstWait = task.pollNow ? 0 : task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
 		const deadlineAt = startedAt + (options.deadlineMs ?? QUERY_ROUTES[task.route].deadlineMs);
 		const nextAt = Math.min(startedAt + firstWait, deadlineAt);
 		return { index, task, intervalMs, startedAt, nextAt, deadlineAt, polls: 0, failures: 0, doubtful: 0, busy: false };
