@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { WaitSettings } from '../engine/jobs';
 import type { ModelGroup } from '../registry/models';
+import { readNumber } from './inputs';
 
 const SEARCH_METHODS: Record<ModelGroup, string> = {
 	text: 'searchTextModels',
@@ -104,13 +106,28 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
  * What waitFields hold, read once for the run (item 0). `defaultDeadlineMin` is the one given to
  * waitFields; a Poll Interval of 0 means `advisedIntervalMs`, else the engine's route interval.
  */
-export function readWaitSettings(ctx: IExecuteFunctions, defaultDeadlineMin: number, advisedIntervalMs?: number): WaitSettings {
-	const seconds = ctx.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
+export function readWaitSettings(
+	ctx: IExecuteFunctions,
+	defaultDeadlineMin: number,
+	advisedIntervalMs?: number,
+	deadlineLimit: 'waitDeadlineMinutes' | 'taskWaitDeadlineMinutes' = 'waitDeadlineMinutes',
+): WaitSettings {
+	const seconds = readNumber(ctx, 'waitIntervalSeconds', 0, { name: 'waitIntervalSeconds', fallback: 0 });
+	const minutes = readNumber(ctx, deadlineLimit, 0, { name: 'waitDeadlineMinutes', fallback: defaultDeadlineMin });
+	const onTimeout = ctx.getNodeParameter('onTimeout', 0, 'pending');
+	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
+		throw new NodeOperationError(ctx.getNode(), `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`, { itemIndex: 0 });
+	}
 	return {
-		deadlineMs: (ctx.getNodeParameter('waitDeadlineMinutes', 0, defaultDeadlineMin) as number) * 60_000,
+		deadlineMs: minutes * 60_000,
 		intervalMs: seconds > 0 ? seconds * 1000 : advisedIntervalMs,
-		onTimeout: ctx.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
+		onTimeout,
 	};
+}
+
+/** Concurrency of the run (item 0's value), checked: a text or 0 would stall or break the run. */
+export function readConcurrency(ctx: IExecuteFunctions): number {
+	return readNumber(ctx, 'concurrency', 0, { name: 'concurrency', fallback: 5 });
 }
 
 /** readWaitSettings, or false when Wait for Completion is off (the task ids come back at once). */

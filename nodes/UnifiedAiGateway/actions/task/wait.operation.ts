@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { concurrencyField, downloadFields, readWaitSettings, waitFields } from '../../helpers/fields';
+import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
@@ -52,8 +52,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await runJobs(this, run.items.length, {
 		noun: 'task',
 		continueOnFail: run.continueOnFail,
-		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
-		wait: routeDeadline(readWaitSettings(this, BY_ROUTE)),
+		concurrency: readConcurrency(this),
+		wait: routeDeadline(readWaitSettings(this, BY_ROUTE, undefined, 'taskWaitDeadlineMinutes')),
 		prepare: (i) => {
 			const chosen = this.getNodeParameter('queryRoute', i) as string;
 			const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;
