@@ -62,7 +62,7 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger). In queue mode, a worker that dies mid-wait loses the wait: n8n 1.x runs the execution again from the start (every item submitted and billed again), 2.x marks it failed. For big batches there, turn this off, store the task IDs, and collect them in a second workflow.',
+				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger). In queue mode, a worker that dies mid-wait loses the wait: n8n 1.x runs the execution again from the start (every item submitted and billed again), 2.x marks it failed. For big batches there, turn this off, store the task IDs, and collect them in a second workflow. With the node setting Retry On Fail, a retry does not pay again for what an earlier try created: finished tasks are output, running ones waited for, and only items whose task failed or was surely not created are submitted again.',
 			displayOptions: { show },
 		},
 		{
@@ -71,7 +71,8 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			type: 'number',
 			typeOptions: { minValue: 0.05, numberPrecision: 2 },
 			default: defaultDeadlineMin,
-			description: 'How long to wait for each task before giving up on waiting (the task itself keeps running)',
+			description:
+				"How long to wait for each task before giving up on waiting (the task itself keeps running). The wait also ends before the execution's time limit (the workflow's Timeout Workflow setting), so unfinished tasks are output as pending items instead of being cancelled.",
 			displayOptions: { show: { ...show, waitForCompletion: [true] } },
 		},
 		{

@@ -23,7 +23,8 @@ function byRouteDeadline(field: INodeProperties): INodeProperties {
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
 			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route (spec 8): ` +
-			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host.`,
+			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host. ` +
+			"The wait also ends before the execution's time limit (Timeout Workflow), outputting unfinished tasks as pending items.",
 	};
 }
 
