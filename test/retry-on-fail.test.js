@@ -97,4 +97,15 @@ describe('Retry On Fail takes up what was created', () => {
 		expect(created).toBe(5);
 		expect(new Set(listed).size).toBe(5);
 	});
+
+	test('Text → Message a Model: answers of an earlier try are output again, only the failed item is asked again', async () => {
+		// The first item's call is refused once (400); the retry asks it again but not the second item, answered already.
+		ctx.sim.inject({ method: 'POST', path: '/v1/chat/completions', status: 400, times: 1, delayMs: 100 });
+		const parameters = { resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: '={{ $json.q }}' }] }, concurrency: 1 };
+		const result = await run(parameters, [{ json: { q: 'one' } }, { json: { q: 'two' } }]);
+		expect(result.error).toBeUndefined();
+		const chats = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.body.messages[0].content);
+		expect(chats).toEqual(['one', 'two', 'one']);
+		expect(result.items).toHaveLength(2);
+	});
 });

@@ -18,13 +18,16 @@ export type TryRecord =
 	/** Answered: a task id, or a sync answer with its result URLs. Taken up, not sent again. */
 	| { state: 'created'; fingerprint: string; submitted: Submitted };
 
-const runs = new WeakMap<object, Map<number, TryRecord>>();
+interface RunRecords {
+	submits: Map<number, TryRecord>;
+	/** Outputs of one-call-per-item operations (a chat answer), by item: the fingerprint and the value. */
+	outputs: Map<number, { fingerprint: string; value: unknown }>;
+}
 
-/**
- * The memory of this run of the node, or undefined when n8n will not retry it (Retry On Fail
- * off) or the context cannot say which run it is.
- */
-export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
+const runs = new WeakMap<object, RunRecords>();
+
+/** This run's records, or undefined when n8n will not retry it (Retry On Fail off) or the run cannot be told. */
+function recordsOf(ctx: IExecuteFunctions): RunRecords | undefined {
 	let key: unknown;
 	try {
 		if (ctx.getNode().retryOnFail !== true) return undefined;
@@ -35,10 +38,34 @@ export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
 	if (!key || typeof key !== 'object') return undefined;
 	let records = runs.get(key);
 	if (!records) {
-		records = new Map();
+		records = { submits: new Map(), outputs: new Map() };
 		runs.set(key, records);
 	}
-	return new TryMemory(records);
+	return records;
+}
+
+/** The memory of this run's submits (engine/jobs.ts), when a retry can follow. */
+export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
+	const records = recordsOf(ctx);
+	return records ? new TryMemory(records.submits) : undefined;
+}
+
+/**
+ * The outputs an earlier try of this run gave per item (helpers/perItem.ts for billed calls such
+ * as a chat answer), when a retry can follow: an item answered before is output again, not paid again.
+ */
+export function outputMemory(ctx: IExecuteFunctions) {
+	const outputs = recordsOf(ctx)?.outputs;
+	if (!outputs) return undefined;
+	return {
+		recall(itemIndex: number, fingerprint: string): { value: unknown } | undefined {
+			const kept = outputs.get(itemIndex);
+			return kept && kept.fingerprint === fingerprint ? { value: kept.value } : undefined;
+		},
+		keep(itemIndex: number, fingerprint: string, value: unknown): void {
+			outputs.set(itemIndex, { fingerprint, value });
+		},
+	};
 }
 
 export class TryMemory {

@@ -146,6 +146,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			return request.simplify ? simplify(completion, request.model) : completion;
 		},
 		concurrency,
+		// A chat answer is billed: a Retry On Fail after another item failed does not ask again.
+		true,
 	);
 }
 
