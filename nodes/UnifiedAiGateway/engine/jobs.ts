@@ -230,7 +230,7 @@ function takeUpEarlierTries<P, S extends Submitted>(
 				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
 			);
 		} else if (record?.state === 'sending') {
-			state.error = new NodeOperationError(ctx.getNode(), `The ${noun} of this item may have been created: an earlier try sent it and got no answer`, {
+			state.error = new NodeOperationError(ctx.getNode(), `The ${noun} of this item may have been created: an earlier try sent it and got no task id back`, {
 				itemIndex: i,
 				description: `Retry On Fail did not send it again, so it is not billed twice. Check the account's task list; if no task was created, run the workflow again.`,
 			});
