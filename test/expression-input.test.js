@@ -29,7 +29,7 @@ describe('numbers from expressions are refused before anything is sent', () => {
 		['Generate: Poll Interval NaN', video({ waitIntervalSeconds: '={{ NaN }}' }), {}, /^Poll Interval \(Seconds\): NaN is not a number/],
 		['Generate: Concurrency as text', video({ concurrency: '={{ $json.c }}' }), { c: 'many' }, /^Concurrency: "many" is not a number; it takes a whole number from 1 to 50$/],
 		['Generate: Concurrency 2.5', video({ concurrency: 2.5 }), {}, /^Concurrency: 2.5 is not a whole number/],
-		['Generate: Submit Timeout as an object', video({ videoSubmitTimeoutSeconds: '={{ $json.t }}' }), { t: { s: 1 } }, /^Submit Timeout \(Seconds\): \{"s":1\} is a object, not a number/],
+		['Generate: Submit Timeout as an object', video({ videoSubmitTimeoutSeconds: '={{ $json.t }}' }), { t: { s: 1 } }, /^Submit Timeout \(Seconds\): \{"s":1\} is an object, not a number/],
 		['Task → Wait: Max Wait from a missing column', wait({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), {}, /^Max Wait \(Minutes\): empty .* or 0 for each task's route window$/],
 		['Task → Wait: Max Wait as text', wait({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), { maxWait: 'soon' }, /^Max Wait \(Minutes\): "soon" is not a number/],
 		['Task → Wait: Max Wait -5', wait({ waitDeadlineMinutes: -5 }), {}, /^Max Wait \(Minutes\): -5 is out of range/],

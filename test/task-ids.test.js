@@ -24,7 +24,7 @@ describe.each(Object.keys(operations))('Task → %s', (operation) => {
 
 test('Task → Get: an id from an expression that gives an object is refused', async () => {
 	const result = await runNode({ parameters: operations.get('={{ $json.task }}'), credentials: ctx.creds, items: [{ json: { task: { id: 't1' } } }] });
-	expect(result.error.message).toBe('Task ID is a object, not one id');
+	expect(result.error.message).toBe('Task ID is an object, not one id');
 	expect(ctx.sim.requests).toHaveLength(0);
 });
 

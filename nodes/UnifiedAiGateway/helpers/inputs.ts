@@ -9,6 +9,12 @@ import { NUMBER_LIMITS, promptTooLong, type NumberField, type NumberLimit } from
  * anything is sent, and name the field and the value in the refusal.
  */
 
+/** What kind of value it is, for a message: "a list", "an object", "a boolean". */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
 /** A value as the message shows it: "abc", 1e9, nothing. */
 function shown(value: unknown): string {
 	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return 'empty';
@@ -29,7 +35,7 @@ export function checkNumber(value: unknown, limit: NumberLimit): { value: number
 	const n = typeof value === 'number' ? value : text !== undefined && text !== '' ? Number(text) : NaN;
 	const refuse = (why: string) => ({ problem: `${limit.label}: ${shown(value)} ${why}; it takes ${accepts(limit)}` });
 	if (value === undefined || value === null || text === '') return refuse('(the field or its expression gave no value)');
-	if (typeof value !== 'number' && text === undefined) return refuse(`is a ${Array.isArray(value) ? 'list' : typeof value}, not a number`);
+	if (typeof value !== 'number' && text === undefined) return refuse(`is ${kindOf(value)}, not a number`);
 	if (!Number.isFinite(n)) return refuse('is not a number');
 	if (n === 0 && limit.zeroMeans) return { value: 0 };
 	if (limit.integer && !Number.isInteger(n)) return refuse('is not a whole number');
@@ -75,8 +81,7 @@ const INVISIBLE = /[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u2
  */
 export function checkPrompt(value: unknown, label = 'Prompt'): { value: string } | { problem: string } {
 	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
-		const kind = Array.isArray(value) ? 'a list' : typeof value === 'object' ? 'an object' : `a ${typeof value}`;
-		return { problem: `${label} is ${kind} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}` };
+		return { problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}` };
 	}
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	if (text.replace(INVISIBLE, '') === '') {

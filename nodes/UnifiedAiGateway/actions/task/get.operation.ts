@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { queryTask } from '../../engine/query';
 import { taskIdProblem } from '../../engine/taskIds';
 import type { QueryRoute } from '../../engine/routes';
+import { kindOf } from '../../helpers/inputs';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { taskJson } from '../../helpers/taskOutput';
 import { languageField, queryRouteField, taskIdField } from './fields';
@@ -29,7 +30,7 @@ export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
 	const raw = ctx.getNodeParameter('taskId', i, '');
 	const description = 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}. Nothing was requested.';
 	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number') {
-		throw new NodeOperationError(ctx.getNode(), `Task ID is ${Array.isArray(raw) ? 'a list' : `a ${typeof raw}`}, not one id`, { itemIndex: i, description });
+		throw new NodeOperationError(ctx.getNode(), `Task ID is ${kindOf(raw)}, not one id`, { itemIndex: i, description });
 	}
 	const value = String(raw ?? '').trim();
 	if (!value) throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', { itemIndex: i, description });
