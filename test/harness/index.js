@@ -264,6 +264,22 @@ async function pollTrigger({ parameters, credentials, staticData = {}, mode = 't
 }
 
 /**
+ * A node execution context of n8n-core (ExecuteContext) for our node, outside a workflow run:
+ * for calling one engine function (dist/…) the way the node calls it, with real HTTP and the
+ * execution's cancel signal (`abort()`).
+ */
+function executeContext({ credentials, parameters = {}, executionTimeoutS }) {
+	const settings = executionTimeoutS === undefined ? {} : { executionTimeout: executionTimeoutS };
+	const { workflow, node } = makeWorkflow('unifiedAiGateway', {}, parameters, undefined, undefined, settings);
+	const additionalData = makeAdditionalData(credentials, workflow.id, `ctx-${Date.now()}`);
+	if (executionTimeoutS !== undefined) additionalData.executionTimeoutTimestamp = Date.now() + executionTimeoutS * 1000;
+	const controller = new AbortController();
+	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
+	const context = new core.ExecuteContext(workflow, node, additionalData, 'manual', { resultData: { runData: {} } }, 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, [], controller.signal);
+	return { context, abort: () => controller.abort() };
+}
+
+/**
  * The credential's Test button, as n8n's CLI CredentialsTester runs a request-based test:
  * a RoutingNode request through ExecuteContext, then the credential's rules in order.
  */
@@ -313,4 +329,4 @@ function getPath(object, key) {
 	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
 }
 
-module.exports = { runNode, pollTrigger, testCredential, binaryBuffer, makeBinary, useBinaryMode, loadNode };
+module.exports = { runNode, pollTrigger, testCredential, executeContext, binaryBuffer, makeBinary, useBinaryMode, loadNode };
