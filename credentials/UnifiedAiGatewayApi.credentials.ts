@@ -7,7 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { BASE_URL_FIELDS, checkBaseUrl, keyOrigins, originOf } from '../nodes/UnifiedAiGateway/transport/urls';
+import { BASE_URL_FIELDS, checkBaseUrl, keyOrigins, normaliseOrigin, originOf } from '../nodes/UnifiedAiGateway/transport/urls';
 
 export class UnifiedAiGatewayApi implements ICredentialType {
 	name = 'unifiedAiGatewayApi';
@@ -75,19 +75,26 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (gateway spec 5.7: HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
 			);
 		}
-		const target = originOf(requestOptions.baseURL !== undefined ? new URL(url, requestOptions.baseURL).href : url);
+		// The Test's base is the Base URL as typed: the node's own rule (normaliseOrigin) makes it
+		// the origin `/v1/...` paths go to, so the Test and the node always read the same address.
+		const baseURL = isTest ? normaliseOrigin(requestOptions.baseURL) : requestOptions.baseURL;
+		const target = originOf(baseURL !== undefined ? new URL(url, baseURL).href : url);
 		if (!target || !keyOrigins(credentials).has(target)) {
 			throw new Error('The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.');
 		}
 		const key = String(credentials.apiKey ?? '').trim();
-		return { ...requestOptions, headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${key}` } };
+		return {
+			...requestOptions,
+			...(isTest ? { baseURL } : {}),
+			headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${key}` },
+		};
 	};
 
-	// n8n's declarative test cannot reuse the node's transport, so the URL normalisation
-	// (strip trailing slashes and /v1) is repeated here as an expression.
+	// The Base URL goes to authenticate() as typed; it applies the node's rule (normaliseOrigin),
+	// so `/v1`, `/V1/` or none all test the address the node uses.
 	test: ICredentialTestRequest = {
 		request: {
-			baseURL: '={{ String($credentials.baseUrl).trim().replace(/\\/+$/, "").replace(/\\/v1$/, "") }}',
+			baseURL: '={{ $credentials.baseUrl }}',
 			url: '/v1/balance',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,

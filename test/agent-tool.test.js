@@ -124,7 +124,7 @@ describe('hints in the output pane', () => {
 
 	test('Retry On Fail on: what a retry does with tasks already created; off: no such line', async () => {
 		const parameters = { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waitIntervalSeconds: 0.1, download: false };
-		const on = await runNode({ parameters, credentials: ctx.creds, settings: { retryOnFail: true, maxTries: 3 } });
+		const on = await runNode({ parameters, credentials: ctx.creds, nodeSettings: { retryOnFail: true, maxTries: 3 } });
 		expect(on.hints).toContainEqual({
 			message: 'Retry On Fail is on: a retry re-uses tasks this execution already created; items whose submit failed are submitted again',
 			type: 'info',
@@ -134,7 +134,7 @@ describe('hints in the output pane', () => {
 		expect(messages(off).some((m) => /Retry On Fail/.test(m))).toBe(false);
 		// Nothing billed (Task → Get): nothing for a retry to re-bill, so no line either.
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
-		const read = await runNode({ parameters: { resource: 'task', operation: 'get', taskId, queryRoute: 'image' }, credentials: ctx.creds, settings: { retryOnFail: true } });
+		const read = await runNode({ parameters: { resource: 'task', operation: 'get', taskId, queryRoute: 'image' }, credentials: ctx.creds, nodeSettings: { retryOnFail: true } });
 		expect(messages(read).some((m) => /Retry On Fail/.test(m))).toBe(false);
 	});
 

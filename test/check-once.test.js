@@ -68,7 +68,7 @@ describe('Task → Check Once', () => {
 	test('Give Up After from an expression that is not a number is refused, naming the field and the value', async () => {
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		const result = await runNode({ parameters: check({ checkGiveUpMinutes: '={{ "soon" }}' }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
-		expect(result.error.message).toBe('Give Up After (Minutes): "soon" is not a number of minutes');
+		expect(result.error.message).toBe(`Give Up After (Minutes): "soon" is not a number; it takes a number from 0.005 to 10080 minutes, or 0 for the route's window`);
 		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(taskId))).toHaveLength(0);
 	});
 

@@ -43,7 +43,7 @@ describe('the Spend Guard options', () => {
 
 	test('a cap that is not an amount is refused, naming the field', async () => {
 		const result = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: -1 } }));
-		expect(result.error.message).toBe('Max Estimated Cost per Run (USD): -1 is not an amount; use a number of USD, 0 or more');
+		expect(result.error.message).toBe('Max Estimated Cost per Run (USD): -1 is out of range; it takes a number from 0 to 1000000 USD');
 		expect(ctx.sim.requests).toHaveLength(0);
 	});
 });

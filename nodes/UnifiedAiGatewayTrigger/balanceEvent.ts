@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { balanceJson, readComparableBalance, type Balance, type BalanceKind } from '../UnifiedAiGateway/actions/account/balance';
+import { readTriggerNumber } from '../UnifiedAiGateway/helpers/inputs';
 import { readBalanceState, writeBalanceState } from './state';
 
 function itemJson(balance: Balance, threshold: number, below: boolean): IDataObject {
@@ -14,7 +15,7 @@ function itemJson(balance: Balance, threshold: number, below: boolean): IDataObj
  */
 export async function pollBalanceBelow(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const kind = ctx.getNodeParameter('balanceType', 'token') as BalanceKind;
-	const threshold = Number(ctx.getNodeParameter('threshold', 1));
+	const threshold = readTriggerNumber(ctx, 'balanceThreshold', 'threshold', 1);
 	const balance = await readComparableBalance(ctx, kind);
 	const below = !balance.unlimited && (balance.remaining as number) < threshold;
 	// "Fetch Test Event": the balance as it stands, whether below or not; static data untouched.

@@ -6,6 +6,8 @@ import { queryTask } from '../UnifiedAiGateway/engine/query';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import { isAccountRefusal, POLL_POLICY, pollFaultOf } from '../UnifiedAiGateway/engine/pollPolicy';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
+import { taskIdProblem } from '../UnifiedAiGateway/engine/taskIds';
+import { readTriggerNumber } from '../UnifiedAiGateway/helpers/inputs';
 import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollLedger';
@@ -50,13 +52,22 @@ interface Settings {
 function readSettings(ctx: IPollFunctions): Settings {
 	const route = ctx.getNodeParameter('queryRoute', 'generic') as QueryRoute;
 	const ids = parseTaskIds(ctx.getNodeParameter('taskIds', ''));
+	// The node's one rule (engine/taskIds.ts): an id that could address anything but its task is refused.
+	for (const id of ids) {
+		const problem = taskIdProblem(id);
+		if (problem) {
+			throw new NodeOperationError(ctx.getNode(), `Task IDs: ${JSON.stringify(id.slice(0, 80))} ${problem}`, {
+				description: 'Remove it from Task IDs. Nothing was requested.',
+			});
+		}
+	}
 	const download = ctx.getNodeParameter('download', false) as boolean;
 	return {
 		route,
 		language: route === 'generic' ? String(ctx.getNodeParameter('language', 'en')) : undefined,
 		ids,
 		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
-		windowMinutes: Number(ctx.getNodeParameter('timeoutMinutes', 30)),
+		windowMinutes: readTriggerNumber(ctx, 'triggerTimeoutMinutes', 'timeoutMinutes', 30),
 		download: download
 			? { route, binaryProperty: String(ctx.getNodeParameter('binaryPropertyOutput', 'data') || 'data') }
 			: undefined,

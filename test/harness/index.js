@@ -126,12 +126,12 @@ async function useBinaryMode(mode) {
 	return binaryService;
 }
 
-function makeAdditionalData(credentials, workflowId) {
-	const hooks = new core.ExecutionLifecycleHooks('manual', 'exec-1', { id: workflowId, nodes: [], connections: {} });
+function makeAdditionalData(credentials, workflowId, executionId = 'exec-1') {
+	const hooks = new core.ExecutionLifecycleHooks('manual', executionId, { id: workflowId, nodes: [], connections: {} });
 	return {
 		credentialsHelper: new CredentialsHelper(credentials),
 		hooks,
-		executionId: 'exec-1',
+		executionId,
 		restApiUrl: 'http://127.0.0.1:5678/rest',
 		instanceBaseUrl: 'http://127.0.0.1:5678/',
 		formWaitingBaseUrl: 'http://127.0.0.1:5678/form-waiting',
@@ -156,7 +156,7 @@ function makeAdditionalData(credentials, workflowId) {
 	};
 }
 
-function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-test') {
+function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-test', settings = {}) {
 	const node = {
 		id: 'node-1',
 		name: 'Gateway',
@@ -175,7 +175,7 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
 		active: false,
 		nodeTypes: new NodeTypes(),
 		staticData,
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...settings },
 	});
 	return { workflow, node: workflow.getNode('Gateway') };
 }
@@ -184,6 +184,10 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
  * Runs one node of ours over `items` through WorkflowExecute, as n8n runs a node in a
  * workflow. `stopAfterMs` presses Stop (cancels the execution) after that many ms. `onError` is the node's
  * On Error setting; with 'continueErrorOutput' the items n8n routes to the error output are in `errorItems`.
+ * `nodeSettings`: the node's other settings (retryOnFail, maxTries, waitBetweenTries: n8n-core's own retry
+ * loop then runs the node again). `executionTimeoutS`: the workflow's Timeout Workflow, as n8n's
+ * WorkflowRunner applies it (settings.executionTimeout, additionalData.executionTimeoutTimestamp, and
+ * the execution cancelled when it passes). `executionId`: executions of one process are told apart by it.
  */
 async function runNode({
 	node = 'unifiedAiGateway',
@@ -194,14 +198,18 @@ async function runNode({
 	onError = continueOnFail ? 'continueRegularOutput' : undefined,
 	binaryMode = 'default',
 	stopAfterMs,
-	settings = {},
+	nodeSettings = {},
+	executionTimeoutS,
+	executionId = 'exec-1',
 }) {
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
 	}
-	// `settings`: the node's Settings tab (retryOnFail, maxTries, waitBetweenTries, ...).
-	const { workflow, node: nodeData } = makeWorkflow(node, { ...settings, ...(onError ? { onError } : {}) }, parameters);
-	const additionalData = makeAdditionalData(credentials, workflow.id);
+	// `nodeSettings`: the node's Settings tab (retryOnFail, maxTries, waitBetweenTries, ...).
+	const settings = executionTimeoutS === undefined ? {} : { executionTimeout: executionTimeoutS };
+	const { workflow, node: nodeData } = makeWorkflow(node, { ...(onError ? { onError } : {}), ...nodeSettings }, parameters, undefined, undefined, settings);
+	const additionalData = makeAdditionalData(credentials, workflow.id, executionId);
+	if (executionTimeoutS !== undefined) additionalData.executionTimeoutTimestamp = Date.now() + executionTimeoutS * 1000;
 	const runExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
@@ -217,7 +225,8 @@ async function runNode({
 	const started = Date.now();
 	const running = execute.processRunExecutionData(workflow);
 	let timer;
-	if (stopAfterMs !== undefined) timer = setTimeout(() => running.cancel(), stopAfterMs);
+	const cancelAfterMs = Math.min(stopAfterMs ?? Infinity, executionTimeoutS === undefined ? Infinity : executionTimeoutS * 1000);
+	if (Number.isFinite(cancelAfterMs)) timer = setTimeout(() => running.cancel(), cancelAfterMs);
 	let run;
 	try {
 		run = await running;
@@ -272,6 +281,22 @@ async function pollTrigger({ parameters, credentials, staticData = {}, mode = 't
 }
 
 /**
+ * A node execution context of n8n-core (ExecuteContext) for our node, outside a workflow run:
+ * for calling one engine function (dist/…) the way the node calls it, with real HTTP and the
+ * execution's cancel signal (`abort()`).
+ */
+function executeContext({ credentials, parameters = {}, executionTimeoutS }) {
+	const settings = executionTimeoutS === undefined ? {} : { executionTimeout: executionTimeoutS };
+	const { workflow, node } = makeWorkflow('unifiedAiGateway', {}, parameters, undefined, undefined, settings);
+	const additionalData = makeAdditionalData(credentials, workflow.id, `ctx-${Date.now()}`);
+	if (executionTimeoutS !== undefined) additionalData.executionTimeoutTimestamp = Date.now() + executionTimeoutS * 1000;
+	const controller = new AbortController();
+	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
+	const context = new core.ExecuteContext(workflow, node, additionalData, 'manual', { resultData: { runData: {} } }, 0, [], { main: [[{ json: {} }]] }, { node, data: {}, source: null }, [], controller.signal);
+	return { context, abort: () => controller.abort() };
+}
+
+/**
  * The credential's Test button, as n8n's CLI CredentialsTester runs a request-based test:
  * a RoutingNode request through ExecuteContext, then the credential's rules in order.
  */
@@ -321,4 +346,4 @@ function getPath(object, key) {
 	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
 }
 
-module.exports = { runNode, pollTrigger, testCredential, binaryBuffer, makeBinary, useBinaryMode, loadNode };
+module.exports = { runNode, pollTrigger, testCredential, executeContext, binaryBuffer, makeBinary, useBinaryMode, loadNode };

@@ -9,6 +9,7 @@ import { limiter, settleLimited } from './concurrency';
 import { capBody } from './bodyCopy';
 import { createdOf } from './created';
 import { TaskLedger } from './ledger';
+import { fingerprintOf, tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
 import type { QueryRoute } from './routes';
@@ -68,6 +69,8 @@ interface ItemState<P, S> {
 	/** The same, as error items show it; set by the submit step for every failed submit. */
 	created?: Created;
 	output?: INodeExecutionData[];
+	/** Created by an earlier try of this run (Retry On Fail): taken up, not submitted again. */
+	takenUp?: boolean;
 }
 
 /**
@@ -81,7 +84,9 @@ export async function runJobs<P, S extends Submitted>(
 ): Promise<INodeExecutionData[]> {
 	// An AI Agent's tool call waits briefly and answers pending tasks in words a model can act on.
 	const tool = isToolRun(ctx);
-	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs);
+	// Only work that creates something is remembered for a retry (Task → Wait creates nothing).
+	const memory = plannedJobs.ledger === false ? undefined : tryMemory(ctx);
+	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
 	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
 
 	for (let i = 0; i < itemCount; i++) {
@@ -95,7 +100,8 @@ export async function runJobs<P, S extends Submitted>(
 		}
 	}
 
-	let toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined);
+	if (memory) takeUpEarlierTries(ctx, memory, states, plan.noun);
+	let toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined && !s.takenUp && !s.error);
 	// The spend guard sees the whole run first; its refusal stops every item before any request.
 	const refusal = await plan.spendGuard?.beforeSubmit(toSubmit.map(({ s, i }) => ({ itemIndex: i, prepared: s.prepared as P })));
 	if (refusal && !plan.continueOnFail) throw refusal;
@@ -131,8 +137,10 @@ export async function runJobs<P, S extends Submitted>(
 				waiting.map(({ s }) => ({
 					taskId: s.submitted!.taskId!,
 					route: s.submitted!.route!,
-					startedAt: s.submitted!.startedAt,
-					estimatedTimeS: s.submitted!.estimatedTimeS,
+					// A task taken up from an earlier try is read at once and gets a wait of its own.
+					startedAt: s.takenUp ? undefined : s.submitted!.startedAt,
+					estimatedTimeS: s.takenUp ? undefined : s.submitted!.estimatedTimeS,
+					pollNow: s.takenUp,
 					language: s.submitted!.language,
 				})),
 				{
@@ -155,6 +163,8 @@ export async function runJobs<P, S extends Submitted>(
 				state.error = taskError(ctx, outcome, waiting[k].i);
 				state.taskCreated = true;
 			}
+			// A failed task made nothing: a retry submits the item again. A running one is waited for again.
+			if (outcome.kind === 'failed') memory?.forget(waiting[k].i);
 		});
 	}
 
@@ -181,7 +191,7 @@ export async function runJobs<P, S extends Submitted>(
  * The plan with every submit recorded in the id ledger (custom data, log) as it goes out and as
  * it answers, and no new submit started once Stop was pressed.
  */
-function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>): JobPlan<P, S> {
+function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
 	if (plan.ledger === false) return plan;
 	const ledger = new TaskLedger(ctx, plan.noun);
 	const signal = cancelSignalOf(ctx);
@@ -189,6 +199,8 @@ function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPla
 		...plan,
 		submit: async (prepared, itemIndex) => {
 			if (signal?.aborted) await abortableSleep(0, signal); // throws n8n's cancellation error: nothing sent
+			const fingerprint = memory ? fingerprintOf(prepared) : '';
+			memory?.sending(itemIndex, fingerprint);
 			ledger.submitting(itemIndex);
 			const answer = await plan.submit(prepared, itemIndex).then(
 				(submitted) => ({ submitted, error: undefined }),
@@ -197,11 +209,44 @@ function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPla
 			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
 			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
 				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
+				if (answer.submitted) memory?.created(itemIndex, fingerprint, answer.submitted);
+				else memory?.forget(itemIndex);
 			}
 			if (answer.submitted) return answer.submitted;
 			throw withItemIndex(ctx, answer.error, itemIndex);
 		},
 	};
+}
+
+/**
+ * Retry On Fail: what an earlier try of this run created is taken up (a task is waited for or
+ * read, a sync answer's result URLs downloaded again), and a submit that may have been created
+ * without an answer stays an error: neither is sent again. Everything else is submitted.
+ */
+function takeUpEarlierTries<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	memory: TryMemory,
+	states: Array<ItemState<P, S>>,
+	noun: string,
+): void {
+	states.forEach((state, i) => {
+		if (state.prepared === undefined) return;
+		const record = memory.recall(i, fingerprintOf(state.prepared));
+		if (record?.state === 'created') {
+			state.submitted = record.submitted as S;
+			state.takenUp = true;
+			ctx.logger?.info(
+				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
+			);
+		} else if (record?.state === 'sending') {
+			state.error = new NodeOperationError(ctx.getNode(), `The ${noun} of this item may have been created: an earlier try sent it and got no task id back`, {
+				itemIndex: i,
+				description: `Retry On Fail did not send it again, so it is not billed twice. Check the account's task list; if no task was created, run the workflow again.`,
+			});
+			state.taskCreated = 'unknown';
+			state.created = 'unknown';
+		}
+	});
 }
 
 /** The item's output into state.output, or its failure into state.error; never throws. */

@@ -59,7 +59,7 @@ export class TaskLedger {
 				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
-			const list = this.ids.get(route) ?? [];
+			const list = this.ids.get(route) ?? this.earlier(`${this.prefix}_${route}`);
 			list.push(taskId);
 			this.ids.set(route, list);
 			this.writeIds(route);
@@ -74,6 +74,8 @@ export class TaskLedger {
 			`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
 			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
 		);
+		// An earlier try's receipts (Retry On Fail, same custom data) stay beside this try's.
+		this.results ??= this.earlier(`${this.prefix}_results`);
 		for (const url of shown) {
 			if (url.length > VALUE_LIMIT) continue; // the log line above holds it
 			this.results.push(url);
@@ -87,7 +89,20 @@ export class TaskLedger {
 		chunks.forEach((value, n) => this.set(`${this.prefix}_results${n > 0 ? `_${n + 1}` : ''}`, value));
 	}
 
-	private readonly results: string[] = [];
+	private results?: string[];
+
+	/**
+	 * What an earlier try of this node wrote under `key[_n]` in this execution (Retry On Fail runs
+	 * the node again with the same custom data): kept, so a retry never hides a task or a receipt
+	 * it did not create.
+	 */
+	private earlier(key: string): string[] {
+		const known = this.data()?.getAll() ?? {};
+		return Object.entries(known)
+			.filter(([name]) => name === key || (name.startsWith(`${key}_`) && /^\d+$/.test(name.slice(key.length + 1))))
+			.sort(([a], [b]) => Number(a.slice(key.length + 1) || 1) - Number(b.slice(key.length + 1) || 1))
+			.flatMap(([, value]) => value.split(' ').filter(Boolean));
+	}
 
 	private writeIds(route: QueryRoute): void {
 		const chunks: string[] = [];

@@ -1,4 +1,5 @@
 import type { GatewayHost } from '../transport/urls';
+import { taskPathSegment } from './taskIds';
 
 /** The query routes a task can be read through (spec 4.5, 4.7, 4.9, 4.10). */
 export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
@@ -25,7 +26,7 @@ const MINUTE = 60_000;
 export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 	generic: {
 		host: 'main',
-		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
+		path: (id) => `/v1/tasks/${taskPathSegment(id)}`,
 		intervalMs: 3_000,
 		// The unified video route's tasks are read here: the video window applies (spec 8).
 		deadlineMs: 30 * MINUTE,
@@ -42,22 +43,22 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 	},
 	image: {
 		host: 'main',
-		path: (id) => `/v1/images/generations/${encodeURIComponent(id)}`,
+		path: (id) => `/v1/images/generations/${taskPathSegment(id)}`,
 		intervalMs: 3_000,
 		deadlineMs: 10 * MINUTE,
 		label: 'image task query',
 	},
 	video: {
 		host: 'main',
-		path: (id) => `/v1/videos/${encodeURIComponent(id)}`,
+		path: (id) => `/v1/videos/${taskPathSegment(id)}`,
 		intervalMs: 5_000,
 		deadlineMs: 30 * MINUTE,
 		label: 'video task query',
-		contentPath: (id) => `/v1/videos/${encodeURIComponent(id)}/content`,
+		contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
 	},
 	alt: {
 		host: 'alt',
-		path: (id) => `/v1/tasks/${encodeURIComponent(id)}`,
+		path: (id) => `/v1/tasks/${taskPathSegment(id)}`,
 		intervalMs: 5_000,
 		deadlineMs: 10 * MINUTE,
 		label: 'alt-host task query',

@@ -7,6 +7,8 @@ import { announce, pollIntervals } from './interval';
 import { doubtfulVerdict, failedPollDelay, nextPollDelay, POLL_POLICY, pollFaultOf } from './pollPolicy';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 import { queryTask } from './query';
+import { executionLimit } from './timeLimit';
+import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../registry/limits';
 import type { TaskSnapshot } from './snapshot';
 
 export interface PendingTask {
@@ -16,6 +18,8 @@ export interface PendingTask {
 	startedAt?: number;
 	/** The gateway's own estimate (estimated_time): the first poll waits that long. */
 	estimatedTimeS?: number;
+	/** Read at once (a task an earlier try created may be finished already). */
+	pollNow?: boolean;
 	language?: string;
 }
 
@@ -48,6 +52,8 @@ interface Watch {
 	startedAt: number;
 	nextAt: number;
 	deadlineAt: number;
+	/** The deadline is the execution's time limit (n8n would cancel the wait), not Max Wait. */
+	cutByExecution: boolean;
 	polls: number;
 	/** Failed polls in a row (any kind), for the backoff. */
 	failures: number;
@@ -73,13 +79,16 @@ export async function waitForTasks(
 	const intervals = await pollIntervals(ctx, tasks.map((task) => task.route), options.intervalMs);
 	announce(ctx, intervals.notices);
 	const now = Date.now();
+	const limit = executionLimit(ctx, now);
 	const watches: Watch[] = tasks.map((task, index) => {
-		const intervalMs = intervals.of(task.route);
+		const intervalMs = safeInterval(intervals.of(task.route), task.route);
 		const startedAt = task.startedAt ?? now;
-		const firstWait = task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
-		const deadlineAt = startedAt + (options.deadlineMs ?? QUERY_ROUTES[task.route].deadlineMs);
+		const firstWait = task.pollNow ? 0 : task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
+		const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
+		const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
+		const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
 		const nextAt = Math.min(startedAt + firstWait, deadlineAt);
-		return { index, task, intervalMs, startedAt, nextAt, deadlineAt, polls: 0, failures: 0, doubtful: 0, busy: false };
+		return { index, task, intervalMs, startedAt, nextAt, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false };
 	});
 	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
@@ -116,6 +125,20 @@ export async function waitForTasks(
 		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].nextAt : Infinity;
 		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
 	}
+}
+
+/*
+ * The floor and the deadline no input removes: whatever reached the loop (a setting read without
+ * its check, NaN from arithmetic), each task pauses between reads and stops waiting.
+ */
+function safeInterval(ms: number, route: QueryRoute): number {
+	if (!Number.isFinite(ms)) return QUERY_ROUTES[route].intervalMs;
+	return Math.min(Math.max(ms, POLL_FLOOR_MS), WAIT_CEILING_MS);
+}
+
+function safeDeadline(ms: number | undefined, route: QueryRoute): number {
+	if (ms === undefined || !Number.isFinite(ms) || ms <= 0) return QUERY_ROUTES[route].deadlineMs;
+	return Math.min(ms, WAIT_CEILING_MS);
 }
 
 /**
@@ -181,6 +204,17 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
 		: 'no answer read';
 	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
+	if (watch.cutByExecution) {
+		return {
+			kind: 'timeout',
+			task: watch.task,
+			polls: watch.polls,
+			waitedMs: Date.now() - watch.startedAt,
+			snapshot: watch.snapshot,
+			lastError: watch.lastError,
+			message: `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`,
+		};
+	}
 	return {
 		kind: 'timeout',
 		task: watch.task,

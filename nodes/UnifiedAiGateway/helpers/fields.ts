@@ -1,7 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import type { WaitSettings } from '../engine/jobs';
 import type { ModelGroup } from '../registry/models';
+import { readNumber } from './inputs';
 
 const SEARCH_METHODS: Record<ModelGroup, string> = {
 	text: 'searchTextModels',
@@ -60,7 +62,7 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger). In queue mode, a worker that dies mid-wait loses the wait: n8n 1.x runs the execution again from the start (every item submitted and billed again), 2.x marks it failed. For big batches there, turn this off, store the task IDs, and collect them in a second workflow.',
+				'Whether to wait inside this node until the task finishes. Off returns the task ID at once (resume later with Task → Wait for Completion or the trigger). In queue mode, a worker that dies mid-wait loses the wait: n8n 1.x runs the execution again from the start (every item submitted and billed again), 2.x marks it failed. For big batches there, turn this off, store the task IDs, and collect them in a second workflow. With the node setting Retry On Fail, a retry does not pay again for what an earlier try created: finished tasks are output, running ones waited for, and only items whose task failed or was surely not created are submitted again.',
 			displayOptions: { show },
 		},
 		{
@@ -69,7 +71,8 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
 			type: 'number',
 			typeOptions: { minValue: 0.05, numberPrecision: 2 },
 			default: defaultDeadlineMin,
-			description: 'How long to wait for each task before giving up on waiting (the task itself keeps running)',
+			description:
+				"How long to wait for each task before giving up on waiting (the task itself keeps running). The wait also ends before the execution's time limit (the workflow's Timeout Workflow setting), so unfinished tasks are output as pending items instead of being cancelled.",
 			displayOptions: { show: { ...show, waitForCompletion: [true] } },
 		},
 		{
@@ -104,13 +107,28 @@ export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: n
  * What waitFields hold, read once for the run (item 0). `defaultDeadlineMin` is the one given to
  * waitFields; a Poll Interval of 0 means `advisedIntervalMs`, else the engine's route interval.
  */
-export function readWaitSettings(ctx: IExecuteFunctions, defaultDeadlineMin: number, advisedIntervalMs?: number): WaitSettings {
-	const seconds = ctx.getNodeParameter('waitIntervalSeconds', 0, 0) as number;
+export function readWaitSettings(
+	ctx: IExecuteFunctions,
+	defaultDeadlineMin: number,
+	advisedIntervalMs?: number,
+	deadlineLimit: 'waitDeadlineMinutes' | 'taskWaitDeadlineMinutes' = 'waitDeadlineMinutes',
+): WaitSettings {
+	const seconds = readNumber(ctx, 'waitIntervalSeconds', 0, { name: 'waitIntervalSeconds', fallback: 0 });
+	const minutes = readNumber(ctx, deadlineLimit, 0, { name: 'waitDeadlineMinutes', fallback: defaultDeadlineMin });
+	const onTimeout = ctx.getNodeParameter('onTimeout', 0, 'pending');
+	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
+		throw new NodeOperationError(ctx.getNode(), `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`, { itemIndex: 0 });
+	}
 	return {
-		deadlineMs: (ctx.getNodeParameter('waitDeadlineMinutes', 0, defaultDeadlineMin) as number) * 60_000,
+		deadlineMs: minutes * 60_000,
 		intervalMs: seconds > 0 ? seconds * 1000 : advisedIntervalMs,
-		onTimeout: ctx.getNodeParameter('onTimeout', 0, 'pending') as 'pending' | 'fail',
+		onTimeout,
 	};
+}
+
+/** Concurrency of the run (item 0's value), checked: a text or 0 would stall or break the run. */
+export function readConcurrency(ctx: IExecuteFunctions): number {
+	return readNumber(ctx, 'concurrency', 0, { name: 'concurrency', fallback: 5 });
 }
 
 /** readWaitSettings, or false when Wait for Completion is off (the task ids come back at once). */

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { settleLimited } from '../engine/concurrency';
+import { fingerprintOf, outputMemory } from '../engine/tries';
 
 export interface RunOptions {
 	items: INodeExecutionData[];
@@ -13,14 +14,26 @@ export const DEFAULT_CONCURRENCY = 5;
 /**
  * One call per input item, several at once under a cap, output in input order and paired.
  * A failed item becomes an error item (Continue On Fail) or stops the node naming the item.
+ * `billed`: with Retry On Fail, an item answered in an earlier try of this run gives that answer
+ * again instead of a second paid call (the same input item; engine/tries.ts).
  */
 export async function forEachItem(
 	ctx: IExecuteFunctions,
 	run: RunOptions,
 	fn: (itemIndex: number) => Promise<IDataObject | INodeExecutionData[]>,
 	concurrency = DEFAULT_CONCURRENCY,
+	billed = false,
 ): Promise<INodeExecutionData[]> {
-	const results = await settleLimited(run.items, concurrency, async (_item, i) => await fn(i));
+	const memory = billed ? outputMemory(ctx) : undefined;
+	const results = await settleLimited(run.items, concurrency, async (item, i) => {
+		if (!memory) return await fn(i);
+		const fingerprint = fingerprintOf(item.json);
+		const kept = memory.recall(i, fingerprint);
+		if (kept) return kept.value as IDataObject | INodeExecutionData[];
+		const value = await fn(i);
+		memory.keep(i, fingerprint, value);
+		return value;
+	});
 	const output: INodeExecutionData[] = [];
 	results.forEach((result, i) => {
 		const pairedItem = { item: i };

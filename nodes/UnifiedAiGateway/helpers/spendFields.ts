@@ -3,6 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../actions/account/balance';
 import type { SpendSettings } from '../engine/spend/types';
+import { NUMBER_LIMITS, type NumberLimit } from '../registry/limits';
+import { checkNumber } from './inputs';
 
 /** The parameter every billed operation keeps its Spend Guard options in. */
 export const SPEND_GUARD_PARAMETER = 'spendGuard';
@@ -102,15 +104,21 @@ function refuse(ctx: IExecuteFunctions, message: string): never {
 	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description: 'Nothing was sent. Correct the Spend Guard option and run again.' });
 }
 
+function checked(ctx: IExecuteFunctions, value: unknown, limit: NumberLimit): number {
+	const result = checkNumber(value, limit);
+	if ('problem' in result) refuse(ctx, result.problem);
+	return result.value;
+}
+
 function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, number> {
 	const entries = ((raw as IDataObject | undefined)?.prices ?? []) as IDataObject[];
 	const prices: Record<string, number> = {};
 	for (const entry of entries) {
 		const model = String(entry.model ?? '').trim();
-		const rate = Number(entry.usdPerSecond);
 		if (!model) refuse(ctx, 'Video Prices per Second: a price has no model ID');
-		if (!Number.isFinite(rate) || rate < 0) refuse(ctx, `Video Prices per Second: the price of ${model} must be a number of USD, 0 or more`);
-		prices[model] = rate;
+		const rate = checkNumber(entry.usdPerSecond, NUMBER_LIMITS.usdPerSecond);
+		if ('problem' in rate) refuse(ctx, `${rate.problem} (the price of ${model})`);
+		prices[model] = rate.value;
 	}
 	return prices;
 }
@@ -119,22 +127,17 @@ function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, numbe
 export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 	const raw = ctx.getNodeParameter(SPEND_GUARD_PARAMETER, 0, {}) as IDataObject;
 	const settings: SpendSettings = {
-		balanceUnitsPerUsd: raw.balanceUnitsPerUsd === undefined ? 1 : Number(raw.balanceUnitsPerUsd),
+		balanceUnitsPerUsd: raw.balanceUnitsPerUsd === undefined ? 1 : checked(ctx, raw.balanceUnitsPerUsd, NUMBER_LIMITS.balanceUnitsPerUsd),
 		stopIfBalanceUnreadable: raw.stopIfBalanceUnreadable === true,
 		allowUnpriced: raw.allowUnpricedItems === true,
 		videoUsdPerSecond: videoPrices(ctx, raw.videoPrices),
 	};
 	if (raw.maxRunCostUsd !== undefined) {
-		const cap = Number(raw.maxRunCostUsd);
-		if (!Number.isFinite(cap) || cap < 0) refuse(ctx, `Max Estimated Cost per Run (USD): ${JSON.stringify(raw.maxRunCostUsd)} is not an amount; use a number of USD, 0 or more`);
-		settings.capUsd = cap;
+		settings.capUsd = checked(ctx, raw.maxRunCostUsd, NUMBER_LIMITS.maxRunCostUsd);
 	}
 	if (raw.checkBalance !== undefined) {
 		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user') refuse(ctx, `Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance)} is not a balance; use token or user`);
 		settings.balance = raw.checkBalance as BalanceKind;
-	}
-	if (!Number.isFinite(settings.balanceUnitsPerUsd) || settings.balanceUnitsPerUsd <= 0) {
-		refuse(ctx, `Balance Units per USD: ${JSON.stringify(raw.balanceUnitsPerUsd)} must be a number above 0`);
 	}
 	return settings;
 }

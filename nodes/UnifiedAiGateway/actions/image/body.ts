@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { parseAdditionalBody } from '../../helpers/bodyFields';
 import type { ValueRefusal } from '../../helpers/registryRules';
 import { readRegistryValues } from '../../helpers/registryValues';
-import { promptTooLong } from '../../registry/limits';
+import { checkPrompt } from '../../helpers/inputs';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
 import { IMAGE_FIELD_SETS } from './modelFields';
@@ -19,18 +19,14 @@ export function refuse(ctx: IExecuteFunctions, itemIndex: number, message: strin
 }
 
 export function readPrompt(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): string {
-	const prompt = String(ctx.getNodeParameter('prompt', itemIndex, '') ?? '').trim();
-	if (!prompt) {
-		throw refuse(
-			ctx,
-			itemIndex,
-			"Prompt is empty: every image model needs a text prompt",
-			operation === 'edit' ? 'Describe the change to make to the reference images.' : 'Describe the image to create.',
-		);
-	}
-	const tooLong = promptTooLong(prompt.length);
-	if (tooLong) throw refuse(ctx, itemIndex, tooLong);
-	return prompt;
+	const checked = checkPrompt(ctx.getNodeParameter('prompt', itemIndex, ''));
+	if ('value' in checked) return checked.value;
+	throw refuse(
+		ctx,
+		itemIndex,
+		/ is empty$/.test(checked.problem) ? `${checked.problem}: every image model needs a text prompt` : checked.problem,
+		operation === 'edit' ? 'Describe the change to make to the reference images.' : 'Describe the image to create.',
+	);
 }
 
 /** An image value refusal: "Size (size) '512x512' is not accepted by model 'x': it takes …". */

@@ -5,7 +5,7 @@ import { acceptedWithoutId } from '../../engine/created';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
-import { readWaitForCompletion } from '../../helpers/fields';
+import { readConcurrency, readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { downloadDeadline, itemsPerUrl } from '../../helpers/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
@@ -168,7 +168,7 @@ export async function runImageOperation(
 	return await runJobs<ImageJob, ImageSubmitted>(ctx, run.items.length, {
 		noun: operation === 'edit' ? 'image edit' : 'image job',
 		continueOnFail: run.continueOnFail,
-		concurrency: ctx.getNodeParameter('concurrency', 0, 5) as number,
+		concurrency: readConcurrency(ctx),
 		wait: readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES),
 		prepare: async (i) => await prepare(ctx, i, operation),
 		submit: async (job, i) => await submit(ctx, job, i),

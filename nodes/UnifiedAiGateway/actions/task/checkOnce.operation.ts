@@ -7,6 +7,7 @@ import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
 import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { readNumber } from '../../helpers/inputs';
 import { downloadFields } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
@@ -63,13 +64,7 @@ function firstCheckOf(json: IDataObject, now: number): number {
 /** Give Up After, checked as it may arrive from an expression; 0 (or empty) is the route's window. */
 function giveUpMinutes(ctx: IExecuteFunctions, i: number, route: QueryRoute): number {
 	const given = ctx.getNodeParameter('checkGiveUpMinutes', i, BY_ROUTE) as unknown;
-	const value = given === '' || given === null || given === undefined ? BY_ROUTE : Number(given);
-	if (!Number.isFinite(value) || value < 0) {
-		throw new NodeOperationError(ctx.getNode(), `Give Up After (Minutes): ${JSON.stringify(given)} is not a number of minutes`, {
-			itemIndex: i,
-			description: 'Give 0 (the route\'s window) or a positive number of minutes.',
-		});
-	}
+	const value = given === '' || given === null || given === undefined ? BY_ROUTE : readNumber(ctx, 'checkGiveUpMinutes', i, { value: given });
 	return value || QUERY_ROUTES[route].deadlineMs / 60_000;
 }
 

@@ -2,7 +2,9 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { queryTask } from '../../engine/query';
+import { taskIdProblem } from '../../engine/taskIds';
 import type { QueryRoute } from '../../engine/routes';
+import { kindOf } from '../../helpers/inputs';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { rawJson, taskJson } from '../../helpers/taskOutput';
 import { languageField, queryRouteField, taskIdField } from './fields';
@@ -23,13 +25,16 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	});
 }
 
+/** The item's Task ID, by the one rule of engine/taskIds.ts: no id may address anything but its task. */
 export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
-	const value = String(ctx.getNodeParameter('taskId', i, '') ?? '').trim();
-	if (!value) {
-		throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', {
-			itemIndex: i,
-			description: 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}.',
-		});
+	const raw = ctx.getNodeParameter('taskId', i, '');
+	const description = 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}. Nothing was requested.';
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number') {
+		throw new NodeOperationError(ctx.getNode(), `Task ID is ${kindOf(raw)}, not one id`, { itemIndex: i, description });
 	}
+	const value = String(raw ?? '').trim();
+	if (!value) throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', { itemIndex: i, description });
+	const problem = taskIdProblem(value);
+	if (problem) throw new NodeOperationError(ctx.getNode(), `Task ID ${JSON.stringify(value.slice(0, 80))} ${problem}`, { itemIndex: i, description });
 	return value;
 }

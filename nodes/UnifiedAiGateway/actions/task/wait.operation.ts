@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { concurrencyField, downloadFields, readWaitSettings, waitFields } from '../../helpers/fields';
+import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { downloadOptionsField } from '../../helpers/downloadOptions';
 import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../helpers/taskOutput';
@@ -24,7 +24,8 @@ function byRouteDeadline(field: INodeProperties): INodeProperties {
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
 			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route (spec 8): ` +
-			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host.`,
+			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host. ` +
+			"The wait also ends before the execution's time limit (Timeout Workflow), outputting unfinished tasks as pending items.",
 	};
 }
 
@@ -51,11 +52,12 @@ function routeDeadline(settings: WaitSettings): WaitSettings {
 /** Waits for tasks created earlier (pending items, stored ids) without submitting anything. */
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const startedAt = Date.now();
+	const wait = routeDeadline(readWaitSettings(this, BY_ROUTE, undefined, 'taskWaitDeadlineMinutes'));
 	return await runJobs(this, run.items.length, {
 		noun: 'task',
 		continueOnFail: run.continueOnFail,
-		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
-		wait: routeDeadline(readWaitSettings(this, BY_ROUTE)),
+		concurrency: readConcurrency(this),
+		wait,
 		prepare: (i) => {
 			const chosen = this.getNodeParameter('queryRoute', i) as string;
 			const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;
@@ -71,13 +73,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const download = this.getNodeParameter('download', i, false) as boolean;
 			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };
 			if (!download) return [{ json }];
-			const settings = routeDeadline(readWaitSettings(this, BY_ROUTE));
 			return await itemsPerUrl(this, snapshot!.urls, (url) => ({ ...json, url }), {
 				itemIndex: i,
 				binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 				baseName: snapshot!.taskId,
 				defaultMimeType: submitted.route === 'video' ? 'video/mp4' : 'image/png',
-				...downloadDeadline(submitted.route === 'video' ? 'video' : 'image', submitted.startedAt, settings.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
+				...downloadDeadline(submitted.route === 'video' ? 'video' : 'image', submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
 				receipt: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
 				continueOnFail: run.continueOnFail,
 			});

@@ -2,6 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../helpers/bodyFields';
+import { readNumber } from '../../helpers/inputs';
+import type { NumberField } from '../../registry/limits';
 
 export interface ChatRequest {
 	model: string;
@@ -49,9 +51,15 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 
 	const stream = options.stream === true;
 	const body: IDataObject = { model, messages };
-	if (typeof options.temperature === 'number') body.temperature = options.temperature;
-	if (typeof options.maxTokens === 'number' && options.maxTokens > 0) body.max_tokens = options.maxTokens;
-	if (typeof options.topP === 'number') body.top_p = options.topP;
+	// An option the user added is sent, checked: from an expression it may be text, empty or NaN.
+	const option = (name: 'temperature' | 'maxTokens' | 'topP' | 'timeoutSeconds', field: NumberField) =>
+		name in options ? readNumber(ctx, field, i, { value: options[name] }) : undefined;
+	const temperature = option('temperature', 'temperature');
+	const maxTokens = option('maxTokens', 'maxTokens');
+	const topP = option('topP', 'topP');
+	if (temperature !== undefined) body.temperature = temperature;
+	if (maxTokens !== undefined) body.max_tokens = maxTokens;
+	if (topP !== undefined) body.top_p = topP;
 	if (options.jsonOutput === true) body.response_format = { type: 'json_object' };
 	if (stream) {
 		body.stream = true;
@@ -61,7 +69,7 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 	}
 	Object.assign(body, readExtraFields(options.additionalBodyFields, fail));
 
-	const timeoutSeconds = typeof options.timeoutSeconds === 'number' && options.timeoutSeconds > 0 ? options.timeoutSeconds : 300;
+	const timeoutSeconds = option('timeoutSeconds', 'chatTimeoutSeconds') ?? 300;
 	return {
 		model,
 		body,

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
-import { concurrencyField, modelLocator } from '../../helpers/fields';
+import { concurrencyField, modelLocator, readConcurrency } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
@@ -136,7 +136,7 @@ export const description: INodeProperties[] = [
 ];
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
-	const concurrency = this.getNodeParameter('concurrency', 0, 5) as number;
+	const concurrency = readConcurrency(this);
 	return await forEachItem(
 		this,
 		run,
@@ -146,6 +146,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			return request.simplify ? simplify(completion, request.model) : completion;
 		},
 		concurrency,
+		// A chat answer is billed: a Retry On Fail after another item failed does not ask again.
+		true,
 	);
 }
 

@@ -5,10 +5,10 @@ import { acceptedWithoutId } from '../../engine/created';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
-import { readWaitForCompletion } from '../../helpers/fields';
+import { readConcurrency, readWaitForCompletion } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
-import { promptTooLong } from '../../registry/limits';
+import { checkPrompt, readNumber } from '../../helpers/inputs';
 import { readRegistryValues } from '../../helpers/registryValues';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { findModel } from '../../registry/models';
@@ -47,10 +47,11 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	if (!modelId) refuse(ctx, i, 'Model is empty: pick a video model');
 	const model = findModel(modelId);
 	if (model && model.group !== 'video') refuse(ctx, i, `Model '${modelId}' is not a video model (it is listed as ${model.group}); pick a video model`);
-	const prompt = String(ctx.getNodeParameter('prompt', i, '') ?? '').trim();
-	if (!prompt) refuse(ctx, i, 'Prompt is empty: describe the video to generate');
-	const tooLong = promptTooLong(prompt.length);
-	if (tooLong) refuse(ctx, i, tooLong);
+	const checkedPrompt = checkPrompt(ctx.getNodeParameter('prompt', i, ''));
+	if ('problem' in checkedPrompt) {
+		refuse(ctx, i, / is empty$/.test(checkedPrompt.problem) ? `${checkedPrompt.problem}: describe the video to generate` : checkedPrompt.problem);
+	}
+	const prompt = checkedPrompt.value;
 
 	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
 	if (!VIDEO_ROUTES[route]) refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
@@ -69,8 +70,8 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		if (key === refKey) return 'Reference Images';
 		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
 	});
-	const timeoutS = ctx.getNodeParameter('videoSubmitTimeoutSeconds', i, 180) as number;
-	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: Math.max(100, timeoutS * 1000) };
+	const timeoutS = readNumber(ctx, 'videoSubmitTimeoutSeconds', i, { name: 'videoSubmitTimeoutSeconds', fallback: 180 });
+	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
 }
 
 /** One POST per item, never repeated: a video is pre-charged when the gateway accepts it. */
@@ -125,7 +126,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 	return await runJobs(this, run.items.length, {
 		noun: 'video job',
 		continueOnFail: run.continueOnFail,
-		concurrency: this.getNodeParameter('concurrency', 0, 5) as number,
+		concurrency: readConcurrency(this),
 		wait: readWaitForCompletion(this, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS),
 		prepare: async (i) => await prepare(this, i),
 		submit: async (p, i) => await submit(this, p, i),

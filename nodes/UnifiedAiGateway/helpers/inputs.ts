@@ -1,0 +1,92 @@
+import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { NUMBER_LIMITS, promptTooLong, type NumberField, type NumberLimit } from '../registry/limits';
+
+/*
+ * What arrives from an expression is untrusted: a number may come as text, empty or NaN, a
+ * prompt as an object. These readers check the type and the bounds (registry/limits.ts) before
+ * anything is sent, and name the field and the value in the refusal.
+ */
+
+/** What kind of value it is, for a message: "a list", "an object", "a boolean". */
+export function kindOf(value: unknown): string {
+	if (Array.isArray(value)) return 'a list';
+	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
+}
+
+/** A value as the message shows it: "abc", 1e9, nothing. */
+function shown(value: unknown): string {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return 'empty';
+	if (typeof value === 'number') return String(value);
+	const text = JSON.stringify(value) ?? String(value);
+	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
+
+function accepts(limit: NumberLimit): string {
+	const kind = limit.integer ? 'a whole number' : 'a number';
+	const range = `${kind} from ${limit.min} to ${limit.max}${limit.unit ? ` ${limit.unit}` : ''}`;
+	return limit.zeroMeans ? `${range}, or 0 for ${limit.zeroMeans}` : range;
+}
+
+/** The number, or the refusal text that names the field, the value and what it takes. */
+export function checkNumber(value: unknown, limit: NumberLimit): { value: number } | { problem: string } {
+	const text = typeof value === 'string' ? value.trim() : undefined;
+	const n = typeof value === 'number' ? value : text !== undefined && text !== '' ? Number(text) : NaN;
+	const refuse = (why: string) => ({ problem: `${limit.label}: ${shown(value)} ${why}; it takes ${accepts(limit)}` });
+	if (value === undefined || value === null || text === '') return refuse('(the field or its expression gave no value)');
+	if (typeof value !== 'number' && text === undefined) return refuse(`is ${kindOf(value)}, not a number`);
+	if (!Number.isFinite(n)) return refuse('is not a number');
+	if (n === 0 && limit.zeroMeans) return { value: 0 };
+	if (limit.integer && !Number.isInteger(n)) return refuse('is not a whole number');
+	if (n < limit.min || n > limit.max) return refuse('is out of range');
+	return { value: n };
+}
+
+/**
+ * A number parameter of the node (a field or an option's value), checked against its row of
+ * NUMBER_LIMITS. `given` is the value when it was read already (an option of a collection).
+ */
+export function readNumber(
+	ctx: IExecuteFunctions,
+	field: NumberField,
+	itemIndex: number,
+	given: { name: string; fallback: number } | { value: unknown },
+): number {
+	const value = 'value' in given ? given.value : ctx.getNodeParameter(given.name, itemIndex, given.fallback);
+	const checked = checkNumber(value, NUMBER_LIMITS[field]);
+	if ('value' in checked) return checked.value;
+	throw new NodeOperationError(ctx.getNode(), checked.problem, {
+		itemIndex,
+		description: 'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
+	});
+}
+
+/** A number parameter of the trigger, by the same rows and words as the node's. */
+export function readTriggerNumber(ctx: IPollFunctions, field: NumberField, name: string, fallback: number): number {
+	const checked = checkNumber(ctx.getNodeParameter(name, fallback), NUMBER_LIMITS[field]);
+	if ('value' in checked) return checked.value;
+	throw new NodeOperationError(ctx.getNode(), checked.problem, {
+		description: 'Nothing was requested. If the value comes from an expression, check what it gives.',
+	});
+}
+
+/** Characters that show nothing: a prompt made only of them is empty. */
+const INVISIBLE = /[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+
+/**
+ * A prompt from its field or an expression: text (a number is taken as its digits), not empty
+ * once invisible characters are removed, within MAX_PROMPT_CHARS. An object or a list is refused
+ * rather than sent as "[object Object]" or "cat,dog".
+ */
+export function checkPrompt(value: unknown, label = 'Prompt'): { value: string } | { problem: string } {
+	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
+		return { problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}` };
+	}
+	const text = value === undefined || value === null ? '' : String(value).trim();
+	if (text.replace(INVISIBLE, '') === '') {
+		return { problem: text === '' ? `${label} is empty` : `${label} holds only invisible characters (zero-width or blank)` };
+	}
+	const tooLong = promptTooLong(text.length);
+	return tooLong ? { problem: tooLong } : { value: text };
+}

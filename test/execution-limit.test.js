@@ -1,0 +1,58 @@
+'use strict';
+// A wait never outlives the execution: with the workflow's Timeout Workflow (settings.executionTimeout,
+// which n8n turns into the execution's timeout timestamp and a cancel), the node's wait ends early
+// enough to output its pending items, with their task ids and how to resume, instead of being cancelled.
+const { runNode } = require('./harness');
+const { useSimulator, createTask } = require('./support');
+
+const ctx = useSimulator({ scenario: { durationMs: 60_000 } });
+const rl = (value) => ({ __rl: true, mode: 'id', value });
+const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.2, ...extra });
+
+describe('Timeout Workflow', () => {
+	test('Video → Generate (Max Wait 30 min) in a 4 s execution: pending items are output before n8n cancels', async () => {
+		const result = await runNode({
+			parameters: video(),
+			credentials: ctx.creds,
+			items: [{ json: { prompt: 'a boat' } }, { json: { prompt: 'a kite' } }],
+			executionTimeoutS: 4,
+			executionId: 'limit-1',
+		});
+		expect(result.status).not.toBe('canceled');
+		expect(result.durationMs).toBeLessThan(4000);
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items) {
+			expect(item.json).toMatchObject({ pending: true, queryRoute: 'generic' });
+			expect(item.json.taskId).toEqual(expect.any(String));
+			expect(item.json.message).toMatch(/neared its time limit .*Timeout Workflow.*resume it with Task → Wait for Completion/);
+		}
+		// One submit per item, nothing resent.
+		expect(ctx.sim.find('POST', '/v1/video/generations')).toHaveLength(2);
+	});
+
+	test('Task → Wait for Completion in a 3 s execution outputs the pending task', async () => {
+		const taskId = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+		const result = await runNode({
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', waitIntervalSeconds: 0.2 },
+			credentials: ctx.creds,
+			items: [{ json: { taskId } }],
+			executionTimeoutS: 3,
+			executionId: 'limit-2',
+		});
+		expect(result.status).not.toBe('canceled');
+		expect(result.items[0].json).toMatchObject({ taskId, pending: true });
+	});
+
+	test('On Timeout = Fail: the item fails with its task id instead of the execution being cancelled', async () => {
+		const result = await runNode({
+			parameters: video({ onTimeout: 'fail' }),
+			credentials: ctx.creds,
+			items: [{ json: { prompt: 'a boat' } }],
+			executionTimeoutS: 3,
+			executionId: 'limit-3',
+		});
+		expect(result.status).not.toBe('canceled');
+		expect(result.error.message).toMatch(/^Task \S+ was still running .*time limit/);
+	});
+});
