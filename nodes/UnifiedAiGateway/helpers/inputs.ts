@@ -71,8 +71,25 @@ export function readTriggerNumber(ctx: IPollFunctions, field: NumberField, name:
 	});
 }
 
-/** Characters that show nothing: a prompt made only of them is empty. */
-const INVISIBLE = /[\s\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+/**
+ * Characters that show nothing (soft hyphen, joiners, direction marks, fillers, variation
+ * selectors, BOM), as code-point ranges: a regular-expression class of them mixes combining
+ * marks into one class, which n8n's lint refuses.
+ */
+const INVISIBLE: Array<[number, number]> = [
+	[0x00ad, 0x00ad], [0x034f, 0x034f], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180e, 0x180e],
+	[0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+];
+
+/** Nothing but white space and characters that show nothing. */
+function showsNothing(text: string): boolean {
+	for (const char of text) {
+		if (/\s/.test(char)) continue;
+		const code = char.codePointAt(0) ?? 0;
+		if (!INVISIBLE.some(([from, to]) => code >= from && code <= to)) return false;
+	}
+	return true;
+}
 
 /**
  * A prompt from its field or an expression: text (a number is taken as its digits), not empty
@@ -84,7 +101,7 @@ export function checkPrompt(value: unknown, label = 'Prompt'): { value: string }
 		return { problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}` };
 	}
 	const text = value === undefined || value === null ? '' : String(value).trim();
-	if (text.replace(INVISIBLE, '') === '') {
+	if (showsNothing(text)) {
 		return { problem: text === '' ? `${label} is empty` : `${label} holds only invisible characters (zero-width or blank)` };
 	}
 	const tooLong = promptTooLong(text.length);
