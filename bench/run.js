@@ -12,7 +12,7 @@ const { runNode } = require('../test/harness');
 
 const TASKS = Number(process.env.BENCH_TASKS ?? 50);
 const TASK_MS = 2000;
-const INTERVAL_S = 3; // the image route's advised interval (spec 8: 3-5 s)
+const INTERVAL_S = 3; // the image route's advised interval (docs/gateway-contract.md §8: 3-5 s)
 const VIDEO_BYTES = 200 * 1024 * 1024;
 const API_KEY = 'sk-bench';
 const LIMITED_ITEMS = Number(process.env.BENCH_LIMITED_ITEMS ?? 500);

@@ -72,7 +72,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		const isTest = requestOptions.baseURL !== undefined && !/^https?:\/\//i.test(url);
 		if (isTest && (main.insecure || alt.insecure)) {
 			throw new Error(
-				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (gateway spec 5.7: HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
+				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (the gateway asks for HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
 			);
 		}
 		// The Test's base is the Base URL as typed: the node's own rule (normaliseOrigin) makes it

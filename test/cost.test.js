@@ -1,5 +1,5 @@
 'use strict';
-// Spec 2.8 prices, one row per priced model, n and resolution, through the node against the
+// docs/gateway-contract.md §2.8 prices, one row per priced model, n and resolution, through the node against the
 // simulator: the call's estimate on the item and the run's total in the spend summary. The
 // expected figures are written out from the spec table, not read from the registry.
 const { useSimulator } = require('./support');
@@ -62,7 +62,7 @@ function parameters(model, { alt, ...fields }) {
 	};
 }
 
-describe('spec 2.8: the estimate of one call, for every priced model, n and resolution', () => {
+describe('§2.8: the estimate of one call, for every priced model, n and resolution', () => {
 	test.each(ROWS)('%s %j costs %p USD per %s', async (model, fields, callPrice, per) => {
 		const result = await runNode({ parameters: parameters(model, fields), credentials: ctx.creds });
 		expect(result.error).toBeUndefined();

@@ -1,5 +1,5 @@
 'use strict';
-// Where the API key goes (issue 16 items 1–4): redirects, the gateway's own origins, redaction of
+// Where the API key goes (docs/gateway-contract.md §5): redirects, the gateway's own origins, redaction of
 // every form of the key, and Base URL checks before anything is sent.
 const { runNode, testCredential, binaryBuffer } = require('./harness');
 const { API_KEY, useSimulator, createTask, visibleText } = require('./support');

@@ -1,5 +1,5 @@
 'use strict';
-// The smaller gaps of issue 12: model classification, route-following wait deadline, the
+// Smaller gaps between the contract and an earlier reading of it: model classification, route-following wait deadline, the
 // generic query's language wherever it is used, Base URL with or without /v1, reference lists.
 const { useSimulator, createTask } = require('./support');
 const { runNode, pollTrigger, loadNode } = require('./harness');
@@ -26,7 +26,7 @@ test('model picker: spec table, then name, then endpoint type; ["openai"] alone 
 	});
 });
 
-describe('Task → Wait for Completion: Max Wait follows the route by default (spec 8)', () => {
+describe('Task → Wait for Completion: Max Wait follows the route by default (§8)', () => {
 	test('the default is 0 = by route, and the help names each window', () => {
 		const node = loadNode('unifiedAiGateway');
 		const field = node.description.properties.find((p) => p.name === 'waitDeadlineMinutes' && p.displayOptions?.show?.resource?.includes('task'));
@@ -42,7 +42,7 @@ describe('Task → Wait for Completion: Max Wait follows the route by default (s
 	});
 });
 
-describe('spec 4.10 language wherever the generic query is used', () => {
+describe('§4.10 language wherever the generic query is used', () => {
 	test('Task → Get and Wait send it', async () => {
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 		await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic', language: 'ja' }, credentials: ctx.creds });
@@ -79,7 +79,7 @@ test.each([
 	['without /v1', (url) => url],
 	['with /v1', (url) => `${url}/v1`],
 	['with /v1/', (url) => `${url}/v1/`],
-])('spec 9: Base URL %s reaches /v1/... once', async (_name, form) => {
+])('§9: Base URL %s reaches /v1/... once', async (_name, form) => {
 	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 	const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'image' }, credentials: { ...ctx.creds, baseUrl: form(ctx.sim.mainUrl) } });
 	expect(result.error).toBeUndefined();

@@ -1,7 +1,7 @@
 'use strict';
-// Paid results the spec shows but an earlier reading lost (issue 12, "fix first"): spec 4.5's
-// async GPT image answer with items[] and no status, 2.7 + 4.9's finished video without a URL on
-// the /v1/videos routes (file at /content, with the key), 5.5's result URLs on the gateway host.
+// Paid results the contract shows but an earlier reading lost: docs/gateway-contract.md §4.5's
+// async GPT image answer with items[] and no status, §2.7 + §4.9's finished video without a URL on
+// the /v1/videos routes (file at /content, with the key), §5 rule 5's result URLs on the gateway host.
 const { API_KEY, useSimulator, createTask, visibleText } = require('./support');
 const { runNode, binaryBuffer } = require('./harness');
 
@@ -30,7 +30,7 @@ function ok(result) {
 	return result.items;
 }
 
-describe('spec 4.5: async GPT image query', () => {
+describe('§4.5: async GPT image query', () => {
 	test('items[] at the top level and no top-level status: the image is read and downloaded', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, imageShape: 'items' });
 		const [item] = ok(await image('gpt-image-2-async'));
@@ -59,7 +59,7 @@ describe('spec 4.5: async GPT image query', () => {
 	});
 });
 
-describe('spec 2.7 + 4.9: a finished video without a URL on the /v1/videos routes', () => {
+describe('§2.7 + §4.9: a finished video without a URL on the /v1/videos routes', () => {
 	test('compatibility route: downloaded from /v1/videos/{id}/content with the key', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, urlField: 'none' });
 		const [item] = ok(await video('veo-3.1-flash', { videoRoute: 'compatibility' }));
@@ -85,7 +85,7 @@ describe('spec 2.7 + 4.9: a finished video without a URL on the /v1/videos route
 		expect(item.binary.data.mimeType).toBe('video/mp4');
 	});
 
-	test('unified route, generic query: completed without a URL stays a failure that says so (spec 3 rule 2)', async () => {
+	test('unified route, generic query: completed without a URL stays a failure that says so (§3 rule 2)', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, outcome: 'noUrl', shape: 'A' });
 		const result = await video('sora-2', {}, { continueOnFail: true });
 		expect(result.items[0].json.error).toMatch(/completed but the gateway gave no result URL/);
@@ -93,7 +93,7 @@ describe('spec 2.7 + 4.9: a finished video without a URL on the /v1/videos route
 	});
 });
 
-describe('spec 5.5: result URLs on the gateway host', () => {
+describe('§5 rule 5: result URLs on the gateway host', () => {
 	test('an image result on the Base URL host is fetched with the key; the files host never gets it', async () => {
 		ctx.sim.scenario('*', { durationMs: 100, resultHost: 'main', imageShape: 'full' });
 		const [item] = ok(await image('gpt-image-2-async'));

@@ -1,6 +1,6 @@
 'use strict';
-// Failed submits say whether a job was created (issue 16 item 6), a 429 is ridden out by the
-// node run's pacer (item 7), and a result download cut mid-file is fetched again (item 8).
+// Failed submits say whether a job was created (docs/gateway-contract.md §7), a 429 is ridden out by the
+// node run's pacer (§10.5), and a result download cut mid-file is fetched again.
 const { runNode, binaryBuffer } = require('./harness');
 const { useSimulator, createTask } = require('./support');
 

@@ -41,7 +41,7 @@ export function parseTaskIds(value: unknown): string[] {
 
 interface Settings {
 	route: QueryRoute;
-	/** Spec 4.10 `language`, generic query only. */
+	/** docs/gateway-contract.md §4.10 `language`, generic query only. */
 	language?: string;
 	ids: string[];
 	includeFailures: boolean;

@@ -1,6 +1,6 @@
 'use strict';
-// Spec rows that show a response shape or a status word (sections 2.3, 2.7, 3, 4.4, 4.5, 4.7,
-// 4.8, 4.9, 4.10). Each row: [section and sentence, run(h, ctx)].
+// Contract rows that show a response shape or a status word (docs/gateway-contract.md §2.3, §2.7, §3, §4.4, §4.5, §4.7,
+// §4.8, §4.9, §4.10). Each row: [section and sentence, run(h, ctx)].
 
 const { createTask } = require('../support');
 

@@ -1,6 +1,6 @@
 'use strict';
-// Spec rows that show an accepted value or a rejection (sections 2.4-2.8, 4.4-4.9, 4.11, 4.12,
-// 7, 8, 9). Accepted: the value reaches the gateway as the spec writes it. Rejected: refused
+// Contract rows that show an accepted value or a rejection (docs/gateway-contract.md §2.4-§2.8, §4.4-§4.9, §4.11, §4.12,
+// §7, §8, §9). Accepted: the value reaches the gateway as the contract writes it. Rejected: refused
 // before sending, naming the field and what it takes. Each row: [section and sentence, run(h, ctx)].
 const { pngFor } = require('../simulator/png');
 

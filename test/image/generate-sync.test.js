@@ -1,6 +1,6 @@
 'use strict';
 // Image → Generate with the sync GPT models through n8n-core's execution engine against the
-// gateway simulator: exact bodies (spec 4.4), concurrent items, costs, downloaded files.
+// gateway simulator: exact bodies (docs/gateway-contract.md §4.4), concurrent items, costs, downloaded files.
 const { NOTE, prompts, ok, expectPng, useImageSuite } = require('./suite');
 
 const { ctx, run, submits, polls, fileGets } = useImageSuite();
@@ -63,7 +63,7 @@ describe('Generate: sync GPT models', () => {
 		expect(items.map((i) => i.pairedItem)).toEqual([{ item: 0 }, { item: 0 }]);
 		expect(items[0].json.url).not.toBe(items[1].json.url);
 		expect(items.map((i) => i.json.imageIndex)).toEqual([0, 1]);
-		// Spec 2.8 prices per call: n = 2 is one call of 0.0225 USD, each item carries half of it.
+		// docs/gateway-contract.md §2.8 prices per call: n = 2 is one call of 0.0225 USD, each item carries half of it.
 		expect(items.map((i) => i.json.estimatedCost)).toEqual([0, 1].map(() => expect.objectContaining({ per: 'call', callAmount: 0.0225, amount: 0.01125, images: 2 })));
 		const [a, b] = [await expectPng(items[0]), await expectPng(items[1])];
 		expect(a.equals(b)).toBe(false);

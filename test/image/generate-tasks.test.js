@@ -1,5 +1,5 @@
 'use strict';
-// Image → Generate with task models (spec 4.6, 4.7): submits, waits and results over several
+// Image → Generate with task models (docs/gateway-contract.md §4.6, §4.7): submits, waits and results over several
 // items, the alt host, models chosen per item by expression and models the registry does not know.
 const { prompts, ok, expectPng, useImageSuite } = require('./suite');
 

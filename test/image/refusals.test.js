@@ -11,8 +11,8 @@ describe('bad input is refused before any request', () => {
 	const cases = [
 		['a size the model does not take', 'generate', 'gpt-image-2.5', { size: '512x512' }, /Size \(size\) '512x512' is not accepted by model 'gpt-image-2\.5': it takes 1024x1024, 1536x1024/],
 		['a gpt-image-2 size that is neither a ratio nor WIDTHxHEIGHT', 'generate', 'gpt-image-2', { size: '0:0' }, /Size \(size\) '0:0' is not accepted by model 'gpt-image-2': An aspect ratio .* or WIDTHxHEIGHT/],
-		['a nano-banana size of 99999x99999 (issue 16)', 'generate', 'nano-banana', { imageOptions: { size: '99999x99999' } }, /Size \(size\) '99999x99999' is not accepted by model 'nano-banana': .*64 to 8192 pixels a side/],
-		['a nano-banana size of 0:0 (issue 16)', 'generate', 'nano-banana', { imageOptions: { size: '0:0' } }, /Size \(size\) '0:0' is not accepted by model 'nano-banana'/],
+		['a nano-banana size of 99999x99999 (a size no model makes)', 'generate', 'nano-banana', { imageOptions: { size: '99999x99999' } }, /Size \(size\) '99999x99999' is not accepted by model 'nano-banana': .*64 to 8192 pixels a side/],
+		['a nano-banana size of 0:0 (a size no model makes)', 'generate', 'nano-banana', { imageOptions: { size: '0:0' } }, /Size \(size\) '0:0' is not accepted by model 'nano-banana'/],
 		['a reference URL with a space in it', 'edit', 'gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }, /'https:\/\/x\.test\/a b\.png' is not an http\(s\) URL/],
 		['a prompt past 32,000 characters', 'generate', 'gpt-image-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted/],
 		['n above 4', 'generate', 'gpt-image-2', { n: 5 }, /Number of Images \(n\) 5 is out of range for model 'gpt-image-2': it takes a whole number from 1 to 4/],

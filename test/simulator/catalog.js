@@ -1,5 +1,5 @@
 'use strict';
-// Model ids of spec 2.1 and how the simulator routes them.
+// Model ids of docs/gateway-contract.md §2.1 and how the simulator routes them.
 
 const TEXT = ['gpt-5.6-sol', 'claude-sonnet-4', 'deepseek-v3'];
 const IMAGE_SYNC = ['gpt-image-2', 'gpt-image-2.5'];
@@ -23,7 +23,7 @@ const isNano = (id) => NANO.includes(id);
 // Validation family for GPT image ids: '2' (ratios, image_urls) or '2.5' (size table, images).
 const gptFamily = (id) => (id.startsWith('gpt-image-2.5') ? '2.5' : '2');
 
-// Tags are deliberately incomplete, as on real relays (gateway-notes "Model list").
+// Tags are deliberately incomplete, as on real relays (docs/gateway-contract.md §10.4).
 function tagsFor(id) {
   if (id === 'gpt-image-2' || id === 'nano-banana') return ['openai'];
   if (isMainImage(id) || isAlt(id)) return ['image-generation'];

@@ -7,11 +7,11 @@ const DEFAULT_DURATION = { image: 2000, video: 3000 };
  * Where the spec shows several answers for one query, each task gets one of them in turn (a
  * rotation per list, kept across reset() so a file's later tests see the later variants), so
  * every suite meets every shape. A scenario option (shape, imageShape, urlField) pins one.
- *   generic: spec 2.3 shape A, shape B, and the top-level `url` variant of the upload example;
- *   image:   spec 4.5 top-level items[] without a status, the upload example's status/url/
+ *   generic: docs/gateway-contract.md §2.3 shape A, shape B, and the top-level `url` variant of the upload example;
+ *   image:   §4.5 top-level items[] without a status, the upload example's status/url/
  *            fail_reason, and both together;
- *   videoUrl: spec 2.7 result_url, video_url, url ("present on completion, possibly absent"),
- *            gateway-notes metadata.url.
+ *   videoUrl: §2.7 result_url, video_url, url ("present on completion, possibly absent"),
+ *            §10.2 metadata.url.
  */
 const VARIANTS = {
   generic: ['A', 'B', 'url'],
@@ -91,7 +91,7 @@ function resultUrls(sim, task) {
 }
 
 function plainResultUrls(sim, task) {
-  // resultHost 'main': the gateway serves results on its own host, behind the key (spec 5.5).
+  // resultHost 'main': the gateway serves results on its own host, behind the key (docs/gateway-contract.md §5 rule 5).
   const base = task.scenario.resultHost === 'main' ? `${sim.urls.main}/v1/results` : `${sim.urls.files}/files`;
   if (task.kind === 'video') {
     const bytes = task.scenario.videoBytes;

@@ -21,14 +21,14 @@ function withError(obj, task, st, language) {
   return obj;
 }
 
-// The item status of spec 4.5: `success` when done, else the task's own word.
+// The item status of docs/gateway-contract.md §4.5: `success` when done, else the task's own word.
 const itemStatus = (st) => (st.status === 'completed' ? 'success' : st.status);
 
 // GET /v1/images/generations/{id} for async GPT tasks, in the variant the task was given.
 function gptImageView(task, st) {
   const variant = task.scenario.imageShape || task.variants.image;
   if (variant === 'items') {
-    // Spec 4.5 literally: poll until items[0].status is success, read items[0].data[0].url.
+    // docs/gateway-contract.md §4.5 literally: poll until items[0].status is success, read items[0].data[0].url.
     const item = { id: `${task.id}_0`, status: itemStatus(st), data: st.urls.map((url) => ({ url })) };
     const error = errorOf(task, st);
     if (error) item.fail_reason = error.message;
@@ -66,7 +66,7 @@ function nanoView(task, st) {
 }
 
 // Generic query, shape A (flat). Video tasks carry their video in result_url.
-// The upload example's variant of the generic task (spec 2.3): id, status, url, fail_reason.
+// The upload example's variant of the generic task (docs/gateway-contract.md §2.3): id, status, url, fail_reason.
 function urlView(task, st, language) {
   const error = errorOf(task, st, language);
   const out = { id: task.id, status: st.status, progress: pct(st.progress) };

@@ -62,7 +62,7 @@ describe('requests per model family and route', () => {
 		expect(json).toMatchObject({ queryRoute: 'video', status: 'completed', url: ctx.sim.task(json.taskId).urls[0] });
 	});
 
-	test('Veo 3.1 fields left alone send nothing: the channel defaults apply (spec 4.8: default 8 s; picture and audio by model)', async () => {
+	test('Veo 3.1 fields left alone send nothing: the channel defaults apply (§4.8: default 8 s; picture and audio by model)', async () => {
 		await generate('veo-3.1-flash');
 		expect(submits()[0].body).toEqual({ model: 'veo-3.1-flash', prompt: PROMPT });
 	});

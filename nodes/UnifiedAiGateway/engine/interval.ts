@@ -22,7 +22,7 @@ export interface PollIntervals {
 
 /**
  * The interval per route: the user's value, but never below the spec's advice for the route
- * (spec 8: polling faster only adds load and risks a rate limit) unless the host is loopback.
+ * (docs/gateway-contract.md §8: polling faster only adds load and risks a rate limit) unless the host is loopback.
  */
 export async function pollIntervals(
 	ctx: GatewayContext,

@@ -39,7 +39,7 @@ function routeMissing(error: unknown): boolean {
 	return error instanceof GatewayRequestError && String(error.httpCode) === '404' && /invalid url/i.test(error.gatewaySaid ?? '');
 }
 
-/** One reading of a task through the route that created it (spec 4.5, 4.7, 4.9, 4.10), or its fallbacks. */
+/** One reading of a task through the route that created it (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10; fallbacks §10.2). */
 export async function queryTask(
 	ctx: GatewayContext,
 	routeName: QueryRoute,
@@ -58,7 +58,7 @@ export async function queryTask(
 				method: 'GET',
 				host: route.host,
 				path: reading.path(taskId),
-				// `language` is the generic query's own parameter (spec 4.10).
+				// `language` is the generic query's own parameter (docs/gateway-contract.md §4.10).
 				qs: options.language && index === 0 ? { language: options.language } : undefined,
 				action: `checking task ${taskId}`,
 				itemIndex: options.itemIndex,

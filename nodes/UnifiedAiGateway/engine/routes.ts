@@ -1,18 +1,18 @@
 import type { GatewayHost } from '../transport/urls';
 import { taskPathSegment } from './taskIds';
 
-/** The query routes a task can be read through (spec 4.5, 4.7, 4.9, 4.10). */
+/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10). */
 export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 
 export interface RouteInfo {
 	host: GatewayHost;
 	path: (taskId: string) => string;
-	/** Spec 8: image tasks 3-5 s, alt host 5-10 s, video 5 s. Also the floor a user's interval is raised to. */
+	/** docs/gateway-contract.md §8: image tasks 3-5 s, alt host 5-10 s, video 5 s. Also the floor a user's interval is raised to. */
 	intervalMs: number;
-	/** Spec 8: async images up to 10 min; video at least 30 min. */
+	/** docs/gateway-contract.md §8: async images up to 10 min; video at least 30 min. */
 	deadlineMs: number;
 	label: string;
-	/** Where the route serves a finished task's file with the API key (spec 2.7, 4.9: `/v1/videos/{id}/content`). */
+	/** Where the route serves a finished task's file with the API key (docs/gateway-contract.md §2.7, §4.9: `/v1/videos/{id}/content`). */
 	contentPath?: (taskId: string) => string;
 	/**
 	 * Where the upstream relay reads the same tasks when this gateway has no such route (it answers
@@ -28,7 +28,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		host: 'main',
 		path: (id) => `/v1/tasks/${taskPathSegment(id)}`,
 		intervalMs: 3_000,
-		// The unified video route's tasks are read here: the video window applies (spec 8).
+		// The unified video route's tasks are read here: the video window applies (docs/gateway-contract.md §8).
 		deadlineMs: 30 * MINUTE,
 		label: 'generic task query',
 		// docs/gateway-contract.md §10.2: a build without `/v1/tasks` reads unified video tasks here.

@@ -9,11 +9,11 @@ export interface TaskSnapshot {
 	/** The status word exactly as the gateway sent it. */
 	status: string;
 	phase: TaskPhase | 'unknown';
-	/** Spec 3 rule 2 applied: success needs `completed` AND a result URL. */
+	/** docs/gateway-contract.md §3 rule 2 applied: success needs `completed` AND a result URL. */
 	state: 'pending' | 'succeeded' | 'failed';
 	progress?: number;
 	urls: string[];
-	/** The file is served by the gateway's content route (spec 2.7, 4.9): the task gave no URL. */
+	/** The file is served by the gateway's content route (docs/gateway-contract.md §2.7, §4.9): the task gave no URL. */
 	contentRoute?: boolean;
 	error?: string;
 	estimatedTimeS?: number;
@@ -46,7 +46,7 @@ export function taskIdOf(body: unknown): string | undefined {
 	return firstString(root?.task_id, data?.task_id, data?.id, root?.id, root?.request_id);
 }
 
-/** The first `items[]` entry wherever the answer puts it (spec 2.3 `result.items`, 4.5 top level). */
+/** The first `items[]` entry wherever the answer puts it (docs/gateway-contract.md §2.3 `result.items`, §4.5 top level). */
 function firstItemOf(root: IDataObject, data: IDataObject | undefined): IDataObject | undefined {
 	for (const holder of [root, obj(root.result), data, obj(data?.result)]) {
 		if (holder && Array.isArray(holder.items)) return obj(holder.items);
@@ -56,9 +56,9 @@ function firstItemOf(root: IDataObject, data: IDataObject | undefined): IDataObj
 
 export interface ReadOptions {
 	/**
-	 * Where the finished file is when the answer names no URL (spec 2.7 + 4.9: the `/v1/videos`
+	 * Where the finished file is when the answer names no URL (docs/gateway-contract.md §2.7 + §4.9: the `/v1/videos`
 	 * routes serve it at `/v1/videos/{id}/content`). Without it, completed-without-URL is a
-	 * failure (spec 3 rule 2).
+	 * failure (docs/gateway-contract.md §3 rule 2).
 	 */
 	contentUrl?: string;
 	/** The gateway's origin, for relative result URLs. */
@@ -68,7 +68,7 @@ export interface ReadOptions {
 }
 
 /**
- * The status word: the task's own, else its first item's (spec 4.5 polls `items[0].status`); a
+ * The status word: the task's own, else its first item's (docs/gateway-contract.md §4.5 polls `items[0].status`); a
  * finished item also outranks a task word that still says waiting or running.
  */
 function statusOf(root: IDataObject, data: IDataObject | undefined): string {

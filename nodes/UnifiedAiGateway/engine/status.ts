@@ -1,4 +1,4 @@
-/** Where a task stands, whatever family of status words its route uses (spec 3, gateway-notes). */
+/** Where a task stands, whatever family of status words its route uses (docs/gateway-contract.md §3, §10.2). */
 export type TaskPhase = 'waiting' | 'running' | 'succeeded' | 'failed';
 
 /**

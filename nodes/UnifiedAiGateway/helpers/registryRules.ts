@@ -111,7 +111,7 @@ export interface ValueRefusal {
 
 type Checked = { value?: string | number | boolean; refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'> };
 
-/** The switch that lets a value past a rule's plausibility bound (issue 16: video is pre-charged by duration). */
+/** The switch that lets a value past a rule's plausibility bound (video is pre-charged by duration, so a typo costs money: docs/gateway-contract.md §8). */
 export const ALLOW_UNUSUAL_LABEL = 'Allow Unusual Values';
 
 function unusual(max: number): NonNullable<Checked['refusal']> {

@@ -14,7 +14,7 @@ export interface UploadedImage extends IDataObject {
 	expiresAt?: string;
 }
 
-/** POST /v1/uploads/images (spec 4.11): the gateway takes reference images as URLs, not data. */
+/** POST /v1/uploads/images (docs/gateway-contract.md §4.11): the gateway takes reference images as URLs, not data. */
 export async function uploadImage(ctx: IExecuteFunctions, image: InputImage, itemIndex: number): Promise<UploadedImage> {
 	const form = new FormData();
 	form.append('file', new Blob([image.buffer as unknown as BlobPart], { type: image.mimeType }), image.fileName);

@@ -2,7 +2,7 @@ import { GPT_TIERS, NANO_TIERS } from './prices';
 import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
 
 /*
- * Image models of spec 2.1, one row each. The Image resource builds its fields, its checks,
+ * Image models of docs/gateway-contract.md §2.1, one row each. The Image resource builds its fields, its checks,
  * its request bodies and its cost estimates from these rows only (actions/image/* through
  * helpers/registry*.ts), so a new model is one new row. Field rules are keyed by the body key sent to the gateway:
  * - a rule with a `default` is a field of its own, pre-filled and always sent;
@@ -10,15 +10,15 @@ import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
  * - a rule with a single value is sent as is, without a field (response_format: url).
  */
 
-// Spec 4.4 size table of the GPT 2.5 models (the edit page's full list).
+// docs/gateway-contract.md §4.4 size table of the GPT 2.5 models (the edit page's full list).
 const GPT_SIZES_STANDARD = ['1024x1024', '1536x1024', '1024x1536', '1024x1365', '1365x1024', '1088x1920', '1920x1088'];
 const GPT_SIZES_HIGH = [
 	'2048x2048', '1712x2560', '2560x1712', '2048x1536', '1536x2048', '1152x2048', '2048x1152',
 	'2880x2880', '2560x3840', '3840x2560', '2880x3840', '3840x2880', '2160x3840', '3840x2160',
 ];
-// Spec 4.6: the ratio sizes of gpt-image-2.
+// docs/gateway-contract.md §4.6: the ratio sizes of gpt-image-2.
 const GPT2_RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9:16', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
-// Spec 4.7: alt-host aspect ratios.
+// docs/gateway-contract.md §4.7: alt-host aspect ratios.
 const ALT_RATIOS = ['auto', '1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 
 const QUALITY: FieldRule = {
@@ -33,7 +33,7 @@ const N: FieldRule = {
 	min: 1,
 	max: 4,
 	default: 1,
-	description: 'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (spec 2.8).',
+	description: 'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (the gateway price list).',
 };
 const URL_ONLY: FieldRule = { values: ['url'], default: 'url' };
 const GPT_SIZE: FieldRule = {
@@ -43,7 +43,7 @@ const GPT_SIZE: FieldRule = {
 	description: 'Width x height in pixels. The high-resolution sizes (2K/4K) cost 1.5 times the base price and take longer.',
 };
 /**
- * gpt-image-2 takes a ratio (with Resolution) or a pixel size (spec 4.4: default 1024x1024, "a
+ * gpt-image-2 takes a ratio (with Resolution) or a pixel size (docs/gateway-contract.md §4.4: default 1024x1024, "a
  * ratio such as 16:9 or 1:1 is also shown"; 4.6 lists the ratios): both listed, others typed.
  */
 const GPT2_SIZE: FieldRule = {
@@ -76,8 +76,8 @@ const OUTPUT_COMPRESSION: FieldRule = {
 	description: 'Compression level 0-100 for JPEG and WebP output',
 };
 /**
- * Spec 4.4 names `size` for nano-banana without values: ratios offered, any ratio or pixel size
- * typed is sent, but not 0:0 or 99999x99999 (issue 16): ratio terms 1-99, sides 64-8192 pixels.
+ * docs/gateway-contract.md §4.4 names `size` for nano-banana without values: ratios offered, any ratio or pixel size
+ * typed is sent, but not 0:0 or 99999x99999 (sizes no model makes, refused before anything is billed): ratio terms 1-99, sides 64-8192 pixels.
  */
 const NANO_SIZE: FieldRule = {
 	label: 'Size',
@@ -102,7 +102,7 @@ const ALT_FIELDS: Record<string, FieldRule> = {
 	},
 };
 
-/** Spec 2.8: per call whatever `n` is; 2K and 4K (a high-resolution size or `resolution`) cost 1.5×. */
+/** docs/gateway-contract.md §2.8: per call whatever `n` is; 2K and 4K (a high-resolution size or `resolution`) cost 1.5×. */
 const GPT_PRICE: ModelPrice = { baseUsd: 0.015, per: 'call', tiers: GPT_TIERS };
 
 /** gpt-image-2.5 and the models that take its body (flare, sunburst). */
@@ -134,7 +134,7 @@ const ALT_ROW: Omit<ModelSpec, 'id'> = {
 	family: 'alt',
 	fields: { generate: ALT_FIELDS, edit: ALT_FIELDS },
 	limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 10 },
-	// Spec 2.8: per image; it names no resolution multiplier for the alt host.
+	// docs/gateway-contract.md §2.8: per image; it names no resolution multiplier for the alt host.
 	price: { baseUsd: 0.02, per: 'image' },
 };
 

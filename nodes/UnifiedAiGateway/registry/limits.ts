@@ -1,9 +1,9 @@
 /*
- * Bounds the spec does not give, taken from what gateways of this kind accept (issue 16).
+ * Bounds the gateway's document does not give (docs/gateway-contract.md §8), taken from what gateways of this kind accept.
  */
 
 /**
- * Prompt length. Spec 4.4-4.8 give none; OpenAI's image API, whose wire format these routes
+ * Prompt length. docs/gateway-contract.md §4.4-§4.8 give none; OpenAI's image API, whose wire format these routes
  * follow, takes at most 32,000 characters for GPT image prompts, and relays pass the text on
  * unchanged. A longer prompt is refused before anything is sent.
  */

@@ -23,7 +23,7 @@ export function findModel(id: string, host?: GatewayHost): ModelSpec | undefined
 
 /**
  * Endpoint tags that name a group. `openai` is left out on purpose: gateways tag image and video
- * models with it too (gateway-notes: gpt-image-2 and nano-banana carry no image tag), so it says
+ * models with it too (docs/gateway-contract.md §10.4: gpt-image-2 and nano-banana carry no image tag), so it says
  * only "OpenAI wire format"; a model with nothing else to go by is listed as text.
  */
 const TAG_GROUPS: Array<[RegExp, ModelGroup]> = [

@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import type { ModelPrice, ResolutionTier } from './types';
 
 /*
- * Spec 2.8 prices from a registry row and a request body. A multiplier is keyed by the
+ * docs/gateway-contract.md §2.8 prices from a registry row and a request body. A multiplier is keyed by the
  * resolution tier the request asks for, whichever field says it: gpt-image-2 `resolution`
  * (1k/2k/4k), the alt host's `image_size` (1K/2K/4K) or a pixel `size` (the GPT 2.5 size
  * table: up to 1920 px is the standard tier, larger is high resolution).
@@ -11,9 +11,9 @@ import type { ModelPrice, ResolutionTier } from './types';
 
 const TIER_ORDER: readonly ResolutionTier[] = ['1K', '2K', '4K'];
 
-/** Spec 2.8: the GPT image models' multipliers. */
+/** docs/gateway-contract.md §2.8: the GPT image models' multipliers. */
 export const GPT_TIERS: ModelPrice['tiers'] = { '1K': 1, '2K': 1.5, '4K': 1.5 };
-/** Spec 2.8: nano-banana models use 1 at every resolution. */
+/** docs/gateway-contract.md §2.8: nano-banana models use 1 at every resolution. */
 export const NANO_TIERS: ModelPrice['tiers'] = { '1K': 1, '2K': 1, '4K': 1 };
 
 /** The tier one body value names, if it names one: '2k', '4K', '2048x2048'… ('16:9' names none). */
@@ -35,7 +35,7 @@ export function tierOfValue(key: string, value: unknown): ResolutionTier | undef
 
 /**
  * The highest tier the request names (a guard should not under-count when a pixel size and a
- * resolution disagree); 1K when it names none, the gateway's default (spec 4.4, 4.6).
+ * resolution disagree); 1K when it names none, the gateway's default (docs/gateway-contract.md §4.4, §4.6).
  */
 export function requestTier(request: IDataObject): ResolutionTier {
 	const named = ['resolution', 'image_size', 'size'].map((key) => tierOfValue(key, request[key]));
@@ -73,7 +73,7 @@ export function roundUsd(amount: number): number {
 	return Math.round(amount * 1e6) / 1e6;
 }
 
-/** The list price of one request that makes `images` images (spec 2.8). */
+/** The list price of one request that makes `images` images (docs/gateway-contract.md §2.8). */
 export function listPrice(price: ModelPrice, request: IDataObject, images: number): ListPrice {
 	const tier = requestTier(request);
 	const multiplier = tierMultiplier(price, tier);

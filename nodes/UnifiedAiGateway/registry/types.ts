@@ -46,11 +46,11 @@ export interface FieldRule {
 	 */
 	routeVariants?: ReadonlyArray<Omit<FieldRule, 'routeVariants'> & { routes: readonly string[] }>;
 	/**
-	 * Plausibility bound (issue 16): a number above it is almost surely a typo and, for video,
+	 * Plausibility bound (a bound the package adds, docs/gateway-contract.md §8): a number above it is almost surely a typo and, for video,
 	 * pre-charged by duration; refused unless the user turns on Allow Unusual Values.
 	 */
 	plausibleMax?: number;
-	/** Sent only beside another value: gpt-image-2 `resolution` goes with ratio sizes (spec 4.4). */
+	/** Sent only beside another value: gpt-image-2 `resolution` goes with ratio sizes (docs/gateway-contract.md §4.4). */
 	onlyWith?: { key: string; pattern: string };
 	default?: string | number | boolean;
 	min?: number;
@@ -82,14 +82,14 @@ export interface ModelLimits {
 	maskField?: string;
 }
 
-/** Spec 2.8 resolution tiers: what a price multiplier is keyed by. */
+/** docs/gateway-contract.md §2.8 resolution tiers: what a price multiplier is keyed by. */
 export type ResolutionTier = '1K' | '2K' | '4K';
 
 export interface ModelPrice {
-	/** Spec 2.8 base price, USD. */
+	/** docs/gateway-contract.md §2.8 base price, USD. */
 	baseUsd: number;
 	/** 'call': one charge per request, whatever its `n` (GPT, nano-banana); 'image': one per image made (alt host). */
 	per: 'call' | 'image';
-	/** Spec 2.8 resolution multipliers (GPT: 2K and 4K = 1.5); a tier not listed costs 1×. The tier comes from the request (registry/prices.ts). */
+	/** docs/gateway-contract.md §2.8 resolution multipliers (GPT: 2K and 4K = 1.5); a tier not listed costs 1×. The tier comes from the request (registry/prices.ts). */
 	tiers?: Partial<Record<ResolutionTier, number>>;
 }

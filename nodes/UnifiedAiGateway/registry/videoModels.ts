@@ -1,9 +1,9 @@
 import type { FieldRule, ModelLimits, ModelSpec } from './types';
 
 /*
- * Video models of spec 2.1, with the per-model rules of spec 4.8 / 4.9 / 8. The Video resource's
+ * Video models of docs/gateway-contract.md §2.1, with the per-model rules of §4.8, §4.9 and §8. The Video resource's
  * fields, its checks before sending and its request bodies are all built from these rows.
- * Spec 2.8 gives no video price (video is pre-charged by the site price and duration): no `price`.
+ * docs/gateway-contract.md §2.8 gives no video price (video is pre-charged by the site price and duration): no `price`.
  */
 
 const LANDSCAPE_OR_PORTRAIT = ['1280x720', '720x1280'];
@@ -12,7 +12,7 @@ const JSON_ROUTES = ['unified', 'compatibility'];
 const RATIO = '^\\d{1,2}:\\d{1,2}$';
 const WIDTH_X_HEIGHT = '^\\d{2,5}x\\d{2,5}$';
 /**
- * Issue 16: far beyond any model's range (spec: grok 20 s, Seedance 15 s, sora 12 s, Veo 8 s) is
+ * Far beyond any model's range (docs/gateway-contract.md §4.8, §4.9: grok 20 s, Seedance 15 s, sora 12 s, Veo 8 s) is
  * a typo, and video is pre-charged by duration; past this only with Allow Unusual Values.
  */
 export const PLAUSIBLE_MAX_SECONDS = 60;
@@ -28,7 +28,7 @@ function suggestion(label: string, values: string[], pattern: string, descriptio
 }
 
 /*
- * Grok (spec 4.8, 4.9, 8). The multipart route requires seconds, size and quality, each from its
+ * Grok (docs/gateway-contract.md §4.8, §4.9, §8). The multipart route requires seconds, size and quality, each from its
  * list; on the unified and compatibility JSON routes duration is "set by channel", the picture is
  * "size or aspect_ratio", and nothing is sent unless chosen.
  */
@@ -64,7 +64,7 @@ const GROK_LIMITS: ModelLimits = {
 	maxFileBytes: 20 * 1024 * 1024,
 };
 
-/** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (spec 4.8). */
+/** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (docs/gateway-contract.md §4.8). */
 const SORA_FIELDS: Record<string, FieldRule> = {
 	seconds: { label: 'Seconds', values: ['8', '12'], default: '8', description: 'Video length: sora-2 takes only 8 or 12 seconds' },
 	size: { label: 'Size', values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait (720p only)' },
@@ -83,7 +83,7 @@ function duration(description: string): FieldRule {
 	};
 }
 
-/** Veo 3.1: picture and duration go in `metadata` under Google's names (spec 4.8). */
+/** Veo 3.1: picture and duration go in `metadata` under Google's names (docs/gateway-contract.md §4.8). */
 const VEO_FIELDS: Record<string, FieldRule> = {
 	'metadata.durationSeconds': duration('Video length; Veo defaults to 8 seconds'),
 	'metadata.aspectRatio': suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape; support depends on the model and channel'),
@@ -132,7 +132,7 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'grok-imagine-1.5-video', family: 'grok', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
 	video({ id: 'veo-3.1-flash', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
 	video({ id: 'veo-3.1-pro', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	// "images allowed" (spec 4.8): one goes in `image`, several in `images`.
+	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
 	video({ id: 'sora-2', family: 'sora', fields: SORA_FIELDS, limits: { referenceField: 'image' } }),
 	video({ id: 'seedance-1.0-fast', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-mini', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),

@@ -15,7 +15,7 @@ import { BASE_URL_FIELDS, checkBaseUrl, isAbsoluteUrl, keyOrigins, originOf, ori
 export type { ByteStream } from './responses';
 
 export const DEFAULT_TIMEOUT_MS = 60_000;
-/** Sync image calls hold the connection until the image exists (spec 4.4: at least 300 s). */
+/** Sync image calls hold the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s). */
 export const SYNC_IMAGE_TIMEOUT_MS = 330_000;
 
 export interface GatewayRequest {

@@ -1,5 +1,5 @@
 'use strict';
-// Spec 5.5: task queries and downloads use the same key. A result URL on the gateway's own host
+// docs/gateway-contract.md §5 rule 5: task queries and downloads use the same key. A result URL on the gateway's own host
 // gets the key (without it: 401 and a paid image lost); the separate files host never gets it.
 const assert = require('node:assert/strict');
 const { nodeItems } = require('../run-e2e');

@@ -1,5 +1,5 @@
 'use strict';
-// Spec 4.5: "poll until items[0].status is success, then read items[0].data[0].url" — the answer
+// docs/gateway-contract.md §4.5: "poll until items[0].status is success, then read items[0].data[0].url" — the answer
 // has items[] at the top level and no top-level status. The paid image reaches the user as a file.
 const assert = require('node:assert/strict');
 const { nodeItems } = require('../run-e2e');

@@ -1,5 +1,5 @@
 'use strict';
-// Spec 2.7 ("result_url, video_url, url: present on completion, possibly absent") + 4.9: a finished
+// docs/gateway-contract.md §2.7 ("result_url, video_url, url: present on completion, possibly absent") + §4.9: a finished
 // task on the compatibility route without any URL is downloaded from GET /v1/videos/{id}/content
 // with the key, not reported as failed.
 const assert = require('node:assert/strict');

@@ -1,5 +1,5 @@
 'use strict';
-// Alt-host image service (spec 4.7): task-only, its own /v1/tasks/{id}.
+// Alt-host image service (docs/gateway-contract.md §4.7): task-only, its own /v1/tasks/{id}.
 const { sendJson } = require('../respond');
 const { badRequest, noChannel, taskNotExist } = require('../errors');
 const { jsonBody, requireString, optionalString, optionalEnum, urlArray, present } = require('../validate');

@@ -1,5 +1,5 @@
 'use strict';
-// Main-host image generation and editing (spec 4.4, 4.6).
+// Main-host image generation and editing (docs/gateway-contract.md §4.4, §4.6).
 const { sendJson } = require('../respond');
 const { badRequest, noChannel } = require('../errors');
 const { jsonBody, requireString, optionalString, optionalEnum, optionalInt, urlArray, isHttpUrl, present } = require('../validate');
@@ -44,7 +44,7 @@ function validateGpt(body, family) {
     return;
   }
   const size = optionalString(body, 'size');
-  // Spec 4.4 shows ratios "such as 16:9 or 1:1": any ratio of small whole numbers is taken.
+  // docs/gateway-contract.md §4.4 shows ratios "such as 16:9 or 1:1": any ratio of small whole numbers is taken.
   if (present(size) && size !== 'auto' && !RATIOS.includes(size) && !RATIO.test(size) && !WXH.test(size)) {
     throw badRequest(`invalid size ${JSON.stringify(size)}: use a ratio (${RATIOS.join(', ')}) or WIDTHxHEIGHT`, 'size');
   }

@@ -1,5 +1,5 @@
 'use strict';
-// Task queries on the main host: image-specific (spec 4.5) and generic (2.3, 4.10).
+// Task queries on the main host: image-specific (docs/gateway-contract.md §4.5) and generic (§2.3, §4.10).
 const { sendJson } = require('../respond');
 const { taskNotExist } = require('../errors');
 const { taskState } = require('../tasks');
@@ -25,7 +25,7 @@ function imageTask(ctx) {
 
 const GENERIC_VIEWS = { A: views.shapeAView, B: views.shapeBView, url: views.urlView };
 
-// Spec 2.3 shows shape A, shape B and a top-level `url` variant: each task gets one in turn
+// docs/gateway-contract.md §2.3 shows shape A, shape B and a top-level `url` variant: each task gets one in turn
 // (tasks.js VARIANTS); scenario `shape` pins one.
 function genericTask(ctx) {
   const known = ctx.sim.tasks.get(decodeURIComponent(ctx.params.id));

@@ -1,5 +1,5 @@
 'use strict';
-// POST /v1/uploads/images (spec 4.11): multipart field `file`, judged by magic bytes.
+// POST /v1/uploads/images (docs/gateway-contract.md §4.11): multipart field `file`, judged by magic bytes.
 const path = require('node:path');
 const { sendJson } = require('../respond');
 const { badRequest, HttpError } = require('../errors');

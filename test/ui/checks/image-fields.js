@@ -46,7 +46,7 @@ async function gptImage2(page, env) {
 	for (const ratio of ['1:1', '9:16', '21:9']) {
 		check(sizes.includes(ratio), `gpt-image-2: the ${sizeField.label} field has no ratio "${ratio}"; it offers ${list(sizes)}`);
 	}
-	// Spec 4.4: gpt-image-2 takes pixel sizes too (its default is 1024x1024).
+	// docs/gateway-contract.md §4.4: gpt-image-2 takes pixel sizes too (its default is 1024x1024).
 	check(sizes.includes('1024x1024'), `gpt-image-2: the ${sizeField.label} field has no pixel size 1024x1024; it offers ${list(sizes)}`);
 	await waitUntil(async () => (await editor.selectedValue(page, 'size')) === '16:9', `gpt-image-2: choosing 16:9 in ${sizeField.label} did not stick`);
 	const resolutionSelect = await editor.openSelect(page, editor.parameterInput(page, 'resolution'));

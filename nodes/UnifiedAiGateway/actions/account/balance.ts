@@ -22,7 +22,7 @@ export interface Balance {
 	raw: IDataObject;
 }
 
-/** Reads a balance record (spec 2.2); `success: false`, even with HTTP 200, is an error. */
+/** Reads a balance record (docs/gateway-contract.md §2.2); `success: false`, even with HTTP 200, is an error. */
 export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIndex?: number): Promise<Balance> {
 	const action = kind === 'token' ? 'checking the token balance' : 'checking the user balance';
 	const { body } = await gatewayRequest.call(ctx, { method: 'GET', path: PATHS[kind], action, itemIndex });

@@ -7,7 +7,7 @@ import { uploadImage } from '../../helpers/upload';
 
 const show = { resource: ['file'], operation: ['uploadImage'] };
 
-/** Spec 4.11 and 8: what the upload endpoint takes. */
+/** docs/gateway-contract.md §4.11 and §8: what the upload endpoint takes. */
 const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 export const description: INodeProperties[] = [
@@ -42,7 +42,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			content_type: uploaded.content_type ?? image.mimeType,
 			bytes: uploaded.bytes ?? image.bytes,
 			created_at: uploaded.created_at ?? null,
-			// The URL dies 72 hours after upload (spec 2.5): workflows can check this before reuse.
+			// The URL dies 72 hours after upload (docs/gateway-contract.md §2.5): workflows can check this before reuse.
 			expiresAt: uploaded.expiresAt ?? null,
 		};
 	});

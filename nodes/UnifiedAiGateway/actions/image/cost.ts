@@ -7,12 +7,12 @@ import { listPrice, roundUsd } from '../../registry/prices';
 export const COST_NOTE = 'Estimate from the gateway price list; the account plan decides the final charge.';
 
 const PER_TEXT = {
-	call: 'List price per call (spec 2.8): one charge per request, whatever the number of images.',
-	image: 'List price per image (spec 2.8, alt host): each image made is charged.',
+	call: 'List price per call (the gateway price list): one charge per request, whatever the number of images.',
+	image: 'List price per image (the gateway price list, alt host): each image made is charged.',
 };
 
 /**
- * The list price of one request (spec 2.8) from the model's registry row: base price × the
+ * The list price of one request (docs/gateway-contract.md §2.8) from the model's registry row: base price × the
  * multiplier of the resolution tier the request asks for; × `images` only when priced per image.
  * `amount` is the share of one of the `outputItems` the request became, so the amounts of a
  * run's items add up to its cost (n = 4 is one call, not four); `callAmount` is the whole request.

@@ -71,7 +71,7 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 		host: model.host,
 		path: PATHS[job.operation],
 		body: request,
-		// A sync model holds the connection until the image exists (spec 4.4: at least 300 s).
+		// A sync model holds the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s).
 		timeoutMs: model.spec.mode === 'task' ? DEFAULT_TIMEOUT_MS : SYNC_IMAGE_TIMEOUT_MS,
 		action: `submitting the image ${job.operation === 'edit' ? 'edit' : 'generation'}`,
 		billed: true,

@@ -6,7 +6,7 @@ import { uploadImage, type UploadedImage } from '../../helpers/upload';
 import { refuse } from './body';
 import { describeModel, type ImageModel } from './models';
 
-/** What the upload route takes (spec 4.11). */
+/** What the upload route takes (docs/gateway-contract.md §4.11). */
 const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 const LABEL = 'Reference Images';
 

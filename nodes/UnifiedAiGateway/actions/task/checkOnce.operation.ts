@@ -16,7 +16,7 @@ import { languageField, queryRouteField, taskIdField } from './fields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
 
-/** 0: give up after the route's window (spec 8), counted from the item's first check. */
+/** 0: give up after the route's window (docs/gateway-contract.md §8), counted from the item's first check. */
 const BY_ROUTE = 0;
 
 export const description: INodeProperties[] = [

@@ -33,7 +33,7 @@ export function queryRouteField(operations: string[], withAuto: boolean): INodeP
 	};
 }
 
-/** Spec 4.10: the generic task query's `language`; default English. */
+/** docs/gateway-contract.md §4.10: the generic task query's `language`; default English. */
 export const TASK_LANGUAGE: Omit<INodeProperties, 'displayOptions'> = {
 	displayName: 'Language',
 	name: 'language',

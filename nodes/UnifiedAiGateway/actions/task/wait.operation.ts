@@ -11,7 +11,7 @@ import { languageField, queryRouteField, taskIdField } from './fields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
-/** 0: each task waits as long as spec 8 advises for its route (QUERY_ROUTES deadlineMs). */
+/** 0: each task waits as long as docs/gateway-contract.md §8 advises for its route (QUERY_ROUTES deadlineMs). */
 const BY_ROUTE = 0;
 
 /** Max Wait of this operation: by default the route's window, so a video is not given up after 10 minutes. */
@@ -23,7 +23,7 @@ function byRouteDeadline(field: INodeProperties): INodeProperties {
 		default: BY_ROUTE,
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
-			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route (spec 8): ` +
+			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route's advised window: ` +
 			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host. ` +
 			"The wait also ends before the execution's time limit (Timeout Workflow), outputting unfinished tasks as pending items.",
 	};

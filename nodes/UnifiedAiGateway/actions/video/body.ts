@@ -25,19 +25,19 @@ export function referenceKey(model: ModelSpec | undefined): string {
 	return model?.limits?.referenceField ?? 'images';
 }
 
-/** The JSON body of the unified and compatibility routes (spec 4.8). */
+/** The JSON body of the unified and compatibility routes (docs/gateway-contract.md §4.8). */
 export function jsonBody(p: PreparedVideo, urls: string[]): IDataObject {
 	const body: IDataObject = { model: p.modelId, prompt: p.prompt, ...p.values };
 	if (urls.length > 0) {
 		const key = referenceKey(p.model);
-		// `image` holds one reference (spec 4.8); several go in `images`, as every other key takes them.
+		// `image` holds one reference (docs/gateway-contract.md §4.8); several go in `images`, as every other key takes them.
 		if (key === 'image' && urls.length > 1) body.images = urls;
 		else body[key] = key === 'image' ? urls[0] : urls;
 	}
 	return merge(body, p.extra);
 }
 
-/** The grok multipart body (spec 4.9): text fields, then one `input_reference` part per file. */
+/** The grok multipart body (docs/gateway-contract.md §4.9): text fields, then one `input_reference` part per file. */
 export function multipartBody(p: PreparedVideo): FormData {
 	const form = new FormData();
 	const fields = merge({ model: p.modelId, prompt: p.prompt, ...p.values }, p.extra);

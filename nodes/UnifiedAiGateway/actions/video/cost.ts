@@ -5,12 +5,12 @@ import { roundUsd } from '../../registry/prices';
 import type { PreparedVideo } from './body';
 
 /*
- * Spec 2.8 gives no video price: a video is pre-charged by the site's price and its duration.
+ * docs/gateway-contract.md §2.8 gives no video price: a video is pre-charged by the site's price and its duration.
  * The estimate exists only when the user gives a price per second for the model (Spend Guard →
  * Video Prices per Second); the length is what the request asks for, else the model's default.
  */
 
-/** The duration keys of spec 4.8, in the order the gateway prefers them. */
+/** The duration keys of docs/gateway-contract.md §4.8, in the order the gateway prefers them. */
 const DURATION_KEYS = ['duration', 'seconds', 'metadata.durationSeconds'];
 
 function at(body: IDataObject, dotted: string): unknown {

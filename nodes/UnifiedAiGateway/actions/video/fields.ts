@@ -22,7 +22,7 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 	allowUnusualParameter: 'videoAllowUnusualValues',
 };
 
-/** Video waits long: spec 8 advises a polling window of at least 30 minutes. */
+/** Video waits long: docs/gateway-contract.md §8 advises a polling window of at least 30 minutes. */
 export const DEFAULT_DEADLINE_MINUTES = 30;
 
 export const description: INodeProperties[] = [
@@ -86,7 +86,7 @@ export const description: INodeProperties[] = [
 		displayOptions: { show },
 	},
 	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
-	// The unified route's task is read on the generic query, which takes a language (spec 4.10).
+	// The unified route's task is read on the generic query, which takes a language (docs/gateway-contract.md §4.10).
 	{ ...TASK_LANGUAGE, name: 'videoLanguage', displayOptions: { show: { ...show, videoRoute: ['unified'], waitForCompletion: [true] } } },
 	...downloadFields(show, true, 'video'),
 	downloadOptionsField(show, 'video'),

@@ -11,7 +11,7 @@ export interface VideoReferences {
 	files: InputImage[];
 }
 
-/** What POST /v1/uploads/images takes (spec 4.11), for models without a stricter list. */
+/** What POST /v1/uploads/images takes (docs/gateway-contract.md §4.11), for models without a stricter list. */
 const UPLOADABLE: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 const URLS_LABEL = 'Reference Image URLs';
@@ -77,7 +77,7 @@ export async function readVideoReferences(
 }
 
 /**
- * The item's reference images as URLs: files are uploaded first (spec 4.11: generation routes
+ * The item's reference images as URLs: files are uploaded first (docs/gateway-contract.md §4.11: generation routes
  * take URLs). An upload failure is reported as such: no video job was submitted.
  */
 export async function referenceUrls(ctx: IExecuteFunctions, refs: VideoReferences, itemIndex: number): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 
-/** The three ways to submit a video (spec 4.8, 4.9), and where each one's task is read. */
+/** The three ways to submit a video (docs/gateway-contract.md §4.8, §4.9), and where each one's task is read. */
 export type VideoRoute = 'unified' | 'compatibility' | 'multipart';
 
 export interface VideoRouteInfo {
@@ -40,7 +40,7 @@ export const VIDEO_ROUTES: Record<VideoRoute, VideoRouteInfo> = {
 	},
 };
 
-/** Spec 8: video tasks are polled every 5 s, whichever route reads them. */
+/** docs/gateway-contract.md §8: video tasks are polled every 5 s, whichever route reads them. */
 export const VIDEO_POLL_INTERVAL_MS = QUERY_ROUTES.video.intervalMs;
 
 export function contentPath(taskId: string): string {

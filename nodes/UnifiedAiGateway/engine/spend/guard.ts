@@ -48,7 +48,7 @@ function capRefusal(ctx: IExecuteFunctions, run: RunEstimate, settings: SpendSet
 	return stop(
 		ctx,
 		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per Run of ${usd(cap)}: ${NOT_SENT.toLowerCase()}`,
-		`${itemsText(run)} Raise the cap, send fewer items, or choose a cheaper model or size. List prices (spec 2.8); the account plan decides the final charge.`,
+		`${itemsText(run)} Raise the cap, send fewer items, or choose a cheaper model or size. List prices (the gateway price list); the account plan decides the final charge.`,
 	);
 }
 

@@ -14,7 +14,7 @@ export interface BalanceReading {
 	afterError?: string;
 }
 
-const COST_NOTE = 'List prices (spec 2.8) and your video prices per second; the account plan decides the final charge.';
+const COST_NOTE = 'List prices (the gateway price list) and your video prices per second; the account plan decides the final charge.';
 
 /** custom data limits shared by n8n 1.x and 2.x: keys [A-Za-z0-9_] up to 50, values up to 255 kept. */
 const MAX_VALUE = 255;
