@@ -3,7 +3,7 @@ import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } fro
 import { DownloadError, downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
 import { nodeErrorOf } from '../UnifiedAiGateway/engine/nodeError';
 import { readDownloadLimits } from '../UnifiedAiGateway/helpers/downloadOptions';
-import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
 import { rawJson, taskJson } from '../UnifiedAiGateway/helpers/taskOutput';
 import type { WatchedTask } from './state';
@@ -78,7 +78,7 @@ export async function finishedItem(
 			binary[name] = await downloadToBinary(ctx, url, {
 				itemIndex: 0,
 				baseName: snapshot.urls.length > 1 ? `${snapshot.taskId}-${index + 1}` : snapshot.taskId,
-				defaultMimeType: download.route === 'video' ? 'video/mp4' : 'image/png',
+				defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
 				maxBytes,
 				receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 				...(deadlineAt === undefined

@@ -34,7 +34,7 @@ test('the validator refuses a field the schema lacks, a wrong type and a missing
 	// undefined is what n8n drops when it stores the item: absent, not a wrong type.
 	expect(outputProblems(params, [{ json: { ...ok, progress: undefined } }])).toEqual([]);
 	expect(outputProblems(params, [{ json: { ...ok, receipt: 'x' } }])).toEqual(["task → get, item 0: $: field 'receipt' is not in the schema"]);
-	expect(outputProblems(params, [{ json: { ...ok, progress: '50%' } }])[0]).toMatch(/\$\.progress: string "50%", the schema says integer/);
+	expect(outputProblems(params, [{ json: { ...ok, progress: '50%' } }])[0]).toMatch(/\$\.progress: string "50%", the schema says number/);
 	expect(outputProblems(params, [{ json: { ...ok, state: 'done' } }])[0]).toMatch(/\$\.state: "done" is not one of/);
 	const { raw, ...withoutRaw } = ok;
 	expect(raw).toBeDefined();

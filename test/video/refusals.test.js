@@ -13,7 +13,7 @@ describe('refused before sending', () => {
 		['grok seconds outside the list', 'grok-imagine-video-1.5', { videoRoute: 'multipart', videoSeconds: '8' }, /Seconds \(seconds\): "8".*allowed values are 6, 10, 12, 16, 20/],
 		['a Veo duration far beyond any model (past the plausibility bound, §8)', 'veo-3.1-pro', { videoMetadataDurationSeconds: 100000 }, /Duration \(Seconds\) \(metadata\.durationSeconds\): 100000 is far beyond any video model's range; without Allow Unusual Values it takes at most 60/],
 		['grok JSON seconds far beyond any model', 'grok-imagine-video-1.5', { videoSeconds: '100000' }, /Seconds \(seconds\): "100000" is far beyond/],
-		['a prompt past 32,000 characters', 'sora-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted \(the spec gives no bound/],
+		['a prompt past 32,000 characters', 'sora-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted \(the gateway gives no bound/],
 		['a reference URL with a space', 'seedance-2.0', { videoReferenceUrls: 'https://example.com/a b.png' }, /'https:\/\/example\.com\/a b\.png' is not a public http\(s\) URL \(a URL has no spaces/],
 		['an empty prompt', 'sora-2', { prompt: '   ' }, /Prompt is empty/],
 		['the multipart route for a model without it', 'sora-2', { videoRoute: 'multipart' }, /Grok Multipart route is only for grok-imagine-video-1\.5, grok-imagine-1\.5-video/],

@@ -9,6 +9,7 @@ import { redact, secretForms } from '../transport/secrets';
 import { abortableSleep } from '../transport/sleep';
 import { keyOrigins, originOf, originsFrom } from '../transport/urls';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
+import { shownUrl } from './results';
 import { nodeErrorOf } from './nodeError';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
@@ -103,7 +104,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, given: string, 
 	const kind = options.kind ?? (options.defaultMimeType.startsWith('video/') ? 'video' : 'image');
 	const limitOf = (type: string | undefined) => options.maxBytes ?? MAX_FILE_MB[type?.startsWith('video/') ? 'video' : 'image'] * 1024 * 1024;
 	const fail = (message: string, description: string, facts: IDataObject = {}) => downloadError(ctx, url, options, secrets, message, description, facts);
-	if (/^data:/i.test(url)) return await inlineToBinary(ctx, url, options, limitOf(sniffMedia(Buffer.from(url.slice(url.indexOf(',') + 1, url.indexOf(',') + 65), 'base64'))), fail);
+	if (/^data:/i.test(url)) return await inlineToBinary(ctx, url, options, limitOf(sniffMedia(Buffer.from(url.slice(url.indexOf(',') + 1, url.indexOf(',') + 65), 'base64'))), secrets, fail);
 
 	const signal = cancelSignalOf(ctx);
 	for (let attempt = 1; ; attempt++) {
@@ -262,7 +263,8 @@ async function receive(
 		const media = sniffMedia(first);
 		if (!media) {
 			if (!ended) stream.destroy();
-			const sent = first.length === 0 ? '' : redact(first.toString('utf8').slice(0, SHOWN_CHARS), limits.secrets);
+			// Redacted before it is cut: a key that crosses the cut is still found whole.
+			const sent = first.length === 0 ? '' : redact(first.toString('utf8'), limits.secrets).slice(0, SHOWN_CHARS);
 			const label = notMediaLabel(first, contentType);
 			return {
 				error: limits.fail(
@@ -306,12 +308,13 @@ async function inlineToBinary(
 	url: string,
 	options: DownloadOptions,
 	maxBytes: number,
+	secrets: string[],
 	fail: (message: string, description: string) => DownloadError,
 ): Promise<IBinaryData> {
 	const comma = url.indexOf(',');
 	const bytes = Buffer.from(url.slice(comma + 1), 'base64');
 	const media = sniffMedia(bytes);
-	if (!media) throw fail('The gateway\'s inline result (base64) is not an image or a video', `It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(bytes.subarray(0, 40).toString('utf8'))}.`);
+	if (!media) throw fail('The gateway\'s inline result (base64) is not an image or a video', `It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`);
 	if (bytes.length > maxBytes) throw fail(`The gateway's inline result is larger than the limit of ${describeBytes(maxBytes)}`, 'Raise Download Options → Max File Size (MB).');
 	return await ctx.helpers.prepareBinaryData(bytes as Buffer, `${options.baseName}.${EXTENSIONS[media] ?? 'bin'}`, media);
 }
@@ -328,7 +331,8 @@ function downloadError(
 	const error = new DownloadError(ctx.getNode(), redact(message, secrets), { itemIndex: options.itemIndex, description: redact(description, secrets) });
 	// n8n swaps a message that names a network code (ECONNRESET…) for a generic text; ours says who failed.
 	error.message = redact(message, secrets);
-	error.url = redact(url, secrets);
+	// An inline (data:) result is named, not copied: its base64 would fill errors, logs and items.
+	error.url = shownUrl(redact(url, secrets));
 	Object.assign(error.context, facts, { url: error.url, downloadFailed: true });
 	if (options.receipt?.taskId) error.context.taskId = options.receipt.taskId;
 	return error;
@@ -339,7 +343,8 @@ function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: 
 		itemIndex: options.itemIndex,
 		description: redact(`The download of ${url} was cancelled because the workflow was stopped.\n${advice(options, url, secrets)}`, secrets),
 	});
-	error.url = redact(url, secrets);
+	// An inline (data:) result is named, not copied: its base64 would fill errors, logs and items.
+	error.url = shownUrl(redact(url, secrets));
 	Object.assign(error.context, { url: error.url, downloadFailed: true, stopped: true });
 	return error;
 }

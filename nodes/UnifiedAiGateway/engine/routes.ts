@@ -33,11 +33,11 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		label: 'generic task query',
 		// docs/gateway-contract.md §10.2: a build without `/v1/tasks` reads unified video tasks here.
 		fallbacks: [
-			{ label: 'GET /v1/video/generations/{id}', path: (id) => `/v1/video/generations/${encodeURIComponent(id)}` },
+			{ label: 'GET /v1/video/generations/{id}', path: (id) => `/v1/video/generations/${taskPathSegment(id)}` },
 			{
 				label: 'GET /v1/videos/{id}',
-				path: (id) => `/v1/videos/${encodeURIComponent(id)}`,
-				contentPath: (id) => `/v1/videos/${encodeURIComponent(id)}/content`,
+				path: (id) => `/v1/videos/${taskPathSegment(id)}`,
+				contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
 			},
 		],
 	},
@@ -71,3 +71,11 @@ export const QUERY_ROUTE_OPTIONS = [
 	{ name: 'Video Task (GET /v1/videos/{ID})', value: 'video' },
 	{ name: 'Alt Host Task (GET /v1/tasks/{ID} on the Alt Base URL)', value: 'alt' },
 ];
+
+/**
+ * What a route's result files are, for their time bound, size default and messages: the generic
+ * route reads unified video tasks too (its window is the video one), so it counts as video.
+ */
+export function fileKindOf(route: QueryRoute): 'image' | 'video' {
+	return route === 'video' || route === 'generic' ? 'video' : 'image';
+}

@@ -1,6 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { MAX_FILE_MB } from '../engine/downloads';
+import { NUMBER_LIMITS } from '../registry/limits';
+import { checkNumber } from './inputs';
 
 export type FileKind = 'image' | 'video';
 
@@ -47,11 +50,23 @@ export interface DownloadLimits {
 }
 
 export function readDownloadLimits(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number): DownloadLimits {
-	const options = ('getInputData' in ctx
-		? (ctx as IExecuteFunctions).getNodeParameter('downloadOptions', itemIndex, {})
-		: (ctx as IPollFunctions).getNodeParameter('downloadOptions', {})) as IDataObject;
-	const positive = (value: unknown) => (Number.isFinite(Number(value)) && Number(value) > 0 ? Number(value) : undefined);
-	const mb = positive(options?.maxFileSizeMb);
-	const seconds = positive(options?.timeoutSeconds);
+	const poll = !('getInputData' in ctx);
+	const options = (poll
+		? (ctx as IPollFunctions).getNodeParameter('downloadOptions', {})
+		: (ctx as IExecuteFunctions).getNodeParameter('downloadOptions', itemIndex, {})) as IDataObject;
+	// An option left out is its default; one set (or given by an expression) is checked like every number.
+	const read = (field: 'maxFileSizeMb' | 'downloadTimeoutSeconds', key: string): number | undefined => {
+		if (options?.[key] === undefined) return undefined;
+		const checked = checkNumber(options[key], NUMBER_LIMITS[field]);
+		if ('problem' in checked) {
+			throw new NodeOperationError(ctx.getNode(), checked.problem, {
+				...(poll ? {} : { itemIndex }),
+				description: 'Nothing was downloaded. If the value comes from an expression, check what it gives.',
+			});
+		}
+		return checked.value > 0 ? checked.value : undefined;
+	};
+	const mb = read('maxFileSizeMb', 'maxFileSizeMb');
+	const seconds = read('downloadTimeoutSeconds', 'timeoutSeconds');
 	return { maxBytes: mb && Math.round(mb * 1024 * 1024), timeoutMs: seconds && Math.round(seconds * 1000) };
 }

@@ -7,6 +7,7 @@ import type { TaskSnapshot } from '../engine/snapshot';
 import { capBody } from '../engine/bodyCopy';
 import { readDownloadLimits, type FileKind } from './downloadOptions';
 import { errorItem } from './perItem';
+import { executionLimit } from '../engine/timeLimit';
 import { isToolRun } from '../engine/toolMode';
 
 /** A task as our outputs show it, whatever route and shape it came from. */
@@ -75,9 +76,15 @@ export async function itemsPerUrl(
 	const items: INodeExecutionData[] = [];
 	const failed: DownloadError[] = [];
 	const limits = download ? readDownloadLimits(ctx, download.itemIndex) : {};
-	const bound = limits.timeoutMs
+	const chosen = limits.timeoutMs
 		? { deadlineAt: Date.now() + limits.timeoutMs, deadlineName: `Download Options → Download Timeout (${limits.timeoutMs / 1000} s)` }
 		: { deadlineAt: download?.deadlineAt, deadlineName: download?.deadlineName };
+	// A download never outlives the execution either: n8n's time limit would cancel it and lose the item.
+	const limit = download ? executionLimit(ctx) : undefined;
+	const bound =
+		limit && (chosen.deadlineAt === undefined || limit.waitEndsAt < chosen.deadlineAt)
+			? { deadlineAt: limit.waitEndsAt, deadlineName: "the workflow's time limit (Timeout Workflow)" }
+			: chosen;
 	for (const [index, url] of urls.entries()) {
 		const base = json(url, index);
 		const itemJson = {

@@ -12,12 +12,12 @@ export const MAX_PROMPT_CHARS = 32_000;
 /** The refusal text for a prompt past MAX_PROMPT_CHARS: names the length and where the bound comes from. */
 export function promptTooLong(length: number): string | undefined {
 	if (length <= MAX_PROMPT_CHARS) return undefined;
-	return `Prompt is ${length} characters long; at most ${MAX_PROMPT_CHARS} are accepted (the spec gives no bound: this is what OpenAI-style image APIs take)`;
+	return `Prompt is ${length} characters long; at most ${MAX_PROMPT_CHARS} are accepted (the gateway gives no bound: this is what OpenAI-style image APIs take)`;
 }
 
 /**
  * Every number a user sets on the node or the trigger (a field, an option or an expression) is
- * read through helpers/numbers.ts against one row here: wrong type, empty, NaN, past a bound →
+ * read through helpers/inputs.ts against one row here: wrong type, empty, NaN, past a bound →
  * an error naming the field and the value, before anything is sent. Each bound says why.
  */
 export interface NumberLimit {
@@ -123,6 +123,22 @@ export const NUMBER_LIMITS = {
 		unit: 'minutes',
 		why: 'The field starts at 0.01; a week is longer than any gateway keeps a task (docs/gateway-contract.md §8).',
 	},
+	maxFileSizeMb: {
+		label: 'Download Options → Max File Size (MB)',
+		min: 0.001,
+		max: 20_480,
+		unit: 'MB',
+		zeroMeans: 'the default of the file kind',
+		why: 'A limit is what keeps a lying file host from filling n8n\'s memory or disk; 20 GB is past any video a model renders, so more is a typo, not a need.',
+	},
+	downloadTimeoutSeconds: {
+		label: 'Download Options → Download Timeout (Seconds)',
+		min: 1,
+		max: 86_400,
+		unit: 'seconds',
+		zeroMeans: 'Max Wait, or the own bound of the file kind',
+		why: 'Below a second no file arrives; above a day a result URL has expired (docs/gateway-contract.md §8).',
+	},
 	balanceThreshold: {
 		label: 'Threshold',
 		min: -1e12,
@@ -143,7 +159,7 @@ export const WAIT_CEILING_MS = NUMBER_LIMITS.waitDeadlineMinutes.max * 60_000;
 
 /**
  * A task id is one path segment of a query URL (docs/gateway-contract.md §2.3). The relay's ids
- * are short tokens (task_…, video_…, UUIDs); 256 characters is room for any of them, and what a
+ * are short tokens (task_…, video_…, UUIDs); 255 characters is room for any of them, and what a
  * receipt in n8n's custom data can hold (255 per value).
  */
-export const MAX_TASK_ID_CHARS = 256;
+export const MAX_TASK_ID_CHARS = 255;

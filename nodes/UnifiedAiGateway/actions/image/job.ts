@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
-import { acceptedWithoutId } from '../../engine/created';
+import { submittedTaskId } from '../../engine/created';
+import { readDownloadLimits } from '../../helpers/downloadOptions';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
@@ -40,6 +41,8 @@ const PATHS: Record<ImageOperation, string> = { generate: '/v1/images/generation
 
 async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
 	const model = resolveImageModel(ctx, itemIndex);
+	// The download's own numbers are checked now, not after the paid answer arrives.
+	if (ctx.getNodeParameter('download', itemIndex, true) as boolean) readDownloadLimits(ctx, itemIndex);
 	if (operation === 'edit' && !model.spec.fields?.edit) {
 		throw refuse(ctx, itemIndex, `Model '${model.id}' has no edit variant`, `Edits take one of: ${editModelIds()}.`);
 	}
@@ -80,8 +83,7 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 	});
 	// The answer decides: image URLs (or inline images) mean a finished sync call, else a task id means a task.
 	const urls = extractResultUrls(body, await resultUrlOptions(ctx, job.model, request));
-	const taskId = urls.length > 0 ? undefined : taskIdOf(body);
-	if (!taskId && urls.length === 0) throw acceptedWithoutId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body);
+	const taskId = urls.length > 0 ? undefined : submittedTaskId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body, taskIdOf(body));
 	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads, ...(taskId ? {} : { receiptUrls: urls }) };
 }
 

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { addHint } from '../../engine/hints';
 import { queryTask } from '../../engine/query';
-import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
 import { downloadOptionsField } from '../../helpers/downloadOptions';
@@ -40,7 +40,10 @@ export const description: INodeProperties[] = [
 const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
 
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
-const STALE = ['message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw'];
+const STALE = [
+	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
+	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created', 'taskCreated',
+];
 
 function carried(json: IDataObject): IDataObject {
 	const kept = { ...json };
@@ -125,8 +128,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			itemIndex: i,
 			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
-			defaultMimeType: route === 'video' || route === 'generic' ? 'video/mp4' : 'image/png',
-			...downloadDeadline(route === 'video' || route === 'generic' ? 'video' : 'image'),
+			defaultMimeType: fileKindOf(route) === 'video' ? 'video/mp4' : 'image/png',
+			...downloadDeadline(fileKindOf(route)),
 			receipt: { taskId, expiresAt: snapshot.expiresAt },
 			continueOnFail: run.continueOnFail,
 		});

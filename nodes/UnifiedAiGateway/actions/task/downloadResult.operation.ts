@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { queryTask } from '../../engine/query';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { downloadOptionsField } from '../../helpers/downloadOptions';
@@ -57,8 +57,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			itemIndex: i,
 			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
-			defaultMimeType: routeName === 'video' ? 'video/mp4' : 'image/png',
-			...downloadDeadline(routeName === 'video' ? 'video' : 'image'),
+			defaultMimeType: fileKindOf(routeName) === 'video' ? 'video/mp4' : 'image/png',
+			...downloadDeadline(fileKindOf(routeName)),
 			receipt: { taskId, expiresAt: snapshot.expiresAt },
 			continueOnFail: run.continueOnFail,
 		});

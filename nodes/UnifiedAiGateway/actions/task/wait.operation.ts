@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
-import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
 import { downloadOptionsField } from '../../helpers/downloadOptions';
@@ -77,8 +77,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 				itemIndex: i,
 				binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
 				baseName: snapshot!.taskId,
-				defaultMimeType: submitted.route === 'video' ? 'video/mp4' : 'image/png',
-				...downloadDeadline(submitted.route === 'video' ? 'video' : 'image', submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
+				defaultMimeType: fileKindOf(submitted.route!) === 'video' ? 'video/mp4' : 'image/png',
+				...downloadDeadline(fileKindOf(submitted.route!), submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
 				receipt: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
 				continueOnFail: run.continueOnFail,
 			});

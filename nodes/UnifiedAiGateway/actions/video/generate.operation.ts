@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { acceptedWithoutId } from '../../engine/created';
+import { submittedTaskId } from '../../engine/created';
+import { readDownloadLimits } from '../../helpers/downloadOptions';
 import { runJobs, type Submitted } from '../../engine/jobs';
 import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
@@ -46,6 +47,8 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	const modelId = String(ctx.getNodeParameter('modelId', i, '', { extractValue: true }) ?? '').trim();
 	if (!modelId) refuse(ctx, i, 'Model is empty: pick a video model');
 	const model = findModel(modelId);
+	// The download's own numbers are checked now, not after the paid answer arrives.
+	if (ctx.getNodeParameter('download', i, true) as boolean) readDownloadLimits(ctx, i);
 	if (model && model.group !== 'video') refuse(ctx, i, `Model '${modelId}' is not a video model (it is listed as ${model.group}); pick a video model`);
 	const checkedPrompt = checkPrompt(ctx.getNodeParameter('prompt', i, ''));
 	if ('problem' in checkedPrompt) {
@@ -90,8 +93,7 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 		timeoutMs: p.timeoutMs,
 		itemIndex: i,
 	});
-	const taskId = taskIdOf(response.body);
-	if (!taskId) throw acceptedWithoutId(ctx.getNode(), i, 'video job', response.body);
+	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', response.body, taskIdOf(response.body));
 	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('videoLanguage', i, 'en') as string) : undefined;
 	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
 }
