@@ -50,6 +50,20 @@ describe('as an AI Agent tool', () => {
 		expect(fileReads()).toHaveLength(0);
 	});
 
+	test('an inline (b64_json) image has no URL to give: it is kept as the binary, so the paid image stays in the execution', async () => {
+		const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4a00000000049454e44ae426082', 'hex');
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { created: 1, data: [{ b64_json: png.toString('base64') }] } });
+		const result = await runNode({
+			node: TOOL,
+			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a lighthouse' },
+			credentials: ctx.creds,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.url).toMatch(/^data:image\/png;base64,… \(inline image\/png/);
+		expect(result.items[0].binary.data.mimeType).toBe('image/png');
+		expect(fileReads()).toHaveLength(0);
+	});
+
 	test('Task → Wait for Completion as a tool: a shorter Max Wait stays, and the answer says to call the same tool again', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });

@@ -93,7 +93,9 @@ export async function itemsPerUrl(
 			url: shownUrl(typeof base.url === 'string' ? base.url : url),
 			...(download?.receipt?.expiresAt ? { expiresAt: download.receipt.expiresAt } : {}),
 		};
-		if (!download || isToolRun(ctx)) {
+		// An inline (data:) result has no URL to give instead: it is stored even for a tool, costs no request,
+		// and stays in the execution (the model gets the JSON).
+		if (!download || (isToolRun(ctx) && !/^data:/i.test(url))) {
 			items.push({ json: itemJson });
 			continue;
 		}
