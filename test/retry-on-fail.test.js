@@ -109,3 +109,22 @@ describe('Retry On Fail takes up what was created', () => {
 		expect(result.items).toHaveLength(2);
 	});
 });
+
+describe('Retry On Fail submits again only what the gateway reported failed', () => {
+	test('a task that could not be read (3 unclear answers) is read again by the retry, not submitted again', async () => {
+		// Three answers in a row without a reading (400 task_not_exist) end try 1: "do not submit it again".
+		ctx.sim.scenario('sora-2', { durationMs: 300 });
+		ctx.sim.inject({ method: 'GET', path: /^\/v1\/tasks\//, status: 400, times: 3, body: { code: 'task_not_exist', message: 'task_not_exist', data: null } });
+		const result = await run(video(), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		expect(videoSubmits()).toHaveLength(1);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.state).toBe('succeeded');
+	});
+
+	test('a task completed without a result URL (finished and billed) is not submitted again', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 300, outcome: 'noUrl' });
+		const result = await run(video(), prompts('a boat'));
+		expect(videoSubmits()).toHaveLength(1);
+		expect(result.error.message).toMatch(/no result URL/);
+	});
+});

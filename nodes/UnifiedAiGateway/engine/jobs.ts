@@ -163,8 +163,10 @@ export async function runJobs<P, S extends Submitted>(
 				state.error = taskError(ctx, outcome, waiting[k].i);
 				state.taskCreated = true;
 			}
-			// A failed task made nothing: a retry submits the item again. A running one is waited for again.
-			if (outcome.kind === 'failed') memory?.forget(waiting[k].i);
+			// Only a task the gateway itself reported failed or cancelled made nothing: a retry submits
+			// the item again. A task that could not be read (it may be running or finished) or one
+			// completed without a result URL (finished, billed) stays taken up and is read again.
+			if (reportedFailed(outcome)) memory?.forget(waiting[k].i);
 		});
 	}
 
@@ -185,6 +187,11 @@ export async function runJobs<P, S extends Submitted>(
 	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(ctx, item.json);
 	hintJobRun(ctx, output, plan.ledger !== false, plan.wait !== false);
 	return output;
+}
+
+/** The gateway read the task and its status said failed or cancelled: nothing was made. */
+function reportedFailed(outcome: WaitOutcome): boolean {
+	return outcome.kind === 'failed' && outcome.error === undefined && outcome.snapshot?.phase === 'failed';
 }
 
 /**

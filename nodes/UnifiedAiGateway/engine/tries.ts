@@ -92,7 +92,7 @@ export class TryMemory {
 		this.records.set(itemIndex, { state: 'created', fingerprint, submitted });
 	}
 
-	/** Surely not created (the gateway refused it), or its task failed: a retry may submit it again. */
+	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */
 	forget(itemIndex: number): void {
 		this.records.delete(itemIndex);
 	}
