@@ -128,3 +128,20 @@ describe('Retry On Fail submits again only what the gateway reported failed', ()
 		expect(result.error.message).toMatch(/no result URL/);
 	});
 });
+
+describe('Retry On Fail keeps what earlier tries did', () => {
+	const fileGets = () => ctx.sim.requests.filter((r) => r.method === 'GET' && r.origin === 'files');
+
+	test('a task taken up by a retry gets the whole Max Wait for its download, not the 5 s left over', async () => {
+		// Max Wait 9 s. Try 1's download fails (404); Wait Between Tries 5 s; try 2 takes up the task
+		// ~5.5 s after its submit and its download takes 7 s: within a fresh Max Wait, past the old one.
+		ctx.sim.scenario('sora-2', { durationMs: 300 });
+		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', status: 404, times: 1 });
+		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', delayMs: 7000, times: 1 });
+		const result = await run(video({ waitDeadlineMinutes: 0.15 }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2, waitBetweenTries: 5000 } });
+		expect(result.error).toBeUndefined();
+		expect(videoSubmits()).toHaveLength(1);
+		expect(fileGets()).toHaveLength(2);
+		expect((await binaryBuffer(result.items[0].binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+	}, 40_000);
+});

@@ -240,7 +240,9 @@ function takeUpEarlierTries<P, S extends Submitted>(
 		if (state.prepared === undefined) return;
 		const record = memory.recall(i, fingerprintOf(state.prepared));
 		if (record?.state === 'created') {
-			state.submitted = record.submitted as S;
+			// A fresh start: the downloads' deadline (Max Wait) counts from this try, as the wait does;
+			// the earlier try's start would leave a retry only the last few seconds for its files.
+			state.submitted = { ...record.submitted, startedAt: Date.now() } as S;
 			state.takenUp = true;
 			ctx.logger?.info(
 				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
