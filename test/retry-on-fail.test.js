@@ -144,4 +144,16 @@ describe('Retry On Fail keeps what earlier tries did', () => {
 		expect(fileGets()).toHaveLength(2);
 		expect((await binaryBuffer(result.items[0].binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
 	}, 40_000);
+
+	test("a retry keeps the earlier try's \"sending\" record in custom data", async () => {
+		// Try 1: item 0's answer is lost (may have been created), item 1 is refused (400). Try 2 sends
+		// item 1 again: item 0 must stay listed as sent without an answer.
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', kind: 'drop', times: 1 });
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 400, times: 1 });
+		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		expect(videoSubmits()).toHaveLength(3);
+		expect(result.error.message).toMatch(/may have been created/);
+		const custom = result.run.data.resultData.metadata ?? {};
+		expect(custom.gateway_Gateway_sending).toMatch(/^items 0 \(submit sent, answer not received/);
+	});
 });

@@ -200,7 +200,8 @@ function reportedFailed(outcome: WaitOutcome): boolean {
  */
 function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
 	if (plan.ledger === false) return plan;
-	const ledger = new TaskLedger(ctx, plan.noun);
+	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
+	const ledger = new TaskLedger(ctx, plan.noun, memory?.unanswered());
 	const signal = cancelSignalOf(ctx);
 	return {
 		...plan,

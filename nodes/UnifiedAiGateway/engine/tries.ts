@@ -92,6 +92,11 @@ export class TryMemory {
 		this.records.set(itemIndex, { state: 'created', fingerprint, submitted });
 	}
 
+	/** Items whose submit an earlier try sent without getting an answer: they may have been created. */
+	unanswered(): number[] {
+		return [...this.records].filter(([, record]) => record.state === 'sending').map(([itemIndex]) => itemIndex);
+	}
+
 	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */
 	forget(itemIndex: number): void {
 		this.records.delete(itemIndex);
