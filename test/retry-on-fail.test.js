@@ -59,6 +59,8 @@ describe('Retry On Fail takes up what was created', () => {
 		expect(imageSubmits().map((r) => r.body.prompt)).toEqual(['a red fox', 'a blue owl', 'a red fox']);
 		expect(result.items.map((item) => item.json.request.prompt)).toEqual(['a red fox', 'a blue owl']);
 		for (const item of result.items) expect(item.binary.data.mimeType).toBe('image/png');
+		// The blue owl's file arrived in try 1: it is output again, not fetched again.
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.origin === 'files')).toHaveLength(2);
 	});
 
 	test('a submit whose answer was lost is never sent again by a retry; the error says why', async () => {
@@ -155,5 +157,21 @@ describe('Retry On Fail keeps what earlier tries did', () => {
 		expect(result.error.message).toMatch(/may have been created/);
 		const custom = result.run.data.resultData.metadata ?? {};
 		expect(custom.gateway_Gateway_sending).toMatch(/^items 0 \(submit sent, answer not received/);
+	});
+
+	test('a retry outputs the files an earlier try downloaded again without fetching them again', async () => {
+		// Try 1: item 0 finishes and is downloaded, item 1's task fails. Try 2 submits item 1 only and
+		// downloads only its file; item 0 keeps its file (filesystem mode: the stored reference).
+		ctx.sim.scenario('sora-2', { durationMs: 300, failEvery: 2 });
+		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { binaryMode: 'filesystem' });
+		expect(result.error).toBeUndefined();
+		expect(videoSubmits()).toHaveLength(3);
+		expect(fileGets()).toHaveLength(2);
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items) {
+			expect(item.json.state).toBe('succeeded');
+			expect((await binaryBuffer(item.binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+		}
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

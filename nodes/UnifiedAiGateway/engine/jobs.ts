@@ -125,11 +125,15 @@ export async function runJobs<P, S extends Submitted>(
 	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
 	const building: Array<Promise<void>> = [];
 	const cap = limiter(plan.concurrency);
-	const build = (i: number) => cap(async () => await buildOutput(plan, states[i], i));
+	const build = (i: number) =>
+		cap(async () => {
+			await buildOutput(plan, states[i], i);
+			if (memory && finished(states[i])) memory.built(i, states[i].output!);
+		});
 	if (plan.wait) {
 		const waiting = states
 			.map((s, i) => ({ s, i }))
-			.filter(({ s }) => s.submitted?.taskId && s.submitted.route);
+			.filter(({ s }) => s.submitted?.taskId && s.submitted.route && !s.output);
 		let outcomes: WaitOutcome[];
 		try {
 			outcomes = await waitForTasks(
@@ -240,7 +244,15 @@ function takeUpEarlierTries<P, S extends Submitted>(
 	states.forEach((state, i) => {
 		if (state.prepared === undefined) return;
 		const record = memory.recall(i, fingerprintOf(state.prepared));
-		if (record?.state === 'created') {
+		if (record?.state === 'created' && record.output) {
+			// Finished and downloaded in an earlier try: output again, neither read nor fetched again.
+			state.submitted = record.submitted as S;
+			state.output = record.output.map((item) => ({ ...item }));
+			state.takenUp = true;
+			ctx.logger?.info(
+				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail outputs the result of ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} an earlier try downloaded, instead of submitting or downloading again`,
+			);
+		} else if (record?.state === 'created') {
 			// A fresh start: the downloads' deadline (Max Wait) counts from this try, as the wait does;
 			// the earlier try's start would leave a retry only the last few seconds for its files.
 			state.submitted = { ...record.submitted, startedAt: Date.now() } as S;
@@ -257,6 +269,16 @@ function takeUpEarlierTries<P, S extends Submitted>(
 			state.created = 'unknown';
 		}
 	});
+}
+
+/**
+ * The item's result is complete: a sync answer or a finished task, every file in. A pending item
+ * (its task still running) or one with a failed file is read or fetched again by a retry.
+ */
+function finished(state: ItemState<unknown, Submitted>): boolean {
+	if (!state.output || state.error || !state.submitted) return false;
+	if (state.submitted.taskId && state.outcome?.kind !== 'succeeded') return false;
+	return state.output.every((item) => !item.error && item.json.error === undefined && item.json.pending !== true);
 }
 
 /** The item's output into state.output, or its failure into state.error; never throws. */
