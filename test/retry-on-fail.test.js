@@ -59,6 +59,8 @@ describe('Retry On Fail takes up what was created', () => {
 		expect(imageSubmits().map((r) => r.body.prompt)).toEqual(['a red fox', 'a blue owl', 'a red fox']);
 		expect(result.items.map((item) => item.json.request.prompt)).toEqual(['a red fox', 'a blue owl']);
 		for (const item of result.items) expect(item.binary.data.mimeType).toBe('image/png');
+		// The blue owl's file arrived in try 1: it is output again, not fetched again.
+		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.origin === 'files')).toHaveLength(2);
 	});
 
 	test('a submit whose answer was lost is never sent again by a retry; the error says why', async () => {
@@ -107,5 +109,69 @@ describe('Retry On Fail takes up what was created', () => {
 		const chats = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.body.messages[0].content);
 		expect(chats).toEqual(['one', 'two', 'one']);
 		expect(result.items).toHaveLength(2);
+	});
+});
+
+describe('Retry On Fail submits again only what the gateway reported failed', () => {
+	test('a task that could not be read (3 unclear answers) is read again by the retry, not submitted again', async () => {
+		// Three answers in a row without a reading (400 task_not_exist) end try 1: "do not submit it again".
+		ctx.sim.scenario('sora-2', { durationMs: 300 });
+		ctx.sim.inject({ method: 'GET', path: /^\/v1\/tasks\//, status: 400, times: 3, body: { code: 'task_not_exist', message: 'task_not_exist', data: null } });
+		const result = await run(video(), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		expect(videoSubmits()).toHaveLength(1);
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.state).toBe('succeeded');
+	});
+
+	test('a task completed without a result URL (finished and billed) is not submitted again', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 300, outcome: 'noUrl' });
+		const result = await run(video(), prompts('a boat'));
+		expect(videoSubmits()).toHaveLength(1);
+		expect(result.error.message).toMatch(/no result URL/);
+	});
+});
+
+describe('Retry On Fail keeps what earlier tries did', () => {
+	const fileGets = () => ctx.sim.requests.filter((r) => r.method === 'GET' && r.origin === 'files');
+
+	test('a task taken up by a retry gets the whole Max Wait for its download, not the 5 s left over', async () => {
+		// Max Wait 9 s. Try 1's download fails (404); Wait Between Tries 5 s; try 2 takes up the task
+		// ~5.5 s after its submit and its download takes 7 s: within a fresh Max Wait, past the old one.
+		ctx.sim.scenario('sora-2', { durationMs: 300 });
+		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', status: 404, times: 1 });
+		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', delayMs: 7000, times: 1 });
+		const result = await run(video({ waitDeadlineMinutes: 0.15 }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2, waitBetweenTries: 5000 } });
+		expect(result.error).toBeUndefined();
+		expect(videoSubmits()).toHaveLength(1);
+		expect(fileGets()).toHaveLength(2);
+		expect((await binaryBuffer(result.items[0].binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+	}, 40_000);
+
+	test("a retry keeps the earlier try's \"sending\" record in custom data", async () => {
+		// Try 1: item 0's answer is lost (may have been created), item 1 is refused (400). Try 2 sends
+		// item 1 again: item 0 must stay listed as sent without an answer.
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', kind: 'drop', times: 1 });
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 400, times: 1 });
+		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		expect(videoSubmits()).toHaveLength(3);
+		expect(result.error.message).toMatch(/may have been created/);
+		const custom = result.run.data.resultData.metadata ?? {};
+		expect(custom.gateway_Gateway_sending).toMatch(/^items 0 \(submit sent, answer not received/);
+	});
+
+	test('a retry outputs the files an earlier try downloaded again without fetching them again', async () => {
+		// Try 1: item 0 finishes and is downloaded, item 1's task fails. Try 2 submits item 1 only and
+		// downloads only its file; item 0 keeps its file (filesystem mode: the stored reference).
+		ctx.sim.scenario('sora-2', { durationMs: 300, failEvery: 2 });
+		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { binaryMode: 'filesystem' });
+		expect(result.error).toBeUndefined();
+		expect(videoSubmits()).toHaveLength(3);
+		expect(fileGets()).toHaveLength(2);
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items) {
+			expect(item.json.state).toBe('succeeded');
+			expect((await binaryBuffer(item.binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+		}
+		expect(result.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 });

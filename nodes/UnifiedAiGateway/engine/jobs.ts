@@ -125,11 +125,15 @@ export async function runJobs<P, S extends Submitted>(
 	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
 	const building: Array<Promise<void>> = [];
 	const cap = limiter(plan.concurrency);
-	const build = (i: number) => cap(async () => await buildOutput(plan, states[i], i));
+	const build = (i: number) =>
+		cap(async () => {
+			await buildOutput(plan, states[i], i);
+			if (memory && finished(states[i])) memory.built(i, states[i].output!);
+		});
 	if (plan.wait) {
 		const waiting = states
 			.map((s, i) => ({ s, i }))
-			.filter(({ s }) => s.submitted?.taskId && s.submitted.route);
+			.filter(({ s }) => s.submitted?.taskId && s.submitted.route && !s.output);
 		let outcomes: WaitOutcome[];
 		try {
 			outcomes = await waitForTasks(
@@ -163,8 +167,10 @@ export async function runJobs<P, S extends Submitted>(
 				state.error = taskError(ctx, outcome, waiting[k].i);
 				state.taskCreated = true;
 			}
-			// A failed task made nothing: a retry submits the item again. A running one is waited for again.
-			if (outcome.kind === 'failed') memory?.forget(waiting[k].i);
+			// Only a task the gateway itself reported failed or cancelled made nothing: a retry submits
+			// the item again. A task that could not be read (it may be running or finished) or one
+			// completed without a result URL (finished, billed) stays taken up and is read again.
+			if (reportedFailed(outcome)) memory?.forget(waiting[k].i);
 		});
 	}
 
@@ -187,13 +193,19 @@ export async function runJobs<P, S extends Submitted>(
 	return output;
 }
 
+/** The gateway read the task and its status said failed or cancelled: nothing was made. */
+function reportedFailed(outcome: WaitOutcome): boolean {
+	return outcome.kind === 'failed' && outcome.error === undefined && outcome.snapshot?.phase === 'failed';
+}
+
 /**
  * The plan with every submit recorded in the id ledger (custom data, log) as it goes out and as
  * it answers, and no new submit started once Stop was pressed.
  */
 function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
 	if (plan.ledger === false) return plan;
-	const ledger = new TaskLedger(ctx, plan.noun);
+	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
+	const ledger = new TaskLedger(ctx, plan.noun, memory?.unanswered());
 	const signal = cancelSignalOf(ctx);
 	return {
 		...plan,
@@ -232,8 +244,18 @@ function takeUpEarlierTries<P, S extends Submitted>(
 	states.forEach((state, i) => {
 		if (state.prepared === undefined) return;
 		const record = memory.recall(i, fingerprintOf(state.prepared));
-		if (record?.state === 'created') {
+		if (record?.state === 'created' && record.output) {
+			// Finished and downloaded in an earlier try: output again, neither read nor fetched again.
 			state.submitted = record.submitted as S;
+			state.output = record.output.map((item) => ({ ...item }));
+			state.takenUp = true;
+			ctx.logger?.info(
+				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail outputs the result of ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} an earlier try downloaded, instead of submitting or downloading again`,
+			);
+		} else if (record?.state === 'created') {
+			// A fresh start: the downloads' deadline (Max Wait) counts from this try, as the wait does;
+			// the earlier try's start would leave a retry only the last few seconds for its files.
+			state.submitted = { ...record.submitted, startedAt: Date.now() } as S;
 			state.takenUp = true;
 			ctx.logger?.info(
 				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
@@ -247,6 +269,16 @@ function takeUpEarlierTries<P, S extends Submitted>(
 			state.created = 'unknown';
 		}
 	});
+}
+
+/**
+ * The item's result is complete: a sync answer or a finished task, every file in. A pending item
+ * (its task still running) or one with a failed file is read or fetched again by a retry.
+ */
+function finished(state: ItemState<unknown, Submitted>): boolean {
+	if (!state.output || state.error || !state.submitted) return false;
+	if (state.submitted.taskId && state.outcome?.kind !== 'succeeded') return false;
+	return state.output.every((item) => !item.error && item.json.error === undefined && item.json.pending !== true);
 }
 
 /** The item's output into state.output, or its failure into state.error; never throws. */

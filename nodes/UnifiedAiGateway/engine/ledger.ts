@@ -13,6 +13,12 @@ const VALUE_LIMIT = 255;
 const KEY_LIMIT = 10;
 const NONE = 'none';
 
+/** The item indexes a `…_sending` value lists ("items 0 2 (submit sent, …)"); none for "none" or a count. */
+function listedItems(value: string | undefined): number[] {
+	const listed = /^items ([\d ]+) \(/.exec(value ?? '');
+	return listed ? listed[1].split(' ').filter(Boolean).map(Number) : [];
+}
+
 /**
  * Where every task a node run creates is written the moment its submit answers, so that Stop,
  * a crash or a failed item never loses one:
@@ -32,9 +38,16 @@ export class TaskLedger {
 
 	private warned = false;
 
+	/**
+	 * Items whose submit went out in an earlier try of this node run (Retry On Fail) and never
+	 * answered: they may have been created whatever this try does, so they stay listed.
+	 */
+	private lostBefore?: Set<number>;
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly noun: string,
+		private readonly earlierSending: Iterable<number> = [],
 	) {
 		const name = ctx.getNode().name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
 		this.prefix = `gateway_${name || 'node'}`;
@@ -115,8 +128,10 @@ export class TaskLedger {
 	}
 
 	private writeSending(): void {
-		const items = [...this.sending].sort((a, b) => a - b);
 		const key = `${this.prefix}_sending`;
+		// The earlier tries' list, as they left it in custom data and in the try memory (engine/tries.ts).
+		this.lostBefore ??= new Set([...this.earlierSending, ...listedItems(this.data()?.get(key))]);
+		const items = [...new Set([...this.lostBefore, ...this.sending])].sort((a, b) => a - b);
 		if (items.length === 0 && this.data()?.get(key) === undefined) return;
 		const text = items.length === 0 ? NONE : `items ${items.join(' ')} (submit sent, answer not received: may have been created)`;
 		this.set(key, text.length <= VALUE_LIMIT ? text : `${items.length} items (submit sent, answer not received); see the n8n log`);

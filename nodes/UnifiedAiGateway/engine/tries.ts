@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import type { Submitted } from './jobs';
 
@@ -15,8 +15,13 @@ import type { Submitted } from './jobs';
 export type TryRecord =
 	/** Sent, not answered yet (or the answer was lost): a task may exist. Never sent again. */
 	| { state: 'sending'; fingerprint: string }
-	/** Answered: a task id, or a sync answer with its result URLs. Taken up, not sent again. */
-	| { state: 'created'; fingerprint: string; submitted: Submitted };
+	/**
+	 * Answered: a task id, or a sync answer with its result URLs. Taken up, not sent again.
+	 * `output`: its finished output (files included), once built: a retry outputs it again instead
+	 * of downloading again. n8n's binary entries are references in filesystem mode and base64 in
+	 * the default mode; either way the execution holds them already.
+	 */
+	| { state: 'created'; fingerprint: string; submitted: Submitted; output?: INodeExecutionData[] };
 
 interface RunRecords {
 	submits: Map<number, TryRecord>;
@@ -92,7 +97,18 @@ export class TryMemory {
 		this.records.set(itemIndex, { state: 'created', fingerprint, submitted });
 	}
 
-	/** Surely not created (the gateway refused it), or its task failed: a retry may submit it again. */
+	/** The item's finished output (every file arrived): a retry outputs it again as it is. */
+	built(itemIndex: number, output: INodeExecutionData[]): void {
+		const record = this.records.get(itemIndex);
+		if (record?.state === 'created') record.output = output;
+	}
+
+	/** Items whose submit an earlier try sent without getting an answer: they may have been created. */
+	unanswered(): number[] {
+		return [...this.records].filter(([, record]) => record.state === 'sending').map(([itemIndex]) => itemIndex);
+	}
+
+	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */
 	forget(itemIndex: number): void {
 		this.records.delete(itemIndex);
 	}
