@@ -7,6 +7,8 @@
 
 const assert = require('node:assert/strict');
 
+const { pgQuery } = require('./services');
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const IMAGE_SUBMIT = '/v1/images/generations';
 const VIDEO_SUBMIT = '/v1/video/generations';
@@ -17,7 +19,7 @@ function records(sim, event, run) {
 
 async function until(what, done, limitMs) {
 	const started = Date.now();
-	while (!done()) {
+	while (!(await done())) {
 		if (Date.now() - started > limitMs) throw new Error(`not within ${limitMs / 1000}s: ${what}`);
 		await sleep(500);
 	}
@@ -147,7 +149,10 @@ async function killParked({ cluster, sim }) {
 	const before = submits(sim, VIDEO_SUBMIT);
 	await post(cluster, 'q-loop', { run: 'parked', count: 2 });
 	await until('the loop started and submitted', () => records(sim, 'start', 'parked').length > 0 && submits(sim, VIDEO_SUBMIT) >= before + 2, 60_000);
-	await sleep(5000); // the Video node has answered: the execution is parked in the Wait node
+	// Parked: the execution is `waiting` in n8n's database and its worker has let go of it. A fixed
+	// pause here would race a busy machine (a worker killed before it parked fails the job).
+	const waiting = async () => Number(await pgQuery(cluster.pg, "select count(*) from execution_entity where status = 'waiting'"));
+	await until('the execution parked in the Wait node (waiting in the database)', async () => (await waiting()) > 0, 60_000);
 	const victim = records(sim, 'start', 'parked')[0].worker;
 	cluster.killWorker(victim);
 	try {

@@ -37,6 +37,7 @@ async function startCluster(options) {
 		console.log(`  Redis and PostgreSQL up (${((Date.now() - t0) / 1000).toFixed(1)}s)`);
 		const env = { ...services.queueEnv(redis, pg), ...FAST_LOCKS, N8N_BLOCK_ENV_ACCESS_IN_NODE: 'false', ...(options.env || {}) };
 		cluster.env = env;
+		cluster.pg = pg;
 		const folders = ['main', ...Array.from({ length: options.workers || 2 }, (_, i) => `w${i + 1}`)].map((name) => {
 			const folder = path.join(dir, name);
 			fs.mkdirSync(folder, { recursive: true });

@@ -157,4 +157,11 @@ function queueEnv(redis, pg) {
 	};
 }
 
-module.exports = { ensureDebianPackages, startRedis, startPostgres, queueEnv };
+/** One SQL query's answer as text (psql -tA), for checks that read n8n's own database. */
+async function pgQuery(pg, sql) {
+	const res = await run(path.join(PG_BIN, 'psql'), ['-h', '127.0.0.1', '-p', String(pg.port), '-U', pg.user, '-d', pg.database, '-tAc', sql]);
+	if (res.code !== 0) throw new Error(`psql failed (exit ${res.code}): ${res.stderr}`);
+	return res.stdout.trim();
+}
+
+module.exports = { ensureDebianPackages, startRedis, startPostgres, queueEnv, pgQuery };
