@@ -204,17 +204,9 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
 		: 'no answer read';
 	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
-	if (watch.cutByExecution) {
-		return {
-			kind: 'timeout',
-			task: watch.task,
-			polls: watch.polls,
-			waitedMs: Date.now() - watch.startedAt,
-			snapshot: watch.snapshot,
-			lastError: watch.lastError,
-			message: `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`,
-		};
-	}
+	const message = watch.cutByExecution
+		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`
+		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`;
 	return {
 		kind: 'timeout',
 		task: watch.task,
@@ -222,6 +214,6 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		waitedMs: Date.now() - watch.startedAt,
 		snapshot: watch.snapshot,
 		lastError: watch.lastError,
-		message: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`,
+		message,
 	};
 }
