@@ -153,10 +153,14 @@ async function killParked({ cluster, sim }) {
 	// pause here would race a busy machine (a worker killed before it parked fails the job).
 	const waiting = async () => Number(await pgQuery(cluster.pg, "select count(*) from execution_entity where status = 'waiting'"));
 	await until('the execution parked in the Wait node (waiting in the database)', async () => (await waiting()) > 0, 60_000);
+	// The worker writes `waiting` and then reports its job done to the queue: a kill between the two
+	// leaves a stalled job, not a parked one. Give it the moment to let go.
+	await sleep(10_000);
 	const victim = records(sim, 'start', 'parked')[0].worker;
 	cluster.killWorker(victim);
 	try {
-		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 150_000);
+		// The Wait node's 65 s, then n8n's wait tracker (it looks for due executions once a minute), then a round.
+		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 240_000);
 		const looped = records(sim, 'looped', 'parked');
 		assert.equal(new Set(looped.map((r) => r.taskId)).size, 2, `looped: ${JSON.stringify(looped)}`);
 		assert.equal(records(sim, 'loopFailed', 'parked').length, 0, 'a task left the loop failed');
