@@ -111,6 +111,12 @@ async function killWait({ cluster, sim, line }) {
 	}
 }
 
+/** The kill checks each start with two live workers: a killed worker comes back before the next check. */
+function needTwoLiveWorkers(cluster, check) {
+	const dead = cluster.workers.filter((w) => w.killed).map((w) => w.name);
+	if (dead.length) throw new Error(`${check} needs two live workers; ${dead.join(', ')} left dead by an earlier check`);
+}
+
 /**
  * The durable pattern: submit with Wait off (ids recorded at once), then collect. The collect's
  * worker is killed mid-wait; whatever n8n does then (1.x re-runs it, 2.x fails it and the next
@@ -122,56 +128,130 @@ async function killDurable({ cluster, sim, line }) {
 	await post(cluster, 'q-submit', { run: 'durable', count: 3 });
 	await until('3 task ids recorded', () => records(sim, 'submitted', 'durable').length === 3, 60_000);
 	const ids = records(sim, 'submitted', 'durable').map((r) => r.taskId);
+	needTwoLiveWorkers(cluster, 'killDurable');
 	await post(cluster, 'q-collect', { run: 'collect-1', ids });
-	if (cluster.workers.some((w) => w.killed)) throw new Error('the durable kill test needs two live workers');
 	const victim = await killDuringWait(cluster, sim, 'collect-1', VIDEO_SUBMIT, before + 3);
-	if (line.major < 2) {
-		await until('the re-run collect ended', () => records(sim, 'collected', 'collect-1').length >= 3, 90_000);
-	} else {
-		await sleep(10_000);
-		await post(cluster, 'q-collect', { run: 'collect-2', ids });
-		await until('the next collect ended', () => records(sim, 'collected', 'collect-2').length >= 3, 90_000);
+	try {
+		if (line.major < 2) {
+			await until('the re-run collect ended', () => records(sim, 'collected', 'collect-1').length >= 3, 90_000);
+		} else {
+			await sleep(10_000);
+			await post(cluster, 'q-collect', { run: 'collect-2', ids });
+			await until('the next collect ended', () => records(sim, 'collected', 'collect-2').length >= 3, 90_000);
+		}
+		const collected = sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.event === 'collected' && r.query.pending === 'false');
+		assert.deepEqual([...new Set(collected.map((r) => r.query.taskId))].sort(), [...ids].sort(), 'every task collected');
+		assert.equal(submits(sim, VIDEO_SUBMIT) - before, 3, 'double submits in the durable pattern');
+		return `${victim} killed mid-collect; 3 tasks collected, 0 double submits`;
+	} finally {
+		// Only after the collect ended: on 1.x the restarted worker's start-up recovery would mark
+		// the re-run, still running on the other worker, crashed (as in killWait).
+		await cluster.restartWorker(victim);
 	}
-	const collected = sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.event === 'collected' && r.query.pending === 'false');
-	assert.deepEqual([...new Set(collected.map((r) => r.query.taskId))].sort(), [...ids].sort(), 'every task collected');
-	assert.equal(submits(sim, VIDEO_SUBMIT) - before, 3, 'double submits in the durable pattern');
-	return `${victim} killed mid-collect; 3 tasks collected, 0 double submits`;
 }
+
+const mainLog = (cluster) => cluster.main.log();
+const parkedIds = new Set();
+
+/**
+ * Posts a loop run (Wait `wait` seconds, default 65) and waits until it is parked: its execution is
+ * `waiting` in n8n's database and main has seen the worker report the job done ("Execution N (job
+ * J) finished" in main's log, both lines). Only then has the worker let go of it: a worker killed
+ * between writing `waiting` and reporting leaves a stalled job, not a parked execution.
+ * Returns { id, worker, job, waitTill (ms), since (main's log offset) }.
+ */
+async function parkLoop(cluster, sim, run, count, wait) {
+	const before = submits(sim, VIDEO_SUBMIT);
+	const since = mainLog(cluster).length;
+	await post(cluster, 'q-loop', { run, count, ...(wait ? { wait } : {}) });
+	await until(`${run} started and submitted`, () => records(sim, 'start', run).length > 0 && submits(sim, VIDEO_SUBMIT) >= before + count, 60_000);
+	let id;
+	const done = () => mainLog(cluster).slice(since).match(new RegExp(`Execution ${id} \\(job (\\d+)\\) finished`));
+	const parked = async () => {
+		if (!id) {
+			// This run's execution: the newest qLoop one waiting that no earlier check parked.
+			const rows = (await pgQuery(cluster.pg, `select id from execution_entity where "workflowId" = 'qLoop' and status = 'waiting' order by id desc`)).split('\n');
+			id = rows.find((r) => r && !parkedIds.has(r));
+		}
+		return Boolean(id && done());
+	};
+	await until(`${run} parked in the Wait node (waiting in the database, its job done)`, parked, 60_000);
+	parkedIds.add(id);
+	const waitTill = Date.parse(JSON.parse(await pgQuery(cluster.pg, `select to_json("waitTill") from execution_entity where id = ${Number(id)}`)));
+	assert.ok(Number.isFinite(waitTill), `execution ${id} is waiting with no wait time`);
+	return { id, worker: records(sim, 'start', run)[0].worker, job: done()[1], waitTill, since };
+}
+
+const executionStatus = (cluster, id) => pgQuery(cluster.pg, `select status from execution_entity where id = ${Number(id)}`);
+
+/** The jobs main queued to resume a parked execution (a new job for the same execution). */
+const resumedJobs = (cluster, { id, job, since }) =>
+	[...mainLog(cluster).slice(since).matchAll(new RegExp(`Enqueued execution ${id} \\(job (\\d+)\\)`, 'g'))].map((m) => m[1]).filter((j) => j !== job);
 
 /**
  * The long-render loop (Wait node of 65 s between the submit and each check): the worker that
- * submitted is killed while the execution is parked in the database. Nothing of it runs there, so
- * there is nothing to re-run: main resumes it on the other worker when the wait is up, it checks
- * the tasks and finishes; the gateway sees one submit per item, on both lines.
+ * submitted is killed while the execution is parked in the database, and stays dead. Nothing of
+ * the execution runs there, so there is nothing to re-run: main's wait tracker puts it back on the
+ * queue when the wait is up, the other worker checks the tasks and the loop finishes; the gateway
+ * sees one submit per item, on both lines.
  */
 async function killParked({ cluster, sim }) {
 	sim.scenario('sora-2', { durationMs: 20_000 });
+	needTwoLiveWorkers(cluster, 'killParked');
 	const before = submits(sim, VIDEO_SUBMIT);
-	await post(cluster, 'q-loop', { run: 'parked', count: 2 });
-	await until('the loop started and submitted', () => records(sim, 'start', 'parked').length > 0 && submits(sim, VIDEO_SUBMIT) >= before + 2, 60_000);
-	// Parked: the execution is `waiting` in n8n's database and its worker has let go of it. A fixed
-	// pause here would race a busy machine (a worker killed before it parked fails the job).
-	const waiting = async () => Number(await pgQuery(cluster.pg, "select count(*) from execution_entity where status = 'waiting'"));
-	await until('the execution parked in the Wait node (waiting in the database)', async () => (await waiting()) > 0, 60_000);
-	// The worker writes `waiting` and then reports its job done to the queue: a kill between the two
-	// leaves a stalled job, not a parked one. Give it the moment to let go.
-	await sleep(10_000);
-	const victim = records(sim, 'start', 'parked')[0].worker;
-	cluster.killWorker(victim);
+	const parked = await parkLoop(cluster, sim, 'parked', 2);
+	cluster.killWorker(parked.worker);
 	try {
-		// The Wait node's 65 s, then n8n's wait tracker (it looks for due executions once a minute), then a round.
-		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 240_000);
+		// The Wait node's 65 s (main's wait tracker loads what is due within 70 s, once a minute), then a round.
+		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 150_000);
 		const looped = records(sim, 'looped', 'parked');
 		assert.equal(new Set(looped.map((r) => r.taskId)).size, 2, `looped: ${JSON.stringify(looped)}`);
 		assert.equal(records(sim, 'loopFailed', 'parked').length, 0, 'a task left the loop failed');
 		assert.equal(records(sim, 'start', 'parked').length, 1, 'the execution was run again from the start');
 		assert.equal(submits(sim, VIDEO_SUBMIT) - before, 2, 'submits of the parked loop');
+		assert.ok(resumedJobs(cluster, parked).length > 0, `main did not put execution ${parked.id} back on the queue`);
 		const resumedOn = [...new Set(looped.map((r) => r.worker))];
-		assert.ok(!resumedOn.includes(victim), `the loop resumed on the killed worker ${victim}`);
-		return `${victim} killed while parked; resumed on ${resumedOn.join('+')}, 2 tasks out of the loop, 2 submits for 2 videos`;
+		assert.ok(!resumedOn.includes(parked.worker), `the loop resumed on the killed worker ${parked.worker}`);
+		await until(`execution ${parked.id} success`, async () => (await executionStatus(cluster, parked.id)) === 'success', 30_000);
+		return `${parked.worker} killed while parked (execution ${parked.id}); resumed on ${resumedOn.join('+')}, 2 tasks out of the loop, 2 submits for 2 videos`;
 	} finally {
-		await cluster.restartWorker(victim);
+		await cluster.restartWorker(parked.worker);
 	}
 }
 
-module.exports = { batches, trigger, killWait, killDurable, killParked, records };
+/**
+ * The killed worker comes back while the loop is parked, as a restart policy brings it back, with
+ * its n8n folder as it was. At start-up an n8n worker reads its own event log (<user folder>/.n8n/
+ * n8nEventLog-worker*.log) and "recovers" every execution there that the log does not show ended,
+ * which on a worker is every one; for one not yet success/error/canceled n8n's recovery writes
+ * `crashed` and then saves the run again through the execution hooks, which save a run with a
+ * wait time as `waiting` (both lines). So the parked execution must still be waiting after the
+ * restart, and resume and finish as in killParked, with one submit per item. The restart completes
+ * before the Wait's 90 s are up, as a restart policy does; a recovery that overlaps the resumed
+ * round is a different race.
+ */
+async function restartParked({ cluster, sim }) {
+	sim.scenario('sora-2', { durationMs: 20_000 });
+	needTwoLiveWorkers(cluster, 'restartParked');
+	const before = submits(sim, VIDEO_SUBMIT);
+	const parked = await parkLoop(cluster, sim, 'parked-restart', 1, 90);
+	const worker = cluster.workers.find((w) => w.name === parked.worker);
+	const logBefore = worker.server.log().length;
+	cluster.killWorker(parked.worker);
+	await cluster.restartWorker(parked.worker);
+	if (Date.now() > parked.waitTill - 10_000) throw new Error(`the restart of ${parked.worker} took until the parked execution was due: no test of a restart while parked`);
+	// The recovery runs during start-up; n8n logs the ids it "recovered" when it is done.
+	const listed = new RegExp(`Found unfinished executions: [\\d, ]*\\b${parked.id}\\b`);
+	const recovered = await until('the restarted worker listed the parked execution as unfinished', () => listed.test(worker.server.log().slice(logBefore)), 15_000).then(() => true, () => false);
+	assert.equal(await executionStatus(cluster, parked.id), 'waiting', `execution ${parked.id} after ${parked.worker} started again`);
+	await until('the loop came out after the restart', () => records(sim, 'looped', 'parked-restart').length >= 1, 150_000);
+	await until(`execution ${parked.id} success`, async () => (await executionStatus(cluster, parked.id)) === 'success', 30_000);
+	assert.ok(resumedJobs(cluster, parked).length > 0, `main did not put execution ${parked.id} back on the queue`);
+	assert.equal(records(sim, 'loopFailed', 'parked-restart').length, 0, 'a task left the loop failed');
+	assert.equal(records(sim, 'start', 'parked-restart').length, 1, 'the execution was run again from the start');
+	assert.equal(submits(sim, VIDEO_SUBMIT) - before, 1, 'submits of the parked loop');
+	const resumedOn = records(sim, 'looped', 'parked-restart')[0].worker;
+	return `${parked.worker} killed while parked and started again (its recovery ${recovered ? 'listed' : 'did not list'} execution ${parked.id}): still waiting, resumed on ${resumedOn}, 1 submit for 1 video`;
+}
+
+module.exports = { batches, trigger, killWait, killDurable, killParked, restartParked, records };

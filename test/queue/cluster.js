@@ -20,7 +20,7 @@ const FAST_LOCKS = { QUEUE_WORKER_LOCK_DURATION: '5000', QUEUE_WORKER_LOCK_RENEW
 /**
  * options: { version, dir (temp root), workers (default 2), concurrency, vars (workflow placeholders),
  *            credential, workflows (objects), activate (ids), env (extra for every n8n process) }
- * Returns { main, workers: [{ name, server }], env, stop(), killWorker(name) }.
+ * Returns { main, workers: [{ name, server }], env, pg, stop(), killWorker(name), restartWorker(name) }.
  */
 async function startCluster(options) {
 	const { version, dir } = options;

@@ -6,7 +6,12 @@
  *
  *   npm run test:e2e:queue                       (builds; n8n 2.41.1, the line queue mode is run on)
  *   N8N_VERSION=1.123.81 npm run test:e2e:queue  (1.x: the kill tests only)
- *   node test/queue/run-queue.js [check-name ...]
+ *   node test/queue/run-queue.js [name ...]      (only the checks whose name contains one of them,
+ *                                                 in the default order, e.g. `parked`)
+ *
+ * The checks, in this order (checks.js): batches (2.x), killWait, killDurable, killParked,
+ * restartParked, trigger (2.x). Each kill check starts with two live workers and starts its victim
+ * again before it returns: a check that found one worker dead would kill the last one.
  *
  * E2E_KEEP=1 keeps the temp folder (logs of every process: main/, w1/, w2/, pg/, redis/).
  */
@@ -27,12 +32,11 @@ const TRIGGER_TASKS = 3;
 
 /** Which checks a line runs: 1.x needs queue mode only for what a killed worker does. */
 function checksFor(line, filters) {
+	const kills = ['killWait', 'killDurable', 'killParked', 'restartParked'];
 	// The trigger last: its first poll (at activation) has emitted by then, one scheduled poll follows.
-	const names = line.major >= 2 ? ['batches', 'killWait', 'killDurable', 'trigger'] : ['killWait', 'killDurable'];
-	// killParked passes on its own on both lines but, on 1.123.81, not after the other kill checks (the
-	// parked execution is not resumed within 4 min): run by name until that is understood (docs/DEVELOPMENT.md).
+	const names = line.major >= 2 ? ['batches', ...kills, 'trigger'] : kills;
 	if (!filters.length) return names;
-	return [...names, 'killParked'].filter((n) => filters.some((f) => n.toLowerCase().includes(f.toLowerCase())));
+	return names.filter((n) => filters.some((f) => n.toLowerCase().includes(f.toLowerCase())));
 }
 
 async function createFinishedTasks(sim, count) {
