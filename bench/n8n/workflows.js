@@ -38,7 +38,7 @@ const gateway = (name, parameters) => node(3, name, GW, { ...parameters, prompt:
 
 const image = () => gateway('Images', { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' } });
 // The smallest video the registry allows for sora-2 (8 s, 720p).
-const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds: '8', videoSize: '720x1280' });
+const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' });
 
 /** One POST per execution (executeOnce) with what came out of the gateway node. */
 function ended(kind) {

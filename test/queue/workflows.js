@@ -66,7 +66,7 @@ function workflow(id, name, nodes, connections) {
 }
 
 const image = (wait) => node('Image', GW, { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' }, prompt: '={{ $json.prompt }}', waitIntervalSeconds: 1, ...wait }, { credentials: CREDENTIALS });
-const video = (wait) => node('Video', GW, { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', videoSeconds: '8', videoSize: '720x1280', waitIntervalSeconds: 1, download: false, ...wait }, { credentials: CREDENTIALS });
+const video = (wait) => node('Video', GW, { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', videoSeconds_sora2: '8', videoSize_sora2: '720x1280', waitIntervalSeconds: 1, download: false, ...wait }, { credentials: CREDENTIALS });
 
 function waitWorkflow() {
 	const isVideo = node('Is Video', 'n8n-nodes-base.if', {

@@ -79,11 +79,11 @@ async function nanoBanana(page, env) {
 	check(!missing.length, `nano-banana: the registry's fields ${list(missing)} are not shown; shown: ${list(shown)}`);
 	check(expected.options.length > 0, 'nano-banana: the registry row has no optional fields (expected Size)');
 	check(shown.includes('Options'), `nano-banana: no "Options" collection is shown for its optional fields ${list(expected.options)}; shown: ${list(shown)}`);
-	const added = await editor.addCollectionOption(page, 'imageOptions', expected.options);
-	check(added.path.startsWith('parameters.imageOptions.'), `nano-banana: the added option is not inside the Options collection (${added.path})`);
-	if (added.path === 'parameters.imageOptions.size') {
+	const added = await editor.addCollectionOption(page, 'imageOptions_nanoBanana', expected.options);
+	check(added.path.startsWith('parameters.imageOptions_nanoBanana.'), `nano-banana: the added option is not inside the Options collection (${added.path})`);
+	if (added.path === 'parameters.imageOptions_nanoBanana.size') {
 		// nano-banana's Size offers ratios (others go in as an expression): 16:9 is picked.
-		const input = editor.nodeParameters(page).locator('[data-parameter-path="parameters.imageOptions.size"]');
+		const input = editor.nodeParameters(page).locator('[data-parameter-path="parameters.imageOptions_nanoBanana.size"]');
 		const sizeSelect = await editor.openSelect(page, input);
 		check(sizeSelect.names.includes('16:9'), `nano-banana: Size has no option "16:9"; it offers ${list(sizeSelect.names)}`);
 		await sizeSelect.pick('16:9');

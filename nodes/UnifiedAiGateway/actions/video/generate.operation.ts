@@ -63,7 +63,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
 	}
 
-	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, model?.fields?.video, (r) => valueRefusal(ctx, i, modelId, r), route);
+	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, model, (r) => valueRefusal(ctx, i, modelId, r), route);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
 	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
 	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
