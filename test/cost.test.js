@@ -84,7 +84,7 @@ describe('§2.8: the estimate of one call, for every priced model, n and resolut
 	test('the alt host prices each image: a call that makes 2 images costs 2 × 0.02 USD', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, images: 2 });
 		const result = await runNode({
-			parameters: { ...parameters('gemini-2.5-flash-image', {}), waitForCompletion: true, waitIntervalSeconds: 0.1 },
+			parameters: { ...parameters('gemini-2.5-flash-image', {}), waitForCompletion: true, waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();

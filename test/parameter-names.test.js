@@ -80,3 +80,39 @@ describe('parameter names', () => {
 		}
 	});
 });
+
+describe('operational knobs sit in collections (as HTTP Request keeps them in Options)', () => {
+	const properties = loadNode('unifiedAiGateway').description.properties;
+	const KNOBS = ['maxWaitMinutes', 'pollIntervalSeconds', 'onTimeout', 'concurrency', 'submitTimeoutSeconds', 'binaryPropertyOutput', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'giveUpMinutes'];
+	const OLD = ['waitDeadlineMinutes', 'waitIntervalSeconds', 'videoSubmitTimeoutSeconds', 'videoLanguage', 'downloadOptions', 'checkGiveUpMinutes'];
+	const collection = (name, resource, operation) =>
+		properties.find((p) => p.name === name && p.displayOptions.show.resource.includes(resource) && (!p.displayOptions.show.operation || p.displayOptions.show.operation.includes(operation)));
+	const option = (name, resource, operation, key) => collection(name, resource, operation).options.find((o) => o.name === key);
+
+	test('no knob is a top-level field of any operation', () => {
+		expect(properties.filter((p) => [...KNOBS, ...OLD].includes(p.name)).map((p) => p.name)).toEqual([]);
+	});
+
+	test('Waiting shows only while Wait for Completion is on, and keeps the defaults', () => {
+		for (const [resource, operation, minutes] of [['image', 'generate', 10], ['video', 'generate', 30]]) {
+			expect(collection('waiting', resource, operation).displayOptions.show.waitForCompletion).toEqual([true]);
+			expect(option('waiting', resource, operation, 'maxWaitMinutes').default).toBe(minutes);
+			expect(option('waiting', resource, operation, 'pollIntervalSeconds').default).toBe(0);
+			expect(option('waiting', resource, operation, 'onTimeout').default).toBe('pending');
+		}
+		expect(collection('waiting', 'task', 'waitForCompletion').displayOptions.show.waitForCompletion).toBeUndefined();
+		expect(option('waiting', 'task', 'waitForCompletion', 'maxWaitMinutes').default).toBe(0);
+	});
+
+	test('Options hold concurrency, the output field, the download limits and the submit timeout, with their defaults', () => {
+		expect(option('options', 'image', 'generate', 'concurrency').default).toBe(5);
+		expect(option('options', 'image', 'edit', 'binaryPropertyOutput').default).toBe('data');
+		expect(option('options', 'video', 'generate', 'submitTimeoutSeconds').default).toBe(180);
+		expect(option('options', 'task', 'checkOnce', 'giveUpMinutes').default).toBe(0);
+		expect(option('options', 'text', 'message', 'concurrency').default).toBe(5);
+		for (const [resource, operation] of [['image', 'generate'], ['video', 'generate'], ['task', 'waitForCompletion'], ['task', 'checkOnce'], ['task', 'downloadResult']]) {
+			expect(option('options', resource, operation, 'maxFileSizeMb').default).toBe(0);
+			expect(option('options', resource, operation, 'downloadTimeoutSeconds').default).toBe(0);
+		}
+	});
+});

@@ -13,7 +13,7 @@ const rl = (value) => ({ __rl: true, mode: 'id', value });
 const prompts = (n) => Array.from({ length: n }, (_, i) => ({ json: { prompt: `picture ${i + 1}` } }));
 
 function image(model, extra = {}) {
-	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, download: false, ...extra };
+	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', download: false, ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } };
 }
 
 function video(model, extra = {}) {

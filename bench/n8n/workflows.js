@@ -33,7 +33,7 @@ const items = (kind) =>
 		jsCode: `const body = $('Webhook').first().json.body;\nreturn Array.from({ length: body.count }, (_, i) => ({ json: { prompt: body.run + ' ${kind} ' + i } }));`,
 	}, { typeVersion: 2 });
 
-const waitAndDownload = { waitForCompletion: true, waitIntervalSeconds: INTERVAL_S, waitDeadlineMinutes: 10, onTimeout: 'fail', download: true, concurrency: CONCURRENCY };
+const waitAndDownload = { waitForCompletion: true, waiting: { pollIntervalSeconds: INTERVAL_S, maxWaitMinutes: 10, onTimeout: 'fail' }, options: { concurrency: CONCURRENCY }, download: true };
 const gateway = (name, parameters) => node(3, name, GW, { ...parameters, prompt: '={{ $json.prompt }}', ...waitAndDownload }, { credentials: CREDENTIALS, onError: 'continueRegularOutput' });
 
 const image = () => gateway('Images', { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' } });

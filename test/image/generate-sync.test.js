@@ -78,7 +78,7 @@ describe('Generate: sync GPT models', () => {
 	});
 
 	test('a custom output field name holds the file', async () => {
-		const items = ok(await run('generate', 'gpt-image-2', { binaryPropertyOutput: 'picture' }));
+		const items = ok(await run('generate', 'gpt-image-2', { options: { binaryPropertyOutput: 'picture' } }));
 		await expectPng(items[0], 'picture');
 		expect(items[0].binary.data).toBeUndefined();
 	});

@@ -17,9 +17,16 @@ const MODELS = [
 ];
 const NODE = 'Generate a video';
 
-/** The video fields shown now: parameters named video* that the registry could make (not the fixed ones). */
-const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoSubmitTimeoutSeconds', 'videoAllowUnusualValues', 'videoLanguage']);
-const registryFieldsShown = (params) => editor.topLevel(params).filter((p) => /^video[A-Z]/.test(p.name) && !FIXED.has(p.name));
+/**
+ * The video fields shown now: parameters named video* that the registry could make (not the fixed
+ * ones), by the body key's base name (a later variant of a key adds `_` and a tag: videoSeconds_sora2).
+ */
+const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoAllowUnusualValues']);
+const registryFieldsShown = (params) =>
+	editor
+		.topLevel(params)
+		.filter((p) => /^video[A-Z]/.test(p.name) && !FIXED.has(p.name))
+		.map((p) => ({ ...p, name: p.name.replace(/_.*$/, '') }));
 
 async function videoWorkflow(env) {
 	const parameters = { resource: 'video', operation: 'generate', prompt: 'A paper boat drifting down a rainy street, close-up, slow camera pan' };
