@@ -86,7 +86,8 @@ function conditions(set: RegistryFieldSet, rule?: FieldRule, ids?: string[], hos
 
 function optionsCollection(set: RegistryFieldSet, variant: OptionsVariant, displayOptions: IDisplayOptions): INodeProperties {
 	return {
-		displayName: 'Options',
+		// Not "Options": that collection holds the operation's knobs (helpers/fields.ts).
+		displayName: 'Model Options',
 		name: variant.name,
 		type: 'collection',
 		placeholder: 'Add Option',
