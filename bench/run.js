@@ -24,10 +24,9 @@ const generate = {
 	modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' },
 	prompt: '={{ $json.prompt }}',
 	waitForCompletion: true,
-	waitIntervalSeconds: INTERVAL_S,
-	waitDeadlineMinutes: 10,
+	waiting: { pollIntervalSeconds: INTERVAL_S, maxWaitMinutes: 10 },
+	options: { concurrency: 10 },
 	download: false,
-	concurrency: 10,
 };
 
 const items = (n) => Array.from({ length: n }, (_, i) => ({ json: { prompt: `product shot ${i}` } }));
@@ -48,7 +47,7 @@ async function oneAfterAnother(sim, creds) {
 	sim.scenario('*', { durationMs: TASK_MS });
 	const started = Date.now();
 	for (const item of items(TASKS)) {
-		const result = await runNode({ parameters: { ...generate, concurrency: 1 }, credentials: creds, items: [item] });
+		const result = await runNode({ parameters: { ...generate, options: { concurrency: 1 } }, credentials: creds, items: [item] });
 		assertDone(result, 1, 'sequential run');
 	}
 	return { wall: Date.now() - started };
@@ -60,7 +59,7 @@ async function bigDownload(sim, creds) {
 	const small = await submitVideo(sim);
 	const big = await submitVideo(sim);
 	await new Promise((resolve) => setTimeout(resolve, 100));
-	const download = (taskId) => ({ resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video', binaryPropertyOutput: 'data' });
+	const download = (taskId) => ({ resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video', options: { binaryPropertyOutput: 'data' } });
 	// Warm-up: the first download loads code and buffers that are not the file.
 	sim.scenario('*', { durationMs: 10, videoBytes: 8 * 1024 * 1024 });
 	await runNode({ parameters: download(small), credentials: creds, binaryMode: 'filesystem' });

@@ -18,7 +18,7 @@ describe('as an AI Agent tool', () => {
 		const result = await runNode({
 			node: TOOL,
 			// Max Wait left at its 30 min default, On Timeout = Fail: a tool call neither waits that long nor fails.
-			parameters: { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0'), prompt: 'a lighthouse at dawn', onTimeout: 'fail' },
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0'), prompt: 'a lighthouse at dawn', waiting: { onTimeout: 'fail' } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();
@@ -40,7 +40,7 @@ describe('as an AI Agent tool', () => {
 	test('a finished image: its URL, no file downloaded or attached (Download Result is on by default)', async () => {
 		const result = await runNode({
 			node: TOOL,
-			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a lighthouse', waitIntervalSeconds: 0.1 },
+			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a lighthouse', waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();
@@ -69,7 +69,7 @@ describe('as an AI Agent tool', () => {
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		const result = await runNode({
 			node: TOOL,
-			parameters: { resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waitDeadlineMinutes: 0.05, waitIntervalSeconds: 0.5, onTimeout: 'fail' },
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waiting: { maxWaitMinutes: 0.05, pollIntervalSeconds: 0.5, onTimeout: 'fail' } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();
@@ -90,7 +90,7 @@ describe('as an AI Agent tool', () => {
 
 	test('the same operation as a plain node still waits and downloads (tool mode is only for tools)', async () => {
 		const result = await runNode({
-			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a lighthouse', waitIntervalSeconds: 0.1 },
+			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a lighthouse', waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 		});
 		expect(result.items[0].binary.data).toBeDefined();
@@ -116,7 +116,7 @@ describe('hints in the output pane', () => {
 	test('still running after Max Wait: a warning naming the items', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const result = await runNode({
-			parameters: { resource: 'image', operation: 'generate', modelId: rl('nano-banana'), prompt: 'rain', waitDeadlineMinutes: 0.02, waitIntervalSeconds: 0.2 },
+			parameters: { resource: 'image', operation: 'generate', modelId: rl('nano-banana'), prompt: 'rain', waiting: { maxWaitMinutes: 0.02, pollIntervalSeconds: 0.2 } },
 			credentials: ctx.creds,
 		});
 		expect(result.items[0].json.pending).toBe(true);
@@ -127,7 +127,7 @@ describe('hints in the output pane', () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		const result = await runNode({
-			parameters: { resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waitDeadlineMinutes: 0.02, waitIntervalSeconds: 0.2 },
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waiting: { maxWaitMinutes: 0.02, pollIntervalSeconds: 0.2 } },
 			credentials: ctx.creds,
 		});
 		expect(result.items[0].json.pending).toBe(true);
@@ -137,7 +137,7 @@ describe('hints in the output pane', () => {
 	});
 
 	test('Retry On Fail on: what a retry does with tasks already created; off: no such line', async () => {
-		const parameters = { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waitIntervalSeconds: 0.1, download: false };
+		const parameters = { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waiting: { pollIntervalSeconds: 0.1 }, download: false };
 		const on = await runNode({ parameters, credentials: ctx.creds, nodeSettings: { retryOnFail: true, maxTries: 3 } });
 		expect(on.hints).toContainEqual({
 			message: 'Retry On Fail is on: a retry re-uses tasks this execution already created; items whose submit failed are submitted again',
@@ -154,7 +154,7 @@ describe('hints in the output pane', () => {
 
 	test('the run\'s estimated spend', async () => {
 		const result = await runNode({
-			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waitIntervalSeconds: 0.1, download: false },
+			parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'rain', waiting: { pollIntervalSeconds: 0.1 }, download: false },
 			credentials: ctx.creds,
 			items: [{ json: {} }, { json: {} }],
 		});

@@ -57,7 +57,7 @@ describe('Task → Check Once', () => {
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		const firstCheckedAt = new Date(Date.now() - 2 * 60_000).toISOString();
 		const result = await runNode({
-			parameters: check({ checkGiveUpMinutes: 1 }),
+			parameters: check({ options: { giveUpMinutes: 1 } }),
 			credentials: ctx.creds,
 			items: [{ json: { taskId, queryRoute: 'image', pending: true, firstCheckedAt, checks: 4 } }],
 		});
@@ -67,7 +67,7 @@ describe('Task → Check Once', () => {
 
 	test('Give Up After from an expression that is not a number is refused, naming the field and the value', async () => {
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
-		const result = await runNode({ parameters: check({ checkGiveUpMinutes: '={{ "soon" }}' }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		const result = await runNode({ parameters: check({ options: { giveUpMinutes: '={{ "soon" }}' } }), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
 		expect(result.error.message).toBe(`Give Up After (Minutes): "soon" is not a number; it takes a number from 0.005 to 10080 minutes, or 0 for the route's window`);
 		expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(taskId))).toHaveLength(0);
 	});

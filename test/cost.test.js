@@ -17,6 +17,9 @@ const GPT25_IDS = ['gpt-image-2.5', 'gpt-image-2.5-flare', 'gpt-image-2.5-sunbur
 const GPT_ASYNC_IDS = ['gpt-image-2-async', 'gpt-image-2.5-async'];
 const NANO_IDS = ['nano-banana', 'nano-banana-2', 'nano-banana-2-lite', 'gemini-3-pro-image-preview'];
 const ALT_IDS = ['gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-3.1-flash-image-preview'];
+// The id served by both hosts has an Options collection per host; the others share their group's.
+const nanoOptions = (id) => (id === 'gemini-3-pro-image-preview' ? 'imageOptions_gemini3ProImagePreviewMain' : 'imageOptions_nanoBanana');
+const altOptions = (id) => (id === 'gemini-3-pro-image-preview' ? 'imageOptions_gemini3ProImagePreviewAlt' : 'imageOptions_gemini25FlashImage');
 
 // [model, parameters, call price, per]
 const ROWS = [
@@ -26,26 +29,26 @@ const ROWS = [
 	['gpt-image-2', { resolution: '1k', n: 4 }, GPT, 'call'],
 	['gpt-image-2', { resolution: '4k', n: 3 }, GPT_HIGH, 'call'],
 	...GPT25_IDS.flatMap((id) => [
-		[id, { size: '1024x1024' }, GPT, 'call'],
-		[id, { size: '1920x1088' }, GPT, 'call'],
-		[id, { size: '2048x2048' }, GPT_HIGH, 'call'],
-		[id, { size: '3840x2160' }, GPT_HIGH, 'call'],
-		[id, { size: '1536x1024', n: 4 }, GPT, 'call'],
-		[id, { size: '2880x2880', n: 2 }, GPT_HIGH, 'call'],
+		[id, { size_gptImage25: '1024x1024' }, GPT, 'call'],
+		[id, { size_gptImage25: '1920x1088' }, GPT, 'call'],
+		[id, { size_gptImage25: '2048x2048' }, GPT_HIGH, 'call'],
+		[id, { size_gptImage25: '3840x2160' }, GPT_HIGH, 'call'],
+		[id, { size_gptImage25: '1536x1024', n: 4 }, GPT, 'call'],
+		[id, { size_gptImage25: '2880x2880', n: 2 }, GPT_HIGH, 'call'],
 	]),
 	...GPT_ASYNC_IDS.flatMap((id) => [
-		[id, { size: '1024x1536' }, GPT, 'call'],
-		[id, { size: '2560x1712' }, GPT_HIGH, 'call'],
-		[id, { size: '3840x2880' }, GPT_HIGH, 'call'],
+		[id, { size_gptImage25: '1024x1536' }, GPT, 'call'],
+		[id, { size_gptImage25: '2560x1712' }, GPT_HIGH, 'call'],
+		[id, { size_gptImage25: '3840x2880' }, GPT_HIGH, 'call'],
 	]),
 	...NANO_IDS.flatMap((id) => [
 		[id, {}, NANO, 'call'],
-		[id, { imageOptions: { size: '16:9' } }, NANO, 'call'],
-		[id, { imageOptions: { size: '4096x4096' } }, NANO, 'call'],
+		[id, { [nanoOptions(id)]: { size: '16:9' } }, NANO, 'call'],
+		[id, { [nanoOptions(id)]: { size: '4096x4096' } }, NANO, 'call'],
 	]),
 	['nano-banana-pro', {}, NANO_PRO, 'call'],
-	['nano-banana-pro', { imageOptions: { size: '3840x2160' } }, NANO_PRO, 'call'],
-	...ALT_IDS.flatMap((id) => ['1K', '2K', '4K'].map((imageSize) => [id, { alt: true, imageOptions: { image_size: imageSize } }, ALT, 'image'])),
+	['nano-banana-pro', { imageOptions_nanoBanana: { size: '3840x2160' } }, NANO_PRO, 'call'],
+	...ALT_IDS.flatMap((id) => ['1K', '2K', '4K'].map((imageSize) => [id, { alt: true, [altOptions(id)]: { image_size: imageSize } }, ALT, 'image'])),
 ];
 
 function parameters(model, { alt, ...fields }) {
@@ -81,7 +84,7 @@ describe('§2.8: the estimate of one call, for every priced model, n and resolut
 	test('the alt host prices each image: a call that makes 2 images costs 2 × 0.02 USD', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, images: 2 });
 		const result = await runNode({
-			parameters: { ...parameters('gemini-2.5-flash-image', {}), waitForCompletion: true, waitIntervalSeconds: 0.1 },
+			parameters: { ...parameters('gemini-2.5-flash-image', {}), waitForCompletion: true, waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();

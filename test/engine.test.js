@@ -9,9 +9,7 @@ const wait = (extra = {}) => ({
 	operation: 'waitForCompletion',
 	taskId: '={{ $json.taskId }}',
 	queryRoute: 'auto',
-	waitDeadlineMinutes: 1,
-	waitIntervalSeconds: 0.1,
-	...extra,
+	...extra, waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
@@ -146,7 +144,7 @@ describe('Task → Wait for Completion', () => {
 	test('a timeout returns pending items with task ids, and a second wait resumes them', async () => {
 		ctx.sim.scenario('*', { durationMs: 1500 });
 		const ids = [await createTask(ctx.sim), await createTask(ctx.sim)];
-		const first = await runNode({ parameters: wait({ queryRoute: 'image', waitDeadlineMinutes: 0.005 }), credentials: ctx.creds, items: ids.map((taskId) => ({ json: { taskId } })) });
+		const first = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { maxWaitMinutes: 0.005 } }), credentials: ctx.creds, items: ids.map((taskId) => ({ json: { taskId } })) });
 		expect(first.items.map((i) => i.json)).toEqual([
 			expect.objectContaining({ taskId: ids[0], pending: true, message: expect.stringMatching(/did not finish within 0\.3 s.*Wait for Completion/) }),
 			expect.objectContaining({ taskId: ids[1], pending: true }),
@@ -159,14 +157,14 @@ describe('Task → Wait for Completion', () => {
 	test('On Timeout = Fail names the task and its last status', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim);
-		const result = await runNode({ parameters: wait({ queryRoute: 'image', waitDeadlineMinutes: 0.005, onTimeout: 'fail' }), credentials: ctx.creds, items: [{ json: { taskId } }] });
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { maxWaitMinutes: 0.005, onTimeout: 'fail' } }), credentials: ctx.creds, items: [{ json: { taskId } }] });
 		expect(result.error.message).toMatch(new RegExp(`Task ${taskId} did not finish within .*last status 'in_progress'`));
 	});
 
 	test('pressing Stop ends the wait within a second', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim);
-		const result = await runNode({ parameters: wait({ queryRoute: 'image', waitIntervalSeconds: 5 }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
 		expect(result.durationMs).toBeLessThan(1300);
 		expect(result.status).toBe('canceled');
 	});
@@ -198,7 +196,7 @@ describe('Task → Wait for Completion', () => {
 	test('downloads results into binary data without sending the key to the file origin', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, images: 2 });
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
-		const result = await runNode({ parameters: wait({ queryRoute: 'image', download: true, binaryPropertyOutput: 'image' }), credentials: ctx.creds, items: [{ json: { taskId } }] });
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', download: true, options: { binaryPropertyOutput: 'image' } }), credentials: ctx.creds, items: [{ json: { taskId } }] });
 		expect(result.items).toHaveLength(2);
 		for (const item of result.items) {
 			expect(item.binary.image.mimeType).toBe('image/png');
@@ -231,7 +229,7 @@ describe('Task → Download Result', () => {
 		ctx.sim.scenario('*', { durationMs: 50 });
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
 		await new Promise((r) => setTimeout(r, 120));
-		const result = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'image', binaryPropertyOutput: 'data' }, credentials: ctx.creds });
+		const result = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'image', options: { binaryPropertyOutput: 'data' } }, credentials: ctx.creds });
 		expect(result.items).toHaveLength(1);
 		expect((await binaryBuffer(result.items[0].binary.data)).subarray(0, 4)).toEqual(PNG);
 	});

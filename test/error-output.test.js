@@ -13,9 +13,7 @@ const wait = (extra = {}) => ({
 	operation: 'waitForCompletion',
 	taskId: '={{ $json.taskId }}',
 	queryRoute: 'image',
-	waitDeadlineMinutes: 0.02,
-	waitIntervalSeconds: 0.1,
-	...extra,
+	...extra, waiting: { maxWaitMinutes: 0.02, pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 
 async function task(scenario) {

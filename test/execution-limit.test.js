@@ -7,7 +7,7 @@ const { useSimulator, createTask } = require('./support');
 
 const ctx = useSimulator({ scenario: { durationMs: 60_000 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
-const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.2, ...extra });
+const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.2, ...extra?.waiting } });
 
 describe('Timeout Workflow', () => {
 	test('Video → Generate (Max Wait 30 min) in a 4 s execution: pending items are output before n8n cancels', async () => {
@@ -34,7 +34,7 @@ describe('Timeout Workflow', () => {
 	test('Task → Wait for Completion in a 3 s execution outputs the pending task', async () => {
 		const taskId = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 		const result = await runNode({
-			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', waitIntervalSeconds: 0.2 },
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', waiting: { pollIntervalSeconds: 0.2 } },
 			credentials: ctx.creds,
 			items: [{ json: { taskId } }],
 			executionTimeoutS: 3,
@@ -46,7 +46,7 @@ describe('Timeout Workflow', () => {
 
 	test('On Timeout = Fail: the item fails with its task id instead of the execution being cancelled', async () => {
 		const result = await runNode({
-			parameters: video({ onTimeout: 'fail' }),
+			parameters: video({ waiting: { onTimeout: 'fail' } }),
 			credentials: ctx.creds,
 			items: [{ json: { prompt: 'a boat' } }],
 			executionTimeoutS: 3,

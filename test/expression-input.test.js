@@ -7,9 +7,9 @@ const { useSimulator } = require('./support');
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 
-const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, ...extra });
-const image = (extra = {}) => ({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, ...extra });
-const wait = (extra = {}) => ({ resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', waitIntervalSeconds: 0.1, ...extra });
+const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
+const image = (extra = {}) => ({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
+const wait = (extra = {}) => ({ resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
 const chat = (options) => ({ resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: 'Hi' }] }, options });
 
 async function refused(parameters, json, pattern) {
@@ -21,19 +21,19 @@ async function refused(parameters, json, pattern) {
 
 describe('numbers from expressions are refused before anything is sent', () => {
 	test.each([
-		['Generate: Max Wait from a missing column', video({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), {}, /^Max Wait \(Minutes\): empty \(the field or its expression gave no value\); it takes a number from 0.005 to 1440 minutes$/],
-		['Generate: Max Wait as text', video({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), { maxWait: 'ten' }, /^Max Wait \(Minutes\): "ten" is not a number/],
-		['Generate: Max Wait -5', video({ waitDeadlineMinutes: -5 }), {}, /^Max Wait \(Minutes\): -5 is out of range; it takes a number from 0.005 to 1440 minutes$/],
-		['Generate: Max Wait 0', video({ waitDeadlineMinutes: 0 }), {}, /^Max Wait \(Minutes\): 0 is out of range/],
-		['Generate: Poll Interval 1e9', video({ waitIntervalSeconds: 1e9 }), {}, /^Poll Interval \(Seconds\): 1000000000 is out of range; it takes a number from 0.05 to 600 seconds, or 0 for the gateway's advised interval$/],
-		['Generate: Poll Interval NaN', video({ waitIntervalSeconds: '={{ NaN }}' }), {}, /^Poll Interval \(Seconds\): NaN is not a number/],
-		['Generate: Concurrency as text', video({ concurrency: '={{ $json.c }}' }), { c: 'many' }, /^Concurrency: "many" is not a number; it takes a whole number from 1 to 50$/],
-		['Generate: Concurrency 2.5', video({ concurrency: 2.5 }), {}, /^Concurrency: 2.5 is not a whole number/],
-		['Generate: Submit Timeout as an object', video({ videoSubmitTimeoutSeconds: '={{ $json.t }}' }), { t: { s: 1 } }, /^Submit Timeout \(Seconds\): \{"s":1\} is an object, not a number/],
-		['Task → Wait: Max Wait from a missing column', wait({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), {}, /^Max Wait \(Minutes\): empty .* or 0 for each task's route window$/],
-		['Task → Wait: Max Wait as text', wait({ waitDeadlineMinutes: '={{ $json.maxWait }}' }), { maxWait: 'soon' }, /^Max Wait \(Minutes\): "soon" is not a number/],
-		['Task → Wait: Max Wait -5', wait({ waitDeadlineMinutes: -5 }), {}, /^Max Wait \(Minutes\): -5 is out of range/],
-		['Task → Wait: Concurrency as text', wait({ concurrency: 'x' }), {}, /^Concurrency: "x" is not a number/],
+		['Generate: Max Wait from a missing column', video({ waiting: { maxWaitMinutes: '={{ $json.maxWait }}' } }), {}, /^Max Wait \(Minutes\): empty \(the field or its expression gave no value\); it takes a number from 0.005 to 1440 minutes$/],
+		['Generate: Max Wait as text', video({ waiting: { maxWaitMinutes: '={{ $json.maxWait }}' } }), { maxWait: 'ten' }, /^Max Wait \(Minutes\): "ten" is not a number/],
+		['Generate: Max Wait -5', video({ waiting: { maxWaitMinutes: -5 } }), {}, /^Max Wait \(Minutes\): -5 is out of range; it takes a number from 0.005 to 1440 minutes$/],
+		['Generate: Max Wait 0', video({ waiting: { maxWaitMinutes: 0 } }), {}, /^Max Wait \(Minutes\): 0 is out of range/],
+		['Generate: Poll Interval 1e9', video({ waiting: { pollIntervalSeconds: 1e9 } }), {}, /^Poll Interval \(Seconds\): 1000000000 is out of range; it takes a number from 0.05 to 600 seconds, or 0 for the gateway's advised interval$/],
+		['Generate: Poll Interval NaN', video({ waiting: { pollIntervalSeconds: '={{ NaN }}' } }), {}, /^Poll Interval \(Seconds\): NaN is not a number/],
+		['Generate: Concurrency as text', video({ options: { concurrency: '={{ $json.c }}' } }), { c: 'many' }, /^Concurrency: "many" is not a number; it takes a whole number from 1 to 50$/],
+		['Generate: Concurrency 2.5', video({ options: { concurrency: 2.5 } }), {}, /^Concurrency: 2.5 is not a whole number/],
+		['Generate: Submit Timeout as an object', video({ options: { submitTimeoutSeconds: '={{ $json.t }}' } }), { t: { s: 1 } }, /^Submit Timeout \(Seconds\): \{"s":1\} is an object, not a number/],
+		['Task → Wait: Max Wait from a missing column', wait({ waiting: { maxWaitMinutes: '={{ $json.maxWait }}' } }), {}, /^Max Wait \(Minutes\): empty .* or 0 for each task's route window$/],
+		['Task → Wait: Max Wait as text', wait({ waiting: { maxWaitMinutes: '={{ $json.maxWait }}' } }), { maxWait: 'soon' }, /^Max Wait \(Minutes\): "soon" is not a number/],
+		['Task → Wait: Max Wait -5', wait({ waiting: { maxWaitMinutes: -5 } }), {}, /^Max Wait \(Minutes\): -5 is out of range/],
+		['Task → Wait: Concurrency as text', wait({ options: { concurrency: 'x' } }), {}, /^Concurrency: "x" is not a number/],
 		['Image: Number of Images as text (registry field)', image({ n: '={{ $json.n }}' }), { n: 'many' }, /Number of Images \(n\) "many" is out of range/],
 		['Image: Number of Images as an object (registry field)', image({ n: '={{ $json.n }}' }), { n: { a: 2 } }, /Number of Images \(n\) \{"a":2\} is out of range/],
 		['Image: Spend cap as text', image({ spendGuard: { maxRunCostUsd: '={{ $json.cap }}' } }), { cap: 'five dollars' }, /^Max Estimated Cost per Run \(USD\): "five dollars" is not a number/],
@@ -44,13 +44,13 @@ describe('numbers from expressions are refused before anything is sent', () => {
 	});
 
 	test('a number given as text is taken (n8n fields hand over what the expression gives)', async () => {
-		const result = await runNode({ parameters: video({ concurrency: '={{ "2" }}', waitDeadlineMinutes: '={{ "1" }}' }), credentials: ctx.creds, items: [{ json: { prompt: 'a boat' } }] });
+		const result = await runNode({ parameters: video({ waiting: { maxWaitMinutes: '={{ "1" }}' }, options: { concurrency: '={{ "2" }}' } }), credentials: ctx.creds, items: [{ json: { prompt: 'a boat' } }] });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.state).toBe('succeeded');
 	});
 
 	test('Task → Wait: Max Wait 0 still means the route window', async () => {
-		const result = await runNode({ parameters: wait({ waitDeadlineMinutes: 0 }), credentials: ctx.creds, items: [{ json: { taskId: 'task_none' } }] });
+		const result = await runNode({ parameters: wait({ waiting: { maxWaitMinutes: 0 } }), credentials: ctx.creds, items: [{ json: { taskId: 'task_none' } }] });
 		expect(result.error?.message ?? '').not.toMatch(/Max Wait/);
 	});
 

@@ -154,7 +154,7 @@ describe('a billed submit is sent exactly once', () => {
 		modelId: { __rl: true, mode: 'id', value: model },
 		prompt: 'a red bicycle',
 		download: false,
-		waitIntervalSeconds: 0.1,
+		waiting: { pollIntervalSeconds: 0.1 },
 	});
 
 	test.each([

@@ -8,7 +8,12 @@ const { captureLogs } = require('./faults/runner');
 const ctx = useSimulator({ scenario: { durationMs: 50 } });
 const balance = { resource: 'account', operation: 'getTokenBalance' };
 const image = (model, extra = {}) => ({
-	resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: model }, prompt: 'a red bicycle', download: false, waitIntervalSeconds: 0.1, ...extra,
+	resource: 'image',
+	operation: 'generate',
+	modelId: { __rl: true, mode: 'id', value: model },
+	prompt: 'a red bicycle',
+	download: false,
+	...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 const isMp4 = (buffer) => buffer.toString('ascii', 4, 8) === 'ftyp';
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -40,7 +40,7 @@ test('Image → Generate / Edit: the README names exactly what the node emits (r
 	const sync = await runNode({ parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a fox', download: false }, credentials: ctx.creds });
 	ctx.sim.scenario('*', { durationMs: 100, imageShape: 'full' });
 	const task = await runNode({
-		parameters: { resource: 'image', operation: 'generate', modelId: rl('gemini-2.5-flash-image'), prompt: 'a fox', download: false, waitIntervalSeconds: 0.05 },
+		parameters: { resource: 'image', operation: 'generate', modelId: rl('gemini-2.5-flash-image'), prompt: 'a fox', download: false, waiting: { pollIntervalSeconds: 0.05 } },
 		credentials: ctx.creds,
 	});
 	const outputs = [...sync.items, ...task.items].map((i) => i.json);
@@ -51,7 +51,7 @@ test('Image → Generate / Edit: the README names exactly what the node emits (r
 
 test('Video → Generate: the README names exactly what the node emits', async () => {
 	const result = await runNode({
-		parameters: { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), prompt: 'a boat', download: false, waitIntervalSeconds: 0.05, videoMetadataAspectRatio: '9:16', videoMetadataResolution: '1080p' },
+		parameters: { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), prompt: 'a boat', download: false, waiting: { pollIntervalSeconds: 0.05 }, videoMetadataAspectRatio: '9:16', videoMetadataResolution: '1080p' },
 		credentials: ctx.creds,
 	});
 	check('Video → Generate', result.items.map((i) => i.json));

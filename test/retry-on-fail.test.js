@@ -13,10 +13,10 @@ const RETRY = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
 let executions = 0;
 
 function video(extra = {}) {
-	return { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, ...extra };
+	return { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } };
 }
 function image(model, extra = {}) {
-	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, ...extra };
+	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } };
 }
 /** Each run is its own execution, as in n8n. */
 async function run(parameters, items, options = {}) {
@@ -53,7 +53,7 @@ describe('Retry On Fail takes up what was created', () => {
 	test('a sync image answered in an earlier try is not bought again: its result URLs are reused', async () => {
 		// The first item's first submit is refused (400: surely not created); the second item's image was answered.
 		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 400, times: 1, body: { error: { message: 'bad request', type: 'invalid_request_error', code: 'bad' } } });
-		const result = await run(image('gpt-image-2', { concurrency: 1 }), prompts('a red fox', 'a blue owl'));
+		const result = await run(image('gpt-image-2', { options: { concurrency: 1 } }), prompts('a red fox', 'a blue owl'));
 		expect(result.error).toBeUndefined();
 		expect(imageSubmits()).toHaveLength(3);
 		expect(imageSubmits().map((r) => r.body.prompt)).toEqual(['a red fox', 'a blue owl', 'a red fox']);
@@ -84,7 +84,7 @@ describe('Retry On Fail takes up what was created', () => {
 	test('a task still running when a try failed is waited for again, not submitted again', async () => {
 		// Max Wait (3 s) with On Timeout = Fail ends try 1 while the task runs; try 2 waits for the same task.
 		ctx.sim.scenario('sora-2', { durationMs: 4500 });
-		const result = await run(video({ waitDeadlineMinutes: 0.05, onTimeout: 'fail' }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		const result = await run(video({ waiting: { maxWaitMinutes: 0.05, onTimeout: 'fail' } }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2 } });
 		expect(videoSubmits()).toHaveLength(1);
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.state).toBe('succeeded');
@@ -103,7 +103,7 @@ describe('Retry On Fail takes up what was created', () => {
 	test('Text → Message a Model: answers of an earlier try are output again, only the failed item is asked again', async () => {
 		// The first item's call is refused once (400); the retry asks it again but not the second item, answered already.
 		ctx.sim.inject({ method: 'POST', path: '/v1/chat/completions', status: 400, times: 1, delayMs: 100 });
-		const parameters = { resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: '={{ $json.q }}' }] }, concurrency: 1 };
+		const parameters = { resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: '={{ $json.q }}' }] }, options: { concurrency: 1 } };
 		const result = await run(parameters, [{ json: { q: 'one' } }, { json: { q: 'two' } }]);
 		expect(result.error).toBeUndefined();
 		const chats = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.body.messages[0].content);
@@ -140,7 +140,7 @@ describe('Retry On Fail keeps what earlier tries did', () => {
 		ctx.sim.scenario('sora-2', { durationMs: 300 });
 		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', status: 404, times: 1 });
 		ctx.sim.inject({ method: 'GET', path: /^\/files\//, origin: 'files', delayMs: 7000, times: 1 });
-		const result = await run(video({ waitDeadlineMinutes: 0.15 }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2, waitBetweenTries: 5000 } });
+		const result = await run(video({ waiting: { maxWaitMinutes: 0.15 } }), prompts('a boat'), { nodeSettings: { ...RETRY, maxTries: 2, waitBetweenTries: 5000 } });
 		expect(result.error).toBeUndefined();
 		expect(videoSubmits()).toHaveLength(1);
 		expect(fileGets()).toHaveLength(2);
@@ -152,7 +152,7 @@ describe('Retry On Fail keeps what earlier tries did', () => {
 		// item 1 again: item 0 must stay listed as sent without an answer.
 		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', kind: 'drop', times: 1 });
 		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 400, times: 1 });
-		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { nodeSettings: { ...RETRY, maxTries: 2 } });
+		const result = await run(video({ options: { concurrency: 1 } }), prompts('a boat', 'a kite'), { nodeSettings: { ...RETRY, maxTries: 2 } });
 		expect(videoSubmits()).toHaveLength(3);
 		expect(result.error.message).toMatch(/may have been created/);
 		const custom = result.run.data.resultData.metadata ?? {};
@@ -163,7 +163,7 @@ describe('Retry On Fail keeps what earlier tries did', () => {
 		// Try 1: item 0 finishes and is downloaded, item 1's task fails. Try 2 submits item 1 only and
 		// downloads only its file; item 0 keeps its file (filesystem mode: the stored reference).
 		ctx.sim.scenario('sora-2', { durationMs: 300, failEvery: 2 });
-		const result = await run(video({ concurrency: 1 }), prompts('a boat', 'a kite'), { binaryMode: 'filesystem' });
+		const result = await run(video({ options: { concurrency: 1 } }), prompts('a boat', 'a kite'), { binaryMode: 'filesystem' });
 		expect(result.error).toBeUndefined();
 		expect(videoSubmits()).toHaveLength(3);
 		expect(fileGets()).toHaveLength(2);

@@ -29,14 +29,15 @@ test('model picker: spec table, then name, then endpoint type; ["openai"] alone 
 describe('Task → Wait for Completion: Max Wait follows the route by default (§8)', () => {
 	test('the default is 0 = by route, and the help names each window', () => {
 		const node = loadNode('unifiedAiGateway');
-		const field = node.description.properties.find((p) => p.name === 'waitDeadlineMinutes' && p.displayOptions?.show?.resource?.includes('task'));
+		const waiting = node.description.properties.find((p) => p.name === 'waiting' && p.displayOptions?.show?.resource?.includes('task'));
+		const field = waiting.options.find((p) => p.name === 'maxWaitMinutes');
 		expect(field.default).toBe(0);
 		expect(field.description).toMatch(/30 min for video tasks and the generic query .*10 min for image tasks/);
 	});
 
 	test('with the default, tasks still finish (no zero deadline)', async () => {
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
-		const result = await runNode({ parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'image', waitIntervalSeconds: 0.05 }, credentials: ctx.creds });
+		const result = await runNode({ parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'image', waiting: { pollIntervalSeconds: 0.05 } }, credentials: ctx.creds });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.state).toBe('succeeded');
 	});
@@ -46,14 +47,14 @@ describe('§4.10 language wherever the generic query is used', () => {
 	test('Task → Get and Wait send it', async () => {
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 		await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic', language: 'ja' }, credentials: ctx.creds });
-		await runNode({ parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', language: 'ko', waitIntervalSeconds: 0.05 }, credentials: ctx.creds });
+		await runNode({ parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', language: 'ko', waiting: { pollIntervalSeconds: 0.05 } }, credentials: ctx.creds });
 		expect(ctx.sim.find('GET', `/v1/tasks/${id}`).map((r) => r.query.language)).toEqual(expect.arrayContaining(['ja', 'ko']));
 	});
 
 	test('Video → Generate on the unified route waits with it', async () => {
 		ctx.sim.scenario('*', { durationMs: 100, shape: 'A' });
 		const result = await runNode({
-			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'p', download: false, waitIntervalSeconds: 0.05, videoLanguage: 'zh' },
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'p', download: false, waiting: { pollIntervalSeconds: 0.05, language: 'zh' } },
 			credentials: ctx.creds,
 		});
 		expect(result.error).toBeUndefined();

@@ -10,7 +10,7 @@ const rl = (value) => ({ __rl: true, mode: 'id', value });
 
 async function image(model, extra = {}, options = {}) {
 	return await runNode({
-		parameters: { resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red fox', waitIntervalSeconds: 0.05, ...extra },
+		parameters: { resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red fox', ...extra, waiting: { pollIntervalSeconds: 0.05, ...extra?.waiting } },
 		credentials: ctx.creds,
 		...options,
 	});
@@ -18,7 +18,7 @@ async function image(model, extra = {}, options = {}) {
 
 async function video(model, extra = {}, options = {}) {
 	return await runNode({
-		parameters: { resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'a paper boat', waitIntervalSeconds: 0.05, ...extra },
+		parameters: { resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'a paper boat', ...extra, waiting: { pollIntervalSeconds: 0.05, ...extra?.waiting } },
 		credentials: ctx.creds,
 		...options,
 	});
@@ -76,7 +76,7 @@ describe('§2.7 + §4.9: a finished video without a URL on the /v1/videos routes
 		ctx.sim.scenario('*', { durationMs: 100, urlField: 'none' });
 		const id = await createTask(ctx.sim, { model: 'sora-2', path: '/v1/videos' });
 		const result = await runNode({
-			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'video', waitIntervalSeconds: 0.05, download: true },
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'video', waiting: { pollIntervalSeconds: 0.05 }, download: true },
 			credentials: ctx.creds,
 		});
 		const [item] = ok(result);

@@ -13,7 +13,7 @@ const rl = (value) => ({ __rl: true, mode: 'id', value });
 const prompts = (n) => Array.from({ length: n }, (_, i) => ({ json: { prompt: `picture ${i + 1}` } }));
 
 function image(model, extra = {}) {
-	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, download: false, ...extra };
+	return { resource: 'image', operation: 'generate', modelId: rl(model), prompt: '={{ $json.prompt }}', download: false, ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } };
 }
 
 function video(model, extra = {}) {
@@ -63,7 +63,7 @@ describe('Max Estimated Cost per Run', () => {
 			{ json: { prompt: 'b', model: 'gpt-image-2.5', size: '2048x2048' } },
 			{ json: { prompt: 'c', model: 'gpt-image-2.5', size: '1024x1024' } },
 		];
-		const parameters = image('gpt-image-2.5', { modelId: rl('={{ $json.model }}'), size: '={{ $json.size }}', n: 4, spendGuard: { maxRunCostUsd: 0.05 } });
+		const parameters = image('gpt-image-2.5', { modelId: rl('={{ $json.model }}'), size_gptImage25: '={{ $json.size }}', n: 4, spendGuard: { maxRunCostUsd: 0.05 } });
 		const result = await runNode({ parameters, credentials: ctx.creds, items });
 		expect(ctx.sim.requests).toHaveLength(0);
 		expect(result.error.message).toMatch(/^Estimated cost 0\.06 USD is over the Max Estimated Cost per Run of 0\.05 USD/);
@@ -105,7 +105,7 @@ describe('Max Estimated Cost per Run', () => {
 	test('Image → Edit: a refused run uploads none of its binary references either', async () => {
 		const items = [];
 		for (const name of ['one', 'two']) items.push({ json: { prompt: name }, binary: { data: await makeBinary(pngFor(name), `${name}.png`, 'image/png') } });
-		const parameters = { ...image('gpt-image-2.5', { size: '2048x2048', spendGuard: { maxRunCostUsd: 0.04 } }), operation: 'edit', referenceSource: 'binary' };
+		const parameters = { ...image('gpt-image-2.5', { size_gptImage25: '2048x2048', spendGuard: { maxRunCostUsd: 0.04 } }), operation: 'edit', referenceSource: 'binary' };
 		const result = await runNode({ parameters, credentials: ctx.creds, items });
 		expect(result.error.message).toBe('Estimated cost 0.045 USD is over the Max Estimated Cost per Run of 0.04 USD: nothing was sent.');
 		expect(ctx.sim.requests).toHaveLength(0);
@@ -192,7 +192,7 @@ describe('Check Balance Before Submitting', () => {
 
 describe('video and unknown prices', () => {
 	test('no price per second: the summary says plainly video cost is not estimated', async () => {
-		const result = await run(video('sora-2', { videoSeconds: '12' }), { items: 2 });
+		const result = await run(video('sora-2', { videoSeconds_sora2: '12' }), { items: 2 });
 		expect(result.error).toBeUndefined();
 		expect(posts()).toHaveLength(2);
 		expect(result.items[0].json.spendSummary).toMatchObject({
@@ -216,7 +216,7 @@ describe('video and unknown prices', () => {
 
 	test('a price per second prices the requested length: over the cap nothing is sent, under it each item carries its cost', async () => {
 		const prices = { videoPrices: { prices: [{ model: 'sora-2', usdPerSecond: 0.1 }] } };
-		const over = await run(video('sora-2', { videoSeconds: '12', spendGuard: { maxRunCostUsd: 2, ...prices } }), { items: 2 });
+		const over = await run(video('sora-2', { videoSeconds_sora2: '12', spendGuard: { maxRunCostUsd: 2, ...prices } }), { items: 2 });
 		expect(ctx.sim.requests).toHaveLength(0);
 		expect(over.error.message).toBe('Estimated cost 2.4 USD is over the Max Estimated Cost per Run of 2 USD: nothing was sent.');
 		expect(over.error.description).toContain('2 × sora-2 (12 s) = 2.4 USD (0.1 USD per second)');

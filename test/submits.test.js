@@ -7,7 +7,12 @@ const { useSimulator, createTask } = require('./support');
 const ctx = useSimulator({ scenario: { durationMs: 50 } });
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const image = (model, extra = {}) => ({
-	resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: model }, prompt: '={{ $json.prompt }}', download: false, waitIntervalSeconds: 0.1, concurrency: 1, ...extra,
+	resource: 'image',
+	operation: 'generate',
+	modelId: { __rl: true, mode: 'id', value: model },
+	prompt: '={{ $json.prompt }}',
+	download: false,
+	...extra, options: { concurrency: 1, ...extra?.options }, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 const prompts = (n, tag = 'p') => Array.from({ length: n }, (_, i) => ({ json: { prompt: `${tag} ${i}` } }));
 const submitted = () => ctx.sim.find('POST', '/v1/images/generations').map((r) => r.body.prompt);
@@ -40,7 +45,7 @@ describe('every failed submit says created yes / no / unknown', () => {
 	test('without Continue On Fail the node error carries it too', async () => {
 		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 200, body: { code: 'success', data: null } });
 		const result = await runNode({
-			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: 'waves', waitIntervalSeconds: 0.1 },
+			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: 'waves', waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 		});
 		expect(result.error.message).toBe('The gateway accepted the video job but its answer has no task ID (created: yes, task ID unknown)');
@@ -90,7 +95,7 @@ describe('a 429 on a submit is ridden out', () => {
 	test('behind a 5 requests/s limit, 30 items all get through once, paced by one shared pacer', async () => {
 		// A limit well under what even a loaded machine sends, so the first burst always meets it.
 		const limit = ctx.sim.rateLimit({ method: 'POST', path: '/v1/images/generations', perSecond: 5 });
-		const result = await runNode({ parameters: image('gpt-image-2-async', { concurrency: 10, waitForCompletion: false }), credentials: ctx.creds, items: prompts(30) });
+		const result = await runNode({ parameters: image('gpt-image-2-async', { options: { concurrency: 10 }, waitForCompletion: false }), credentials: ctx.creds, items: prompts(30) });
 		expect(result.error).toBeUndefined();
 		expect(result.items.filter((i) => i.json.taskId)).toHaveLength(30);
 		expect(limit.passed).toBe(30);

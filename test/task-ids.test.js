@@ -11,7 +11,7 @@ const BAD = [['.'], ['..'], ['../balance'], ['a/b'], ['t1?x=1'], ['t1#x'], ['a\\
 const operations = {
 	get: (taskId) => ({ resource: 'task', operation: 'get', taskId, queryRoute: 'generic' }),
 	downloadResult: (taskId) => ({ resource: 'task', operation: 'downloadResult', taskId, queryRoute: 'video' }),
-	waitForCompletion: (taskId) => ({ resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waitIntervalSeconds: 0.1 }),
+	waitForCompletion: (taskId) => ({ resource: 'task', operation: 'waitForCompletion', taskId, queryRoute: 'image', waiting: { pollIntervalSeconds: 0.1 } }),
 };
 
 describe.each(Object.keys(operations))('Task → %s', (operation) => {

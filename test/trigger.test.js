@@ -180,7 +180,7 @@ describe('Task Finished', () => {
 		ctx.sim.scenario('*', { durationMs: 50 });
 		const id = await submit('gpt-image-2-async');
 		await finished(id);
-		const w = watcher(taskParams([id], { download: true, binaryPropertyOutput: 'image' }));
+		const w = watcher(taskParams([id], { download: true, options: { binaryPropertyOutput: 'image' } }));
 		const [[item]] = await w.poll();
 		expect(item.json.taskId).toBe(id);
 		expect(item.json.downloadError).toBeUndefined();

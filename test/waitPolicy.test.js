@@ -13,9 +13,7 @@ const wait = (extra = {}) => ({
 	operation: 'waitForCompletion',
 	taskId: '={{ $json.taskId }}',
 	queryRoute: 'image',
-	waitDeadlineMinutes: 1,
-	waitIntervalSeconds: 0.1,
-	...extra,
+	...extra, waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 const items = (ids) => ids.map((taskId) => ({ json: { taskId } }));
 
@@ -39,7 +37,7 @@ describe('stop-on-fail keeps every other item\'s result', () => {
 	test('a refused submit: the other items are still waited for and their results ride on the error', async () => {
 		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 400, body: { error: { message: 'prompt rejected', type: 'invalid_request_error', code: 'bad_prompt' } } });
 		const result = await runNode({
-			parameters: { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' }, prompt: '={{ $json.prompt }}', waitIntervalSeconds: 0.1, concurrency: 1 },
+			parameters: { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' }, prompt: '={{ $json.prompt }}', waiting: { pollIntervalSeconds: 0.1 }, options: { concurrency: 1 } },
 			credentials: ctx.creds,
 			items: ['a fox', 'a hare', 'a crow'].map((prompt) => ({ json: { prompt } })),
 		});

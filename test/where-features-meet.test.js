@@ -25,19 +25,19 @@ describe('a download never outlives the execution', () => {
 	}, 20_000);
 });
 
-describe('Download Options from an expression', () => {
+describe('Download limits (Options) from an expression', () => {
 	test.each([
-		['text', { maxFileSizeMb: '={{ "big" }}' }, /^Download Options → Max File Size \(MB\): "big" is not a number; it takes a number from 0\.001 to 20480 MB, or 0 for the default of the file kind$/],
-		['past its bound', { maxFileSizeMb: 1e9 }, /^Download Options → Max File Size \(MB\): 1000000000 is out of range/],
-		['negative', { timeoutSeconds: -5 }, /^Download Options → Download Timeout \(Seconds\): -5 is out of range/],
+		['text', { maxFileSizeMb: '={{ "big" }}' }, /^Options → Max File Size \(MB\): "big" is not a number; it takes a number from 0\.001 to 20480 MB, or 0 for the default of the file kind$/],
+		['past its bound', { maxFileSizeMb: 1e9 }, /^Options → Max File Size \(MB\): 1000000000 is out of range/],
+		['negative', { downloadTimeoutSeconds: -5 }, /^Options → Download Timeout \(Seconds\): -5 is out of range/],
 	])('%s is refused naming the field, before anything is billed', async (_name, options, message) => {
-		const result = await runNode({ parameters: syncImage({ downloadOptions: options }), credentials: ctx.creds });
+		const result = await runNode({ parameters: syncImage({ options }), credentials: ctx.creds });
 		expect(result.error.message).toMatch(message);
 		expect(submits()).toHaveLength(0);
 	});
 
 	test('0 keeps the default and a sound value is used', async () => {
-		const result = await runNode({ parameters: syncImage({ downloadOptions: { maxFileSizeMb: 0, timeoutSeconds: 120 } }), credentials: ctx.creds });
+		const result = await runNode({ parameters: syncImage({ options: { maxFileSizeMb: 0, downloadTimeoutSeconds: 120 } }), credentials: ctx.creds });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].binary.data.mimeType).toBe('image/png');
 	});
@@ -56,7 +56,7 @@ describe('the task-id rule on every path a task id takes', () => {
 	test("a submit answered with an id that cannot be read back is accepted (created: yes), named, and not polled", async () => {
 		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 200, body: { task_id: '..', status: 'queued' } });
 		const result = await runNode({
-			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'a boat', waitIntervalSeconds: 0.1 },
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'a boat', waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 			continueOnFail: true,
 		});

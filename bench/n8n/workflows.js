@@ -33,12 +33,12 @@ const items = (kind) =>
 		jsCode: `const body = $('Webhook').first().json.body;\nreturn Array.from({ length: body.count }, (_, i) => ({ json: { prompt: body.run + ' ${kind} ' + i } }));`,
 	}, { typeVersion: 2 });
 
-const waitAndDownload = { waitForCompletion: true, waitIntervalSeconds: INTERVAL_S, waitDeadlineMinutes: 10, onTimeout: 'fail', download: true, concurrency: CONCURRENCY };
+const waitAndDownload = { waitForCompletion: true, waiting: { pollIntervalSeconds: INTERVAL_S, maxWaitMinutes: 10, onTimeout: 'fail' }, options: { concurrency: CONCURRENCY }, download: true };
 const gateway = (name, parameters) => node(3, name, GW, { ...parameters, prompt: '={{ $json.prompt }}', ...waitAndDownload }, { credentials: CREDENTIALS, onError: 'continueRegularOutput' });
 
 const image = () => gateway('Images', { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' } });
 // The smallest video the registry allows for sora-2 (8 s, 720p).
-const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds: '8', videoSize: '720x1280' });
+const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' });
 
 /** One POST per execution (executeOnce) with what came out of the gateway node. */
 function ended(kind) {

@@ -2,7 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/actions/account/balance';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/fields';
-import { downloadOptionsField } from '../UnifiedAiGateway/helpers/downloadOptions';
+import { downloadLimitOptions } from '../UnifiedAiGateway/helpers/downloadOptions';
+import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/helpers/fields';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
@@ -75,18 +76,13 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to download the result files of succeeded tasks into binary data. Result URLs expire, so downloading keeps the files.',
+			'Whether to download the result files of succeeded tasks into binary data. Result URLs expire, so downloading keeps the files. Where the files go and their limits are in Options.',
 		displayOptions: task,
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyOutput',
-		type: 'string',
-		default: 'data',
-		hint: 'The output binary field for the first file; further files of the same task go to <field>_2, <field>_3, ...',
-		displayOptions: { show: { event: ['taskFinished'], download: [true] } },
-	},
-	downloadOptionsField({ event: ['taskFinished'] }, 'any'),
+	optionsField({ event: ['taskFinished'] }, [
+		binaryOutputOption('The output binary field for the first file (with Download Result on); further files of the same task go to <field>_2, <field>_3, ...'),
+		...downloadLimitOptions('any'),
+	]),
 	{
 		displayName: 'Balance',
 		name: 'balanceType',

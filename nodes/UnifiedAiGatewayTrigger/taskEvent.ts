@@ -69,7 +69,7 @@ function readSettings(ctx: IPollFunctions): Settings {
 		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
 		windowMinutes: readTriggerNumber(ctx, 'triggerTimeoutMinutes', 'timeoutMinutes', 30),
 		download: download
-			? { route, binaryProperty: String(ctx.getNodeParameter('binaryPropertyOutput', 'data') || 'data') }
+			? { route, binaryProperty: String(ctx.getNodeParameter('options.binaryPropertyOutput', 'data') || 'data') }
 			: undefined,
 	};
 }

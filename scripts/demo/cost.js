@@ -13,6 +13,9 @@ function registry(file) {
 
 const modelIdOf = (p) => (typeof p.modelId === 'object' ? p.modelId.value : p.modelId);
 
+/** A body key's value in the node's parameters: each variant has its own name (`size`, `size_gptImage25`, `videoSeconds_sora2`). */
+const variantValue = (p, base) => Object.entries(p).find(([name, value]) => (name === base || name.startsWith(`${base}_`)) && value !== '')?.[1];
+
 function imageCall(node, count) {
 	const p = node.parameters || {};
 	const modelId = modelIdOf(p);
@@ -21,7 +24,7 @@ function imageCall(node, count) {
 	if (!row || !row.price) return { text: `${count} × ${modelId} (not in the price list)`, usd: 0, unknown: true };
 	const price = row.price;
 	const rule = price.multiplierField && row.fields?.[p.operation]?.[price.multiplierField];
-	const sent = price.multiplierField ? (p[price.multiplierField] ?? p.imageOptions?.[price.multiplierField] ?? rule?.default) : undefined;
+	const sent = price.multiplierField ? (variantValue(p, price.multiplierField) ?? Object.entries(p).find(([name, value]) => name.startsWith('imageOptions_') && value?.[price.multiplierField] !== undefined)?.[1][price.multiplierField] ?? rule?.default) : undefined;
 	const multiplier = sent === undefined ? 1 : (price.multipliers?.[String(sent)] ?? 1);
 	const n = Number(p.n ?? 1);
 	const each = price.baseUsd * multiplier * n;
@@ -49,7 +52,7 @@ function estimate(example) {
 			lines.push(`${node.name}: ${call.text}`);
 		} else if (p.resource === 'video') {
 			const modelId = modelIdOf(p);
-			const length = p.videoSeconds ?? p.videoDuration ?? p.videoMetadataDurationSeconds;
+			const length = variantValue(p, 'videoSeconds') ?? variantValue(p, 'videoDuration') ?? p.videoMetadataDurationSeconds;
 			lines.push(`${node.name}: ${count} × ${length ? `${length}-second ` : ''}${modelId} video at the site price (pre-charged by duration)`);
 			extra.push(`${count} ${modelId} video${count === 1 ? '' : 's'}`);
 		} else if (p.resource === 'text') {

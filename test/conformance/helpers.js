@@ -24,13 +24,13 @@ function helpers(ctx) {
 	}
 
 	const image = (model, extra = {}, options) =>
-		run({ resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red fox', download: false, waitIntervalSeconds: 0.05, ...extra }, options);
+		run({ resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red fox', download: false, ...extra, waiting: { pollIntervalSeconds: 0.05, ...extra?.waiting } }, options);
 
 	const edit = (model, extra = {}, options) =>
-		run({ resource: 'image', operation: 'edit', modelId: rl(model), prompt: 'make it blue', download: false, waitIntervalSeconds: 0.05, referenceUrls: 'https://x.test/a.png', ...extra }, options);
+		run({ resource: 'image', operation: 'edit', modelId: rl(model), prompt: 'make it blue', download: false, referenceUrls: 'https://x.test/a.png', ...extra, waiting: { pollIntervalSeconds: 0.05, ...extra?.waiting } }, options);
 
 	const video = (model, extra = {}, options) =>
-		run({ resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'a paper boat', download: false, waitIntervalSeconds: 0.05, ...extra }, options);
+		run({ resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'a paper boat', download: false, ...extra, waiting: { pollIntervalSeconds: 0.05, ...extra?.waiting } }, options);
 
 	/** The body of the one POST to `path` (JSON or multipart text fields). */
 	function sent(path, origin = 'main') {

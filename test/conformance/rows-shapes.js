@@ -50,7 +50,7 @@ const rows = [
 	...['A', 'B', 'url'].map((shape) => [`§2.3 the simulator serves shape '${shape}' and the node reads it end to end`, async (h, ctx) => {
 		ctx.sim.scenario('*', { durationMs: 0, shape });
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
-		const [json] = h.ok(await h.run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waitIntervalSeconds: 0.05 }));
+		const [json] = h.ok(await h.run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waiting: { pollIntervalSeconds: 0.05 } }));
 		expect(json.state).toBe('succeeded');
 		expect(json.url).toMatch(/^http/);
 	}]),

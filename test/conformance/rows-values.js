@@ -52,11 +52,11 @@ const rows = [
 		expect(h.sent('/v1/images/generations').response_format).toBe('url');
 	}],
 	['§4.4 size table of the GPT 2.5 models: a high-resolution size (3840x2160) is accepted', async (h) => {
-		h.ok(await h.image('gpt-image-2.5', { size: '3840x2160' }));
+		h.ok(await h.image('gpt-image-2.5', { size_gptImage25: '3840x2160' }));
 		expect(h.sent('/v1/images/generations').size).toBe('3840x2160');
 	}],
 	['§4.4 size table of the GPT 2.5 models: a size outside it is rejected', async (h) => {
-		h.refused(await h.image('gpt-image-2.5', { size: '512x512' }), /Size \(size\) '512x512' is not accepted.*1024x1024/);
+		h.refused(await h.image('gpt-image-2.5', { size_gptImage25: '512x512' }), /Size \(size\) '512x512' is not accepted.*1024x1024/);
 	}],
 	['§4.4 + §8 n: 1 to 4 (4 accepted)', async (h) => {
 		h.ok(await h.image('gpt-image-2', { n: 4 }));
@@ -65,10 +65,10 @@ const rows = [
 	['§4.4 + §8 n: 5 rejected', async (h) => h.refused(await h.image('gpt-image-2', { n: 5 }), /\(n\) 5 .* from 1 to 4/)],
 	['§4.4 + §8 n: 0 rejected', async (h) => h.refused(await h.image('gpt-image-2.5', { n: 0 }), /\(n\) 0 .* from 1 to 4/)],
 	['§4.4 nano-banana takes model, prompt, size (a size typed is sent)', async (h) => {
-		h.ok(await h.image('nano-banana', { imageOptions: { size: '5:4' } }));
+		h.ok(await h.image('nano-banana', { imageOptions_nanoBanana: { size: '5:4' } }));
 		expect(h.sent('/v1/images/generations')).toEqual({ model: 'nano-banana', prompt: 'a red fox', size: '5:4' });
 	}],
-	['§4.4 bad input: nano-banana size 99999x99999 refused', async (h) => h.refused(await h.image('nano-banana', { imageOptions: { size: '99999x99999' } }), /Size \(size\) '99999x99999'/)],
+	['§4.4 bad input: nano-banana size 99999x99999 refused', async (h) => h.refused(await h.image('nano-banana', { imageOptions_nanoBanana: { size: '99999x99999' } }), /Size \(size\) '99999x99999'/)],
 
 	// 4.6 edits
 	['§4.6 gpt-image-2.5 variant: images array even for one image', async (h) => {
@@ -86,25 +86,25 @@ const rows = [
 		expect(h.sent('/v1/images/edits').mask_url).toBe('https://x.test/mask.png');
 	}],
 	...[['background', 'transparent'], ['output_format', 'webp'], ['output_compression', 0], ['output_compression', 100]].map(([key, value]) => [`§4.6 ${key} ${value} accepted`, async (h) => {
-		h.ok(await h.edit('gpt-image-2', key === 'output_compression' ? { imageOptions: { [key]: value } } : { [key]: value }));
+		h.ok(await h.edit('gpt-image-2', key === 'output_compression' ? { imageOptions_gptImage2: { [key]: value } } : { [key]: value }));
 		expect(h.sent('/v1/images/edits')[key]).toBe(value);
 	}]),
-	['§4.6 + §8 output_compression 0 to 100: 101 rejected', async (h) => h.refused(await h.edit('gpt-image-2', { imageOptions: { output_compression: 101 } }), /Output Compression \(output_compression\) 101 .* from 0 to 100/)],
+	['§4.6 + §8 output_compression 0 to 100: 101 rejected', async (h) => h.refused(await h.edit('gpt-image-2', { imageOptions_gptImage2: { output_compression: 101 } }), /Output Compression \(output_compression\) 101 .* from 0 to 100/)],
 	['§4.6 reference URLs "must be reachable": a URL with a space is refused', async (h) => h.refused(await h.edit('gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }), /is not an http\(s\) URL/)],
 
 	// 4.7 alt host
 	...['auto', '21:9'].map((ratio) => [`§4.7 aspect_ratio '${ratio}' accepted`, async (h) => {
-		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions: { aspect_ratio: ratio } }));
+		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { aspect_ratio: ratio } }));
 		expect(h.sent('/v1/images/generations', 'alt').aspect_ratio).toBe(ratio);
 	}]),
-	['§4.7 aspect_ratio outside the allowed list rejected', async (h) => h.refused(await h.image('gemini-2.5-flash-image', { imageOptions: { aspect_ratio: '7:5' } }), /Aspect Ratio \(aspect_ratio\) '7:5'/)],
+	['§4.7 aspect_ratio outside the allowed list rejected', async (h) => h.refused(await h.image('gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { aspect_ratio: '7:5' } }), /Aspect Ratio \(aspect_ratio\) '7:5'/)],
 	['§4.7 image_size 1K/2K/4K accepted', async (h) => {
-		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions: { image_size: '4K' } }));
+		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { image_size: '4K' } }));
 		expect(h.sent('/v1/images/generations', 'alt').image_size).toBe('4K');
 	}],
-	['§4.7 image_size: capital K required (2k rejected)', async (h) => h.refused(await h.image('gemini-2.5-flash-image', { imageOptions: { image_size: '2k' } }), /'2k' is not accepted.*1K, 2K, 4K/)],
+	['§4.7 image_size: capital K required (2k rejected)', async (h) => h.refused(await h.image('gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { image_size: '2k' } }), /'2k' is not accepted.*1K, 2K, 4K/)],
 	['§4.7 size: OpenAI-style sizes (1280x720 accepted)', async (h) => {
-		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions: { size: '1280x720' } }));
+		h.ok(await h.image('gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { size: '1280x720' } }));
 		expect(h.sent('/v1/images/generations', 'alt').size).toBe('1280x720');
 	}],
 	['§4.7 + §8 edit image_urls 1 to 10 (10 accepted)', async (h) => {
@@ -116,11 +116,11 @@ const rows = [
 
 	// 4.8 unified video
 	['§4.8 sora-2 seconds 8 or 12 (12 accepted, as a string)', async (h) => {
-		h.ok(await h.video('sora-2', { videoSeconds: '12', waitForCompletion: false }));
+		h.ok(await h.video('sora-2', { videoSeconds_sora2: '12', waitForCompletion: false }));
 		expect(h.sent('/v1/video/generations').seconds).toBe('12');
 	}],
-	['§4.8 + §8 sora-2 "other values are rejected at routing": 10 refused', async (h) => h.refused(await h.video('sora-2', { videoSeconds: '10' }), /Seconds \(seconds\): "10" .*8, 12/)],
-	['§4.8 sora-2 picture 1280x720 or 720x1280: 1024x1024 refused', async (h) => h.refused(await h.video('sora-2', { videoSize: '1024x1024' }), /Size \(size\): "1024x1024" .*1280x720, 720x1280/)],
+	['§4.8 + §8 sora-2 "other values are rejected at routing": 10 refused', async (h) => h.refused(await h.video('sora-2', { videoSeconds_sora2: '10' }), /Seconds \(seconds\): "10" .*8, 12/)],
+	['§4.8 sora-2 picture 1280x720 or 720x1280: 1024x1024 refused', async (h) => h.refused(await h.video('sora-2', { videoSize_sora2: '1024x1024' }), /Size \(size\): "1024x1024" .*1280x720, 720x1280/)],
 	['§4.8 sora-2 "images allowed": several references sent', async (h) => {
 		h.ok(await h.video('sora-2', { videoReferenceUrls: refs(2), waitForCompletion: false }));
 		expect(h.sent('/v1/video/generations').images).toHaveLength(2);
@@ -130,15 +130,15 @@ const rows = [
 		expect(h.sent('/v1/video/generations').metadata).toEqual({ durationSeconds: 8, aspectRatio: '16:9', resolution: '4k' });
 	}],
 	['§4.8 Seedance: duration (integer, by channel) and resolution 4k sent as chosen', async (h) => {
-		h.ok(await h.video('seedance-2.0', { videoDuration: 15, videoResolution: '4k', waitForCompletion: false }));
+		h.ok(await h.video('seedance-2.0', { videoDuration_seedance20: 15, videoResolution: '4k', waitForCompletion: false }));
 		expect(h.sent('/v1/video/generations')).toMatchObject({ duration: 15, resolution: '4k' });
 	}],
 	['§4.8 Seedance metadata keys only when chosen (generate_audio false sent, the rest not)', async (h) => {
-		h.ok(await h.video('seedance-1.5-pro', { videoMetadataGenerateAudio: false, waitForCompletion: false }));
+		h.ok(await h.video('seedance-1.5-pro', { videoMetadataGenerateAudio_seedance10Fast: false, waitForCompletion: false }));
 		expect(h.sent('/v1/video/generations').metadata).toEqual({ generate_audio: false });
 	}],
 	['§4.8 Grok: duration "set by channel", "size or aspect_ratio" on the JSON routes', async (h) => {
-		h.ok(await h.video('grok-imagine-video-1.5', { videoSeconds: '15', videoAspectRatio: '16:9', waitForCompletion: false }));
+		h.ok(await h.video('grok-imagine-video-1.5', { videoSeconds_grokImagineVideo15Unified: '15', videoAspectRatio: '16:9', waitForCompletion: false }));
 		expect(h.sent('/v1/video/generations')).toMatchObject({ seconds: '15', aspect_ratio: '16:9' });
 	}],
 	['§4.8 bad input: a duration far beyond any model refused unless Allow Unusual Values', async (h) => h.refused(await h.video('veo-3.1-flash', { videoMetadataDurationSeconds: 100000 }), /far beyond any video model's range/)],

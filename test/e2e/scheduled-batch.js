@@ -53,7 +53,7 @@ function exampleFor(name, table) {
 	for (const node of workflow.nodes) {
 		if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
 		if (node.credentials?.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { id: cli.CRED_ID, name: cli.CRED_NAME };
-		if (node.parameters.operation === 'waitForCompletion') node.parameters.waitDeadlineMinutes = MAX_WAIT_MIN;
+		if (node.parameters.operation === 'waitForCompletion') node.parameters.waiting = { ...node.parameters.waiting, maxWaitMinutes: MAX_WAIT_MIN };
 	}
 	return workflow;
 }

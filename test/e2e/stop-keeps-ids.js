@@ -34,7 +34,7 @@ const submitWorkflow = {
 		{ id: 's', name: 'Prompts', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: 'body.prompts', options: { destinationFieldName: 'prompt' } } },
 		{
 			id: 'g', name: 'Make Videos', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [400, 0], credentials: CRED,
-			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', waitIntervalSeconds: 1, waitDeadlineMinutes: 30 },
+			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', waiting: { pollIntervalSeconds: 1, maxWaitMinutes: 30 } },
 		},
 	],
 	connections: { Webhook: { main: [[{ node: 'Prompts', type: 'main', index: 0 }]] }, Prompts: { main: [[{ node: 'Make Videos', type: 'main', index: 0 }]] } },
@@ -52,7 +52,7 @@ function resumeWorkflow(ids, route) {
 			{ id: 's', name: 'Ids', type: 'n8n-nodes-base.splitOut', typeVersion: 1, position: [200, 0], parameters: { fieldToSplitOut: 'ids', options: { destinationFieldName: 'taskId' } } },
 			{
 				id: 'g', name: 'Wait', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [400, 0], credentials: CRED,
-				parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: route, waitIntervalSeconds: 1, waitDeadlineMinutes: 2 },
+				parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: route, waiting: { pollIntervalSeconds: 1, maxWaitMinutes: 2 } },
 			},
 		],
 		connections: {

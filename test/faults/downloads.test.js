@@ -39,8 +39,8 @@ const TARGETS = {
 			const logs = captureLogs();
 			const started = Date.now();
 			try {
-				const budget = extra.waitDeadlineMinutes ? { pollBudgetMs: 8_000 } : {};
-				const options = extra.downloadOptions ? { downloadOptions: extra.downloadOptions } : {};
+				const budget = extra.waiting?.maxWaitMinutes ? { pollBudgetMs: 8_000 } : {};
+				const options = extra.options ? { options: extra.options } : {};
 				const { result } = await pollTrigger({
 					parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'image', download: true, ...options },
 					credentials: ctx.creds,
@@ -61,7 +61,7 @@ async function node(parameters) {
 	const started = Date.now();
 	try {
 		const result = await runNode({
-			parameters: { waitIntervalSeconds: 0.1, download: true, ...parameters },
+			parameters: { download: true, ...parameters, waiting: { pollIntervalSeconds: 0.1, ...parameters?.waiting } },
 			credentials: ctx.creds,
 			continueOnFail: true,
 		});
@@ -187,14 +187,14 @@ const CASES = {
 	'a file host that trickles past Max Wait': {
 		inject: (sim) => sim.inject({ origin: 'files', path: FILE, kind: 'trickle', everyMs: 200, times: Infinity }),
 		// A sync answer has no Max Wait of its own: the Download Timeout bounds it.
-		parameters: (_target, name) => (name === 'sync image' ? { downloadOptions: { timeoutSeconds: 3 } } : { waitDeadlineMinutes: 0.08 }),
-		error: (text) => expect(text).toMatch(/did not finish within (Max Wait|Download Options → Download Timeout|the trigger's poll budget)/),
+		parameters: (_target, name) => (name === 'sync image' ? { options: { downloadTimeoutSeconds: 3 } } : { waiting: { maxWaitMinutes: 0.08 } }),
+		error: (text) => expect(text).toMatch(/did not finish within (Max Wait|Options → Download Timeout|the trigger's poll budget)/),
 		within: 12_000,
 	},
 	'a 300 MB "image" (or a video past the raised-down limit)': {
 		inject: (sim, target) =>
 			sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: target.kind === 'video' ? 5 * 1024 * 1024 : 300 * 1024 * 1024, contentType: target.kind === 'video' ? 'video/mp4' : 'image/png', times: Infinity }),
-		parameters: (target) => (target.kind === 'video' ? { downloadOptions: { maxFileSizeMb: 1 } } : {}),
+		parameters: (target) => (target.kind === 'video' ? { options: { maxFileSizeMb: 1 } } : {}),
 		error: (text) => {
 			expect(text).toMatch(/larger than/);
 			expect(text).toMatch(/Max File Size/);

@@ -15,9 +15,7 @@ const wait = (route, extra = {}) => ({
 	operation: 'waitForCompletion',
 	taskId: '={{ $json.taskId }}',
 	queryRoute: route,
-	waitDeadlineMinutes: 1,
-	waitIntervalSeconds: 0.1,
-	...extra,
+	...extra, waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra?.waiting },
 });
 
 let logs;
@@ -86,7 +84,7 @@ describe.each(Object.keys(ROUTES))('%s route', (route) => {
 	test('an unknown status word keeps the task waiting, and a timeout names it', async () => {
 		const id = await ROUTES[route].create(ctx.sim);
 		ctx.sim.inject({ method: 'GET', origin: ROUTES[route].origin, path: ROUTES[route].path(id), times: Infinity, status: 200, body: { task_id: id, status: 'defrosting' } });
-		const result = await waitFor(route, [id], { waitDeadlineMinutes: 0.005 });
+		const result = await waitFor(route, [id], { waiting: { maxWaitMinutes: 0.005 } });
 		expect(result.items[0].json).toMatchObject({ taskId: id, pending: true, status: 'defrosting' });
 		expect(result.items[0].json.message).toMatch(/a status this node does not know/);
 		expect(submits()).toBe(1);
@@ -116,8 +114,7 @@ describe('Stop', () => {
 		operation: 'generate',
 		modelId: { __rl: true, mode: 'list', value: 'sora-2' },
 		prompt: '={{ $json.prompt }}',
-		waitIntervalSeconds: 0.1,
-		...extra,
+		...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting },
 	});
 	const prompts = (n) => Array.from({ length: n }, (_, i) => ({ json: { prompt: `boat ${i}` } }));
 
@@ -145,7 +142,7 @@ describe('Stop', () => {
 	test('mid-submit: the item in flight is listed as possibly created, and nothing more is sent after Stop', async () => {
 		ctx.sim.scenario('*', { durationMs: 300 });
 		ctx.sim.inject({ method: 'POST', path: /^\/v1\/(videos|video\/generations)$/, kind: 'slow', delayMs: 1200 });
-		const stopped = await runNode({ parameters: video({ concurrency: 1 }), credentials: ctx.creds, items: prompts(3), stopAfterMs: 400 });
+		const stopped = await runNode({ parameters: video({ options: { concurrency: 1 } }), credentials: ctx.creds, items: prompts(3), stopAfterMs: 400 });
 		// n8n aborts the request in flight; the gateway may still create the task (this one does).
 		const metadata = stopped.run.data.resultData.metadata;
 		expect(metadata.gateway_Gateway_sending).toBe('items 0 (submit sent, answer not received: may have been created)');

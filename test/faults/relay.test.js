@@ -15,8 +15,8 @@ let logs;
 beforeEach(() => (logs = captureLogs()));
 afterEach(() => logs.restore());
 
-const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', waitIntervalSeconds: 0.1, ...extra });
-const syncImage = (extra = {}) => ({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', waitIntervalSeconds: 0.1, ...extra });
+const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
+const syncImage = (extra = {}) => ({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
 const run = async (parameters, options = {}) => await runNode({ parameters, credentials: ctx.creds, continueOnFail: true, ...options });
 const expectMp4 = (item) => expect(item.binary?.data?.mimeType).toBe('video/mp4');
 const keyless = (result) => expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY);
@@ -68,7 +68,7 @@ describe('result shapes read by one rule', () => {
 	test("a failed task's result_url holding text is its failure reason, not a URL", async () => {
 		const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 		ctx.sim.inject({ method: 'GET', path: `/v1/tasks/${id}`, status: 200, times: Infinity, body: { code: 'success', data: { task_id: id, status: 'FAILURE', progress: '100%', fail_reason: '', result_url: 'content policy violation' } } });
-		const result = await run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waitIntervalSeconds: 0.1 }, { items: [{ json: {} }] });
+		const result = await run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waiting: { pollIntervalSeconds: 0.1 } }, { items: [{ json: {} }] });
 		expect(result.items[0].json.error).toMatch(new RegExp(`Task ${id} failed: content policy violation`));
 	});
 
@@ -77,7 +77,7 @@ describe('result shapes read by one rule', () => {
 		const url = `${ctx.sim.filesUrl}/files/${id}-1.png`;
 		for (const status of ['NOT_START', 'SUBMITTED', 'unknown', 'IN_PROGRESS']) ctx.sim.inject({ method: 'GET', path: `/v1/tasks/${id}`, status: 200, body: { code: 'success', data: { task_id: id, status, progress: '30%' } } });
 		ctx.sim.inject({ method: 'GET', path: `/v1/tasks/${id}`, status: 200, times: Infinity, body: { code: 'success', data: { task_id: id, status: 'SUCCESS', progress: '100%', result_url: url } } });
-		const result = await run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waitIntervalSeconds: 0.1 }, { items: [{ json: {} }] });
+		const result = await run({ resource: 'task', operation: 'waitForCompletion', taskId: id, queryRoute: 'generic', waiting: { pollIntervalSeconds: 0.1 } }, { items: [{ json: {} }] });
 		expect(result.items[0].json).toMatchObject({ state: 'succeeded', url });
 		expect(ctx.sim.count('GET', `/v1/tasks/${id}`)).toBe(5);
 	});

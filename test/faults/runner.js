@@ -8,8 +8,8 @@ const { API_KEY } = require('../support');
 const { pngFor } = require('../simulator/png');
 
 const rl = (value) => ({ __rl: true, mode: 'id', value });
-const image = (model) => ({ resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red bicycle', download: false, waitIntervalSeconds: 0.1 });
-const video = (model, extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'waves', download: false, waitIntervalSeconds: 0.1, ...extra });
+const image = (model) => ({ resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red bicycle', download: false, waiting: { pollIntervalSeconds: 0.1 } });
+const video = (model, extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl(model), prompt: 'waves', download: false, ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
 
 /**
  * Every route that sends a POST. `timeout` is the parameter change that makes the node give up
@@ -20,12 +20,12 @@ const SUBMIT_ROUTES = [
 	{ name: 'image async', path: '/v1/images/generations', billed: true, parameters: image('gpt-image-2-async'), done: (j) => /^http/.test(j.url) && j.taskId },
 	{ name: 'nano-banana', path: '/v1/images/generations', billed: true, parameters: image('nano-banana'), done: (j) => /^http/.test(j.url) && j.taskId },
 	{ name: 'alt host', path: '/v1/images/generations', origin: 'alt', billed: true, parameters: image('gemini-2.5-flash-image'), done: (j) => /^http/.test(j.url) && j.taskId },
-	{ name: 'video unified', path: '/v1/video/generations', billed: true, parameters: video('sora-2'), timeout: { videoSubmitTimeoutSeconds: 0.5 }, done: (j) => j.status === 'completed' },
-	{ name: 'video compatibility', path: '/v1/videos', billed: true, parameters: video('sora-2', { videoRoute: 'compatibility' }), timeout: { videoSubmitTimeoutSeconds: 0.5 }, done: (j) => j.status === 'completed' },
+	{ name: 'video unified', path: '/v1/video/generations', billed: true, parameters: video('sora-2'), timeout: { options: { submitTimeoutSeconds: 0.5 } }, done: (j) => j.status === 'completed' },
+	{ name: 'video compatibility', path: '/v1/videos', billed: true, parameters: video('sora-2', { videoRoute: 'compatibility' }), timeout: { options: { submitTimeoutSeconds: 0.5 } }, done: (j) => j.status === 'completed' },
 	{
 		name: 'grok multipart', path: '/v1/videos', billed: true,
 		parameters: video('grok-imagine-video-1.5', { videoRoute: 'multipart', videoSeconds: '6', videoSize: '1280x720' }),
-		timeout: { videoSubmitTimeoutSeconds: 0.5 }, done: (j) => j.status === 'completed',
+		timeout: { options: { submitTimeoutSeconds: 0.5 } }, done: (j) => j.status === 'completed',
 	},
 	{
 		name: 'chat', path: '/v1/chat/completions', billed: true,

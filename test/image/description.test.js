@@ -20,7 +20,7 @@ describe('node description', () => {
 	});
 
 	test('fields are derived from the registry rows, per model', () => {
-		const size25 = forModel('size', 'gpt-image-2.5');
+		const size25 = forModel('size_gptImage25', 'gpt-image-2.5');
 		expect(size25).toHaveLength(1);
 		expect(size25[0].options.map((o) => o.value)).toHaveLength(21);
 		expect(size25[0].options.find((o) => o.value === '2048x2048').name).toBe('2048x2048 (1.5× Price)');
@@ -29,7 +29,7 @@ describe('node description', () => {
 		expect(forModel('resolution', 'gpt-image-2')[0].options.map((o) => o.value)).toEqual(['1k', '2k', '4k']);
 		expect(forModel('resolution', 'gpt-image-2.5')).toHaveLength(0);
 		expect(forModel('n', 'nano-banana')).toHaveLength(0);
-		const altOptions = forModel('imageOptions', 'gemini-2.5-flash-image', 'edit')[0];
+		const altOptions = forModel('imageOptions_gemini25FlashImage', 'gemini-2.5-flash-image', 'edit')[0];
 		expect(altOptions.options.map((o) => o.name).sort()).toEqual(['aspect_ratio', 'image_size', 'size']);
 		expect(altOptions.options.find((o) => o.name === 'image_size').options.map((o) => o.value)).toEqual(['1K', '2K', '4K']);
 		const host = imageProps.find((p) => p.name === 'imageHost');

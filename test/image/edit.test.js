@@ -13,7 +13,7 @@ describe('Edit', () => {
 		const urls = `${refUrl('a')}\n${refUrl('b')}`;
 		const items = ok(
 			await run('edit', 'gpt-image-2.5', {
-				referenceUrls: urls, size: '1536x2048', background: 'transparent', output_format: 'webp', imageOptions: { output_compression: 60 },
+				referenceUrls: urls, size_gptImage25: '1536x2048', background: 'transparent', output_format: 'webp', imageOptions_gptImage2: { output_compression: 60 },
 			}),
 		);
 		const sent = submits('/v1/images/edits');
@@ -55,7 +55,7 @@ describe('Edit', () => {
 
 	test('alt host: image_urls on the alt origin with its options', async () => {
 		const items = ok(
-			await run('edit', 'gemini-3.1-flash-image-preview', { referenceUrls: refUrl('a'), imageOptions: { aspect_ratio: 'auto', image_size: '1K' } }),
+			await run('edit', 'gemini-3.1-flash-image-preview', { referenceUrls: refUrl('a'), imageOptions_gemini25FlashImage: { aspect_ratio: 'auto', image_size: '1K' } }),
 		);
 		expect(submits('/v1/images/edits', 'alt')[0].body).toEqual({
 			model: 'gemini-3.1-flash-image-preview', prompt: 'a red fox', image_urls: [refUrl('a')], aspect_ratio: 'auto', image_size: '1K',

@@ -54,7 +54,7 @@ describe('Generate: sync GPT models', () => {
 	});
 
 	test('gpt-image-2.5: n = 2 gives two items paired with the one input; one call at 1.5× for a high-resolution size, shared by its items', async () => {
-		const items = ok(await run('generate', 'gpt-image-2.5', { size: '2048x2048', n: 2 }));
+		const items = ok(await run('generate', 'gpt-image-2.5', { size_gptImage25: '2048x2048', n: 2 }));
 		expect(submits()).toHaveLength(1);
 		expect(submits()[0].body).toEqual({
 			model: 'gpt-image-2.5', prompt: 'a red fox', size: '2048x2048', quality: 'auto', n: 2, response_format: 'url',
@@ -78,7 +78,7 @@ describe('Generate: sync GPT models', () => {
 	});
 
 	test('a custom output field name holds the file', async () => {
-		const items = ok(await run('generate', 'gpt-image-2', { binaryPropertyOutput: 'picture' }));
+		const items = ok(await run('generate', 'gpt-image-2', { options: { binaryPropertyOutput: 'picture' } }));
 		await expectPng(items[0], 'picture');
 		expect(items[0].binary.data).toBeUndefined();
 	});

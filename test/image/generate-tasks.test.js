@@ -7,7 +7,7 @@ const { ctx, run, submits, polls, refUrl } = useImageSuite();
 
 describe('Generate: task models', () => {
 	test('gpt-image-2-async: three items, three submits, one wait, results downloaded', async () => {
-		const result = await run('generate', 'gpt-image-2-async', { size: '1536x1024' }, { items: prompts('a', 'b', 'c') });
+		const result = await run('generate', 'gpt-image-2-async', { size_gptImage25: '1536x1024' }, { items: prompts('a', 'b', 'c') });
 		const items = ok(result);
 		// Every submit and poll is signed with the credential read once for the run: n8n would
 		// otherwise load and decrypt it from its database for each of them.
@@ -41,7 +41,7 @@ describe('Generate: task models', () => {
 	});
 
 	test('nano-banana family: size from Options, task on the image route, 0.02 / 0.03 USD', async () => {
-		const items = ok(await run('generate', 'nano-banana', { imageOptions: { size: '16:9' } }, { items: prompts('x', 'y') }));
+		const items = ok(await run('generate', 'nano-banana', { imageOptions_nanoBanana: { size: '16:9' } }, { items: prompts('x', 'y') }));
 		expect(submits()).toHaveLength(2);
 		expect(submits().find((r) => r.body.prompt === 'x').body).toEqual({ model: 'nano-banana', prompt: 'x', size: '16:9' });
 		expect(items.map((i) => i.json.estimatedCost.amount)).toEqual([0.02, 0.02]);
@@ -61,7 +61,7 @@ describe('Generate: task models', () => {
 
 		ctx.fresh();
 		ctx.sim.scenario('gpt-image-2.5-sunburst', { mode: 'task', durationMs: 300 });
-		const task = ok(await run('generate', 'gpt-image-2.5-sunburst', { size: '1024x1536' }));
+		const task = ok(await run('generate', 'gpt-image-2.5-sunburst', { size_gptImage25: '1024x1536' }));
 		expect(submits()[0].body).toEqual({ model: 'gpt-image-2.5-sunburst', prompt: 'a red fox', size: '1024x1536', quality: 'auto', n: 1, response_format: 'url' });
 		expect(task[0].json.taskId).toMatch(/^task_/);
 		expect(polls(/^\/v1\/images\/generations\/task_/).length).toBeGreaterThan(0);
@@ -70,7 +70,7 @@ describe('Generate: task models', () => {
 
 	test('alt host: body on the alt origin, polled on its /v1/tasks, 0.02 USD per image', async () => {
 		const items = ok(
-			await run('generate', 'gemini-2.5-flash-image', { imageOptions: { aspect_ratio: '16:9', image_size: '2K', size: '1280x720' } }, { items: prompts('p', 'q') }),
+			await run('generate', 'gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { aspect_ratio: '16:9', image_size: '2K', size: '1280x720' } }, { items: prompts('p', 'q') }),
 		);
 		expect(submits('/v1/images/generations', 'main')).toHaveLength(0);
 		const sent = submits('/v1/images/generations', 'alt');
@@ -92,19 +92,19 @@ describe('Generate: task models', () => {
 		expect(main[0].json.host).toBeUndefined();
 
 		ctx.fresh();
-		const alt = ok(await run('generate', 'gemini-3-pro-image-preview', { imageHost: 'alt', imageOptions: { image_size: '4K' } }));
+		const alt = ok(await run('generate', 'gemini-3-pro-image-preview', { imageHost: 'alt', imageOptions_gemini3ProImagePreviewAlt: { image_size: '4K' } }));
 		expect(submits('/v1/images/generations', 'main')).toHaveLength(0);
 		expect(submits('/v1/images/generations', 'alt')[0].body).toEqual({ model: 'gemini-3-pro-image-preview', prompt: 'a red fox', image_size: '4K' });
 		expect(alt[0].json.host).toBe('alt');
 		await expectPng(alt[0]);
 	});
 
-	test('a model chosen per item by expression: its rules still apply, values come from Options', async () => {
+	test('a model chosen per item by expression: each model reads its own fields, under its own rules', async () => {
 		const items = ok(
 			await run(
 				'generate',
 				'={{ $json.model }}',
-				{ imageOptions: { size: '2048x1152', n: 1 } },
+				{ size_gptImage25: '2048x1152', n: 1, imageOptions_nanoBanana: { size: '2048x1152' } },
 				{ items: [{ json: { prompt: 'a', model: 'gpt-image-2.5' } }, { json: { prompt: 'b', model: 'nano-banana' } }] },
 			),
 		);
@@ -132,10 +132,28 @@ describe('Generate: task models', () => {
 		expect(ctx.sim.requests).toHaveLength(0);
 	});
 
+	test('a model from an expression: a value set only in another model\'s field is refused, naming both fields', async () => {
+		// The user set gpt-image-2.5's Size; the item resolves to nano-banana, whose own Size (an Options entry) is not set.
+		const refused = await run('generate', '={{ $json.model }}', { size_gptImage25: '2048x1152' }, { items: [{ json: { prompt: 'a', model: 'nano-banana' } }] });
+		expect(refused.error.message).toBe(
+			"Size (size_gptImage25) is set, but it belongs to gpt-image-2.5, gpt-image-2-async, gpt-image-2.5-async, gpt-image-2.5-flare, gpt-image-2.5-sunburst; this item's model is 'nano-banana', whose field is Options → Size (imageOptions_nanoBanana.size)",
+		);
+		expect(refused.error.description).toMatch(/each model reads only its own fields.*Nothing was sent/);
+		expect(ctx.sim.requests).toHaveLength(0);
+		// Set for the item's own model too, each model reads its own value (nothing is guessed).
+		ctx.fresh();
+		ok(await run('generate', '={{ $json.model }}', { size_gptImage25: '2048x1152', imageOptions_nanoBanana: { size: '16:9' } }, { items: [{ json: { prompt: 'a', model: 'nano-banana' } }] }));
+		expect(submits()[0].body).toEqual({ model: 'nano-banana', prompt: 'a', size: '16:9' });
+		// A field the item's model does not take (Quality) is not sent, as its field would be hidden for that model.
+		ctx.fresh();
+		ok(await run('generate', '={{ $json.model }}', { quality: 'high' }, { items: [{ json: { prompt: 'a', model: 'nano-banana' } }] }));
+		expect(submits()[0].body).toEqual({ model: 'nano-banana', prompt: 'a' });
+	});
+
 	test('a model the registry does not know: common fields + JSON, a sync answer or a task', async () => {
 		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 200, body: { created: 1, data: [{ url: refUrl('custom-1') }] } });
 		const items = ok(
-			await run('generate', 'my-image-model', { imageOptions: { size: '1024x1024', n: 1, quality: 'high' }, additionalBodyFields: '{"seed": 7}' }),
+			await run('generate', 'my-image-model', { imageOptions_otherModels: { size: '1024x1024', n: 1, quality: 'high' }, additionalBodyFields: '{"seed": 7}' }),
 		);
 		expect(submits()[0].body).toEqual({ model: 'my-image-model', prompt: 'a red fox', size: '1024x1024', n: 1, quality: 'high', seed: 7 });
 		expect(items[0].json.url).toBe(refUrl('custom-1'));

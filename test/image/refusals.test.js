@@ -9,10 +9,10 @@ const { ctx, run, submits } = useImageSuite();
 
 describe('bad input is refused before any request', () => {
 	const cases = [
-		['a size the model does not take', 'generate', 'gpt-image-2.5', { size: '512x512' }, /Size \(size\) '512x512' is not accepted by model 'gpt-image-2\.5': it takes 1024x1024, 1536x1024/],
+		['a size the model does not take', 'generate', 'gpt-image-2.5', { size_gptImage25: '512x512' }, /Size \(size\) '512x512' is not accepted by model 'gpt-image-2\.5': it takes 1024x1024, 1536x1024/],
 		['a gpt-image-2 size that is neither a ratio nor WIDTHxHEIGHT', 'generate', 'gpt-image-2', { size: '0:0' }, /Size \(size\) '0:0' is not accepted by model 'gpt-image-2': An aspect ratio .* or WIDTHxHEIGHT/],
-		['a nano-banana size of 99999x99999 (a size no model makes)', 'generate', 'nano-banana', { imageOptions: { size: '99999x99999' } }, /Size \(size\) '99999x99999' is not accepted by model 'nano-banana': .*64 to 8192 pixels a side/],
-		['a nano-banana size of 0:0 (a size no model makes)', 'generate', 'nano-banana', { imageOptions: { size: '0:0' } }, /Size \(size\) '0:0' is not accepted by model 'nano-banana'/],
+		['a nano-banana size of 99999x99999 (a size no model makes)', 'generate', 'nano-banana', { imageOptions_nanoBanana: { size: '99999x99999' } }, /Size \(size\) '99999x99999' is not accepted by model 'nano-banana': .*64 to 8192 pixels a side/],
+		['a nano-banana size of 0:0 (a size no model makes)', 'generate', 'nano-banana', { imageOptions_nanoBanana: { size: '0:0' } }, /Size \(size\) '0:0' is not accepted by model 'nano-banana'/],
 		['a reference URL with a space in it', 'edit', 'gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }, /'https:\/\/x\.test\/a b\.png' is not an http\(s\) URL/],
 		['a prompt past 32,000 characters', 'generate', 'gpt-image-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted/],
 		['n above 4', 'generate', 'gpt-image-2', { n: 5 }, /Number of Images \(n\) 5 is out of range for model 'gpt-image-2': it takes a whole number from 1 to 4/],
@@ -22,8 +22,8 @@ describe('bad input is refused before any request', () => {
 		['no reference at all', 'edit', 'nano-banana', { referenceUrls: '' }, /Reference Images: 0 given, but model 'nano-banana' takes at least 1/],
 		['a reference that is not a URL', 'edit', 'gpt-image-2.5', { referenceUrls: 'data:image/png;base64,AAAA' }, /'data:image\/png;base64,AAAA' is not an http\(s\) URL/],
 		['a mask without references', 'edit', 'gpt-image-2', { referenceUrls: '', maskUrl: 'https://x.test/mask.png' }, /Mask URL 'https:\/\/x\.test\/mask\.png' was given without reference images/],
-		['compression above 100', 'edit', 'gpt-image-2', { referenceUrls: 'https://x.test/a.png', imageOptions: { output_compression: 150 } }, /Output Compression \(output_compression\) 150 is out of range .* from 0 to 100/],
-		['image_size in lower case', 'generate', 'gemini-2.5-flash-image', { imageOptions: { image_size: '2k' } }, /Image Size \(image_size\) '2k' is not accepted by model 'gemini-2\.5-flash-image' on the alt host: it takes 1K, 2K, 4K/],
+		['compression above 100', 'edit', 'gpt-image-2', { referenceUrls: 'https://x.test/a.png', imageOptions_gptImage2: { output_compression: 150 } }, /Output Compression \(output_compression\) 150 is out of range .* from 0 to 100/],
+		['image_size in lower case', 'generate', 'gemini-2.5-flash-image', { imageOptions_gemini25FlashImage: { image_size: '2k' } }, /Image Size \(image_size\) '2k' is not accepted by model 'gemini-2\.5-flash-image' on the alt host: it takes 1K, 2K, 4K/],
 		['an empty prompt', 'generate', 'gpt-image-2', { prompt: '   ' }, /Prompt is empty/],
 		['JSON that overrides a checked field', 'generate', 'gpt-image-2', { additionalBodyFields: '{"n": 9}' }, /Additional Body Fields sets 'n'/],
 		['a video model', 'generate', 'sora-2', {}, /'sora-2' is a video model/],
@@ -37,7 +37,7 @@ describe('bad input is refused before any request', () => {
 	});
 
 	test('image_size hint names the right case', async () => {
-		const result = await run('generate', 'gemini-3.1-flash-image-preview', { imageOptions: { image_size: '4k' } });
+		const result = await run('generate', 'gemini-3.1-flash-image-preview', { imageOptions_gemini25FlashImage: { image_size: '4k' } });
 		expect(result.error.description).toContain("Case matters: write '4K'");
 		expect(ctx.sim.requests).toHaveLength(0);
 	});

@@ -13,8 +13,7 @@ function params(operation, model, overrides = {}) {
 		operation,
 		modelId: { __rl: true, mode: 'id', value: model },
 		prompt: '={{ $json.prompt }}',
-		waitIntervalSeconds: 0.1,
-		...overrides,
+		...overrides, waiting: { pollIntervalSeconds: 0.1, ...overrides?.waiting },
 	};
 }
 

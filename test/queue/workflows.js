@@ -65,8 +65,8 @@ function workflow(id, name, nodes, connections) {
 	return { id, name, active: false, settings: { executionOrder: 'v1' }, nodes, connections, pinData: {} };
 }
 
-const image = (wait) => node('Image', GW, { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' }, prompt: '={{ $json.prompt }}', waitIntervalSeconds: 1, ...wait }, { credentials: CREDENTIALS });
-const video = (wait) => node('Video', GW, { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', videoSeconds: '8', videoSize: '720x1280', waitIntervalSeconds: 1, download: false, ...wait }, { credentials: CREDENTIALS });
+const image = (wait) => node('Image', GW, { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' }, prompt: '={{ $json.prompt }}', ...wait, waiting: { pollIntervalSeconds: 1, ...wait?.waiting } }, { credentials: CREDENTIALS });
+const video = (wait) => node('Video', GW, { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: '={{ $json.prompt }}', videoSeconds_sora2: '8', videoSize_sora2: '720x1280', download: false, ...wait, waiting: { pollIntervalSeconds: 1, ...wait?.waiting } }, { credentials: CREDENTIALS });
 
 function waitWorkflow() {
 	const isVideo = node('Is Video', 'n8n-nodes-base.if', {
@@ -90,7 +90,7 @@ function submitWorkflow() {
 }
 
 function collectWorkflow() {
-	const task = node('Collect', GW, { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'generic', waitDeadlineMinutes: 1, waitIntervalSeconds: 1, onTimeout: 'pending' }, { credentials: CREDENTIALS });
+	const task = node('Collect', GW, { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'generic', waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 1, onTimeout: 'pending' } }, { credentials: CREDENTIALS });
 	const nodes = [webhook('q-collect'), started(), itemsFromBody('body.ids'), task, record('Collected', { event: 'collected', run: RUN, taskId: '={{ $json.taskId }}', pending: '={{ $json.pending === true }}' }, false)];
 	return workflow('qCollect', 'queue e2e: collect recorded ids', nodes, chain('Webhook', 'Started', 'Items', 'Collect', 'Collected'));
 }

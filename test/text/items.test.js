@@ -13,7 +13,7 @@ describe('several items', () => {
 		// Each answer held 1.5 s: a client sending one at a time could not start the next one sooner,
 		// however busy the machine is.
 		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 1500, times: 4 });
-		const result = await chat({ ...byExpression, concurrency: 5 }, { items });
+		const result = await chat({ ...byExpression, options: { concurrency: 5 } }, { items });
 		expect(result.error).toBeUndefined();
 		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
 		expect(result.items.map((i) => i.pairedItem)).toEqual([0, 1, 2, 3].map((item) => ({ item })));
@@ -26,7 +26,7 @@ describe('several items', () => {
 
 	test('the concurrency cap holds: 2 at a time', async () => {
 		ctx.sim.inject({ path: '/v1/chat/completions', delayMs: 300, times: 4 });
-		const result = await chat({ ...byExpression, concurrency: 2, options: { stream: true } }, { items });
+		const result = await chat({ ...byExpression, options: { stream: true, concurrency: 2 } }, { items });
 		expect(result.items.map((i) => i.json.text)).toEqual(items.map((i) => answerOf(i.json.q)));
 		const arrivals = ctx.sim.find('POST', '/v1/chat/completions').map((r) => r.at).sort((a, b) => a - b);
 		expect(arrivals[2] - arrivals[0]).toBeGreaterThanOrEqual(250);
@@ -36,7 +36,7 @@ describe('several items', () => {
 	test('one failing item does not hide the others (Continue On Fail)', async () => {
 		ctx.sim.inject({ path: '/v1/chat/completions', kind: 'breakStream' });
 		const one = [{ json: { q: 'a' } }];
-		const result = await chat({ ...byExpression, concurrency: 1, options: { stream: true } }, { items: [...one, ...items.slice(1, 3)], continueOnFail: true });
+		const result = await chat({ ...byExpression, options: { stream: true, concurrency: 1 } }, { items: [...one, ...items.slice(1, 3)], continueOnFail: true });
 		expect(result.items).toHaveLength(3);
 		expect(result.items[0].json.error).toMatch(/cut off/);
 		expect(result.items[1].json.text).toBe(answerOf('question 1'));

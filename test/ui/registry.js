@@ -43,7 +43,7 @@ function optionLabel(value) {
 /**
  * An image model (main host) for an operation: { fields: labels of the rules that are fields of
  * their own (a default, more than one value), options: labels of the rules without a default
- * (entries of the "Options" collection) }. As described in registry/imageModels.ts.
+ * (entries of the "Model Options" collection) }. As described in registry/imageModels.ts.
  */
 function imageExpectation(packageDir, modelId, operation) {
 	const rows = loadRows(packageDir, 'imageModels.js', 'IMAGE_MODELS');

@@ -17,7 +17,7 @@ describe('money: quota, timeouts, lost answers', () => {
 
 	test('a submit that times out is not repeated; the item says the task may exist', async () => {
 		ctx.sim.inject({ path: '/v1/video/generations', kind: 'slow', delayMs: 2500 });
-		const result = await generate('sora-2', { videoSubmitTimeoutSeconds: 1 }, { continueOnFail: true });
+		const result = await generate('sora-2', { options: { submitTimeoutSeconds: 1 } }, { continueOnFail: true });
 		const json = result.items[0].json;
 		expect(json.error).toMatch(/No answer from the gateway within 1 s while submitting the video job: the job may have been created and billed/);
 		expect(json.description).toMatch(/check the account's task list before running this item again/);

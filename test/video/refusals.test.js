@@ -8,11 +8,11 @@ const { ctx, generate } = useVideoSuite();
 
 describe('refused before sending', () => {
 	const cases = [
-		['sora seconds other than 8/12', 'sora-2', { videoSeconds: '10' }, /Seconds \(seconds\): "10".*sora-2.*allowed values are 8, 12/],
-		['sora size other than the two', 'sora-2', { videoSize: '1024x1024' }, /Size \(size\): "1024x1024".*allowed values are 1280x720, 720x1280/],
+		['sora seconds other than 8/12', 'sora-2', { videoSeconds_sora2: '10' }, /Seconds \(seconds\): "10".*sora-2.*allowed values are 8, 12/],
+		['sora size other than the two', 'sora-2', { videoSize_sora2: '1024x1024' }, /Size \(size\): "1024x1024".*allowed values are 1280x720, 720x1280/],
 		['grok seconds outside the list', 'grok-imagine-video-1.5', { videoRoute: 'multipart', videoSeconds: '8' }, /Seconds \(seconds\): "8".*allowed values are 6, 10, 12, 16, 20/],
 		['a Veo duration far beyond any model (past the plausibility bound, §8)', 'veo-3.1-pro', { videoMetadataDurationSeconds: 100000 }, /Duration \(Seconds\) \(metadata\.durationSeconds\): 100000 is far beyond any video model's range; without Allow Unusual Values it takes at most 60/],
-		['grok JSON seconds far beyond any model', 'grok-imagine-video-1.5', { videoSeconds: '100000' }, /Seconds \(seconds\): "100000" is far beyond/],
+		['grok JSON seconds far beyond any model', 'grok-imagine-video-1.5', { videoSeconds_grokImagineVideo15Unified: '100000' }, /Seconds \(seconds\): "100000" is far beyond/],
 		['a prompt past 32,000 characters', 'sora-2', { prompt: 'x'.repeat(32_001) }, /Prompt is 32001 characters long; at most 32000 are accepted \(the gateway gives no bound/],
 		['a reference URL with a space', 'seedance-2.0', { videoReferenceUrls: 'https://example.com/a b.png' }, /'https:\/\/example\.com\/a b\.png' is not a public http\(s\) URL \(a URL has no spaces/],
 		['an empty prompt', 'sora-2', { prompt: '   ' }, /Prompt is empty/],
@@ -52,7 +52,7 @@ describe('refused before sending', () => {
 
 	test('one bad item among good ones: nothing at all is sent', async () => {
 		const items = [{ json: { s: '8' } }, { json: { s: '12' } }, { json: { s: '9' } }];
-		const result = await generate('sora-2', { videoSeconds: '={{ $json.s }}' }, { items });
+		const result = await generate('sora-2', { videoSeconds_sora2: '={{ $json.s }}' }, { items });
 		expect(result.error.message).toMatch(/"9".*allowed values are 8, 12/);
 		expect(result.error.context.itemIndex).toBe(2);
 		expect(ctx.sim.requests).toHaveLength(0);

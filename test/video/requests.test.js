@@ -10,7 +10,7 @@ const { ctx, generate, submits } = useVideoSuite();
 describe('requests per model family and route', () => {
 	test('sora-2 on the unified route: seconds as a string, size, one reference as `image`, queried on /v1/tasks', async () => {
 		const reference = 'https://example.com/first-frame.png';
-		const result = await generate('sora-2', { videoSeconds: '12', videoSize: '720x1280', videoReferenceUrls: reference });
+		const result = await generate('sora-2', { videoSeconds_sora2: '12', videoSize_sora2: '720x1280', videoReferenceUrls: reference });
 		expect(result.error).toBeUndefined();
 
 		const [submit] = submits();
@@ -87,9 +87,9 @@ describe('requests per model family and route', () => {
 			{
 				videoReferenceBinaryProperties: 'data',
 				videoDuration: 10,
-				videoAspectRatio: '9:16',
+				videoAspectRatio_seedance10Fast: '9:16',
 				videoResolution: '1080p',
-				videoMetadataGenerateAudio: false,
+				videoMetadataGenerateAudio_seedance10Fast: false,
 				videoMetadataReturnLastFrame: true,
 				videoMetadataCameraFixed: true,
 				videoMetadataSeed: 7,
@@ -126,7 +126,7 @@ describe('requests per model family and route', () => {
 	});
 
 	test('Seedance: durations outside 4-15 and resolution 4k are sent as typed (by channel), switches only when chosen', async () => {
-		const result = await generate('seedance-2.0', { download: false, videoDuration: 3, videoResolution: '4k', videoMetadataWatermark: false });
+		const result = await generate('seedance-2.0', { download: false, videoDuration_seedance20: 3, videoResolution: '4k', videoMetadataWatermark: false });
 		expect(result.error).toBeUndefined();
 		expect(submits()[0].body).toEqual({ model: 'seedance-2.0', prompt: PROMPT, duration: 3, resolution: '4k', metadata: { watermark: false } });
 	});
@@ -174,7 +174,7 @@ describe('requests per model family and route', () => {
 	});
 
 	test('grok on the JSON routes: seconds outside the multipart list and aspect_ratio instead of size are sent', async () => {
-		const result = await generate('grok-imagine-video-1.5', { download: false, videoRoute: 'compatibility', videoSeconds: '8', videoAspectRatio: '9:16' });
+		const result = await generate('grok-imagine-video-1.5', { download: false, videoRoute: 'compatibility', videoSeconds_grokImagineVideo15Unified: '8', videoAspectRatio: '9:16' });
 		expect(result.error).toBeUndefined();
 		expect(submits()[0].body).toEqual({ model: 'grok-imagine-video-1.5', prompt: PROMPT, seconds: '8', aspect_ratio: '9:16' });
 	});

@@ -36,7 +36,7 @@ describe('waiting and results', () => {
 
 	test('stuck at 100% past Max Wait gives a pending item to resume, not a failure', async () => {
 		ctx.sim.scenario('*', { durationMs: 200, outcome: 'stuck100', shape: 'A' });
-		const result = await generate('sora-2', { waitDeadlineMinutes: 0.01 });
+		const result = await generate('sora-2', { waiting: { maxWaitMinutes: 0.01 } });
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json).toMatchObject({ pending: true, status: 'in_progress', progress: 100, queryRoute: 'generic', model: 'sora-2', estimatedCost: PRICE_NOTE });
 		expect(result.items[0].json.message).toMatch(/do not submit it again/);
@@ -66,7 +66,7 @@ describe('waiting and results', () => {
 	});
 
 	test('a result URL is fetched from the files origin WITHOUT the key, as video/mp4', async () => {
-		const result = await generate('veo-3.1-flash', { binaryPropertyOutput: 'clip' });
+		const result = await generate('veo-3.1-flash', { options: { binaryPropertyOutput: 'clip' } });
 		expect(result.error).toBeUndefined();
 		const [file] = ctx.sim.requests.filter((r) => r.origin === 'files');
 		expect(file.path).toBe(new URL(result.items[0].json.url).pathname);

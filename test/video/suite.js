@@ -11,7 +11,7 @@ const PRICE_NOTE = 'site price applies; video is pre-charged by duration';
 const rl = (value) => ({ __rl: true, mode: 'list', value });
 
 function video(model, extra = {}) {
-	return { resource: 'video', operation: 'generate', modelId: rl(model), prompt: PROMPT, waitIntervalSeconds: 0.1, ...extra };
+	return { resource: 'video', operation: 'generate', modelId: rl(model), prompt: PROMPT, ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } };
 }
 
 const sha256 = (buffer) => crypto.createHash('sha256').update(buffer).digest('hex');

@@ -18,7 +18,7 @@ describe('Task resource with video tasks', () => {
 		const items = await pending('seedance-2.0', 'unified');
 		expect(items[0].json.queryRoute).toBe('generic');
 		const result = await runNode({
-			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waitIntervalSeconds: 0.1, download: true },
+			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waiting: { pollIntervalSeconds: 0.1 }, download: true },
 			credentials: ctx.creds,
 			items: items.map((i) => ({ json: i.json })),
 		});
@@ -36,7 +36,7 @@ describe('Task resource with video tasks', () => {
 		const taskId = items[0].json.taskId;
 		expect(items[0].json.queryRoute).toBe('video');
 		const waited = await runNode({
-			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waitIntervalSeconds: 0.1 },
+			parameters: { resource: 'task', operation: 'waitForCompletion', queryRoute: 'auto', waiting: { pollIntervalSeconds: 0.1 } },
 			credentials: ctx.creds,
 			items: items.map((i) => ({ json: i.json })),
 		});

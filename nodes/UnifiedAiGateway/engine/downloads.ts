@@ -16,7 +16,7 @@ import { nodeErrorOf } from './nodeError';
 const DOWNLOAD_ATTEMPTS = 3;
 /** No byte for this long: the file host has stopped sending. */
 export const DOWNLOAD_IDLE_MS = 60_000;
-/** Default size limits per kind; the Download Options' Max File Size raises (or lowers) them. */
+/** Default size limits per kind; Options → Max File Size raises (or lowers) them. */
 export const MAX_FILE_MB = { image: 50, video: 2048 } as const;
 /** Bytes read before deciding whether the answer is a file at all (and shown when it is not). */
 const HEAD_BYTES = 512;
@@ -315,7 +315,7 @@ async function inlineToBinary(
 	const bytes = Buffer.from(url.slice(comma + 1), 'base64');
 	const media = sniffMedia(bytes);
 	if (!media) throw fail('The gateway\'s inline result (base64) is not an image or a video', `It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`);
-	if (bytes.length > maxBytes) throw fail(`The gateway's inline result is larger than the limit of ${describeBytes(maxBytes)}`, 'Raise Download Options → Max File Size (MB).');
+	if (bytes.length > maxBytes) throw fail(`The gateway's inline result is larger than the limit of ${describeBytes(maxBytes)}`, 'Raise Options → Max File Size (MB).');
 	return await ctx.helpers.prepareBinaryData(bytes as Buffer, `${options.baseName}.${EXTENSIONS[media] ?? 'bin'}`, media);
 }
 
@@ -372,7 +372,7 @@ function deadlineWords(url: string, options: DownloadOptions, received: number, 
 function tooLarge(url: string, kind: 'image' | 'video', maxBytes: number, secrets: string[], what: string, options: DownloadOptions): [string, string] {
 	return [
 		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} for ${kind === 'video' ? 'videos' : 'images'} (${what})`,
-		`Nothing was stored. If the file is expected to be that large, raise Download Options → Max File Size (MB).\n${advice(options, url, secrets)}`,
+		`Nothing was stored. If the file is expected to be that large, raise Options → Max File Size (MB).\n${advice(options, url, secrets)}`,
 	];
 }
 

@@ -1,44 +1,26 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { multiHostIds, type FieldRule, type ModelSpec } from '../registry/models';
-import { valueMultipliers } from '../registry/prices';
+import type { FieldRule } from '../registry/models';
 import type { GatewayHost } from '../transport/urls';
 import {
 	allowedValues,
 	capitalised,
-	placementOf,
 	rangeText,
 	registryFieldLabel,
-	registryParameterName,
-	spreadRules,
+	registryVariants,
 	typeOf,
+	type Multipliers,
+	type OptionsVariant,
 	type RegistryFieldSet,
 } from './registryRules';
 
 /*
  * Registry rows → node fields, for any resource. Rows that take the same rule for a body key
- * share one field shown for all their ids; another rule for the same key is another field of
- * the same name, shown for other ids (n8n resolves such duplicates by their displayOptions).
- * So adding a model is adding a row.
+ * share one field shown for all their ids; another rule for the same key is another field with a
+ * name of its own (registryVariants names them), shown for the other ids, and read back into the
+ * same body key (registryValues.ts). So no parameter name is shown twice for one operation, and
+ * adding a model is adding a row.
  */
-
-type Multipliers = Record<string, number> | undefined;
-
-interface Group {
-	key: string;
-	rule: FieldRule;
-	multipliers: Multipliers;
-	ids: string[];
-	host?: GatewayHost;
-}
-
-type OptionsEntry = [key: string, rule: FieldRule, multipliers: Multipliers];
-
-interface OptionsGroup {
-	entries: OptionsEntry[];
-	ids: string[];
-	host?: GatewayHost;
-}
 
 /** File formats read better in capitals; other values are capitalised word by word. */
 const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url']);
@@ -68,12 +50,12 @@ function describe(key: string, rule: FieldRule): string | undefined {
 }
 
 /** One rule as an n8n field: a list for fixed values, a switch, a number for ranges, else text. */
-function ruleProperty(set: RegistryFieldSet, key: string, rule: FieldRule, multipliers: Multipliers): INodeProperties {
+function ruleProperty(name: string, key: string, rule: FieldRule, multipliers: Multipliers): INodeProperties {
 	const type = typeOf(rule);
 	const fallback = type === 'options' ? rule.values?.[0] : type === 'number' ? (rule.min ?? 0) : type === 'boolean' ? false : '';
 	const property: INodeProperties = {
 		displayName: registryFieldLabel(key, rule),
-		name: registryParameterName(set, key),
+		name,
 		type,
 		default: rule.default ?? rule.omit ?? fallback ?? '',
 		description: describe(key, rule),
@@ -92,10 +74,6 @@ function ruleProperty(set: RegistryFieldSet, key: string, rule: FieldRule, multi
 	return property;
 }
 
-function multipliersFor(model: Pick<ModelSpec, 'price'>, key: string, rule: FieldRule): Multipliers {
-	return valueMultipliers(model.price, key, allowedValues(rule));
-}
-
 /** The operation's conditions, then: these ids, this host (ids on two hosts), the rule's routes. */
 function conditions(set: RegistryFieldSet, rule?: FieldRule, ids?: string[], host?: GatewayHost): Record<string, string[]> {
 	return {
@@ -106,73 +84,44 @@ function conditions(set: RegistryFieldSet, rule?: FieldRule, ids?: string[], hos
 	};
 }
 
-function optionsCollection(set: RegistryFieldSet, entries: OptionsEntry[], displayOptions: IDisplayOptions): INodeProperties {
+function optionsCollection(set: RegistryFieldSet, variant: OptionsVariant, displayOptions: IDisplayOptions): INodeProperties {
 	return {
-		displayName: 'Options',
-		name: set.optionsCollection!.name,
+		// Not "Options": that collection holds the operation's knobs (helpers/fields.ts).
+		displayName: 'Model Options',
+		name: variant.name,
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
 		description: set.optionsCollection!.description,
-		options: entries
-			.map(([key, rule, multipliers]) => ruleProperty(set, key, rule, multipliers))
+		// Inside one collection each entry is named by its body key: the collection is the variant.
+		options: variant.entries
+			.map(([key, rule, multipliers]) => ruleProperty(key, key, rule, multipliers))
 			.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		displayOptions,
 	};
 }
 
-/** The fields of ids the registry does not know: shown when the model is none of the known ids. */
-function unknownModelProperties(set: RegistryFieldSet): INodeProperties[] {
-	const rules = spreadRules(set.unknownModel?.fields?.[set.operation]);
-	const hide = { [set.modelCondition ?? 'modelId']: [...new Set(set.models.map((m) => m.id))] };
-	const fields = rules
-		.filter(([, rule]) => placementOf(set, rule) === 'field')
-		.map(([key, rule]) => ({ ...ruleProperty(set, key, rule, undefined), displayOptions: { show: conditions(set, rule), hide } }));
-	const entries = rules
-		.filter(([, rule]) => placementOf(set, rule) === 'option')
-		.map(([key, rule]): OptionsEntry => [key, rule, undefined]);
-	return [...fields, ...(entries.length > 0 ? [optionsCollection(set, entries, { show: conditions(set), hide })] : [])];
-}
-
 /**
- * Every model-dependent field of the set: one field per distinct rule with a default (in the
- * order the keys first appear in the registry), then one Options collection per distinct set of
- * rules without one, then the fields of unknown ids. Single-valued rules get no field when the
- * set sends them as they are.
+ * Every model-dependent field of the set: one field per variant (a distinct rule of a body key;
+ * in the order the keys first appear in the registry), then one Options collection per distinct
+ * set of rules without a default, then the variants of unknown ids (shown when the model is none
+ * of the known ids). Single-valued rules get no field when the set sends them as they are.
  */
 export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
-	const multiHost = set.hostParameter ? multiHostIds(set.models) : [];
-	const fields = new Map<string, Group>();
-	const options = new Map<string, OptionsGroup>();
-	for (const model of set.models) {
-		const host = multiHost.includes(model.id) ? model.host : undefined;
-		const rules = spreadRules(model.fields?.[set.operation]);
-		for (const [key, rule] of rules) {
-			if (placementOf(set, rule) !== 'field') continue;
-			const multipliers = multipliersFor(model, key, rule);
-			const signature = JSON.stringify([key, rule, multipliers, host]);
-			const group = fields.get(signature) ?? { key, rule, multipliers, ids: [], host };
-			group.ids.push(model.id);
-			fields.set(signature, group);
-		}
-		const entries = rules
-			.filter(([, rule]) => placementOf(set, rule) === 'option')
-			.map(([key, rule]): OptionsEntry => [key, rule, multipliersFor(model, key, rule)]);
-		if (entries.length === 0) continue;
-		const signature = JSON.stringify([entries, host]);
-		const group = options.get(signature) ?? { entries, ids: [], host };
-		group.ids.push(model.id);
-		options.set(signature, group);
-	}
-	const keyOrder = [...new Set(set.models.flatMap((m) => Object.keys(m.fields?.[set.operation] ?? {})))];
+	const variants = registryVariants(set);
+	const keyOrder = [...new Set([...set.models, set.unknownModel ?? {}].flatMap((m) => Object.keys(m.fields?.[set.operation] ?? {})))];
+	const modelCondition = set.modelCondition ?? 'modelId';
+	const knownIds = [...new Set(set.models.map((m) => m.id))];
+	const display = (ids: string[], rule?: FieldRule, host?: GatewayHost): IDisplayOptions =>
+		ids.length > 0 ? { show: conditions(set, rule, ids, host) } : { show: conditions(set, rule), hide: { [modelCondition]: knownIds } };
+	const known = variants.fields.filter((v) => v.ids.length > 0);
+	const unknown = variants.fields.filter((v) => v.ids.length === 0);
 	return [
-		...[...fields.values()]
+		...known
 			.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key))
-			.map(({ key, rule, multipliers, ids, host }) => ({
-				...ruleProperty(set, key, rule, multipliers),
-				displayOptions: { show: conditions(set, rule, ids, host) },
-			})),
-		...[...options.values()].map(({ entries, ids, host }) => optionsCollection(set, entries, { show: conditions(set, undefined, ids, host) })),
-		...unknownModelProperties(set),
+			.map((v) => ({ ...ruleProperty(v.name, v.key, v.rule, v.multipliers), displayOptions: display(v.ids, v.rule, v.host) })),
+		...variants.options.filter((v) => v.ids.length > 0).map((v) => optionsCollection(set, v, display(v.ids, undefined, v.host))),
+		...unknown.map((v) => ({ ...ruleProperty(v.name, v.key, v.rule, v.multipliers), displayOptions: display([], v.rule) })),
+		...variants.options.filter((v) => v.ids.length === 0).map((v) => optionsCollection(set, v, display([]))),
 	];
 }

@@ -1,4 +1,6 @@
-import type { FieldRule, ModelOperation, ModelSpec } from '../registry/models';
+import { multiHostIds, type FieldRule, type ModelOperation, type ModelSpec } from '../registry/models';
+import { valueMultipliers } from '../registry/prices';
+import type { GatewayHost } from '../transport/urls';
 
 /*
  * What the registry field builder (registryFields.ts) and the value reader (registryValues.ts)
@@ -59,9 +61,126 @@ function words(key: string): string[] {
 
 export const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-/** The node parameter of a body key: the key itself, or with prefix 'video' metadata.seed → videoMetadataSeed. */
+/**
+ * The base name of a body key's parameter: the key itself, or with prefix 'video' metadata.seed →
+ * videoMetadataSeed. Variants after the first add a tag (registryVariants).
+ */
 export function registryParameterName(set: RegistryFieldSet, key: string): string {
 	return set.prefix ? set.prefix + words(key).map(capitalised).join('') : key;
+}
+
+/** Price multipliers per listed value (shown in the option names): part of what makes a variant. */
+export type Multipliers = Record<string, number> | undefined;
+
+/** One field variant: a body key under one rule, for the ids (and host) that take that rule. */
+export interface FieldVariant {
+	/** The node parameter: unique within the set, mapped back to `key` when read. */
+	name: string;
+	key: string;
+	rule: FieldRule;
+	multipliers: Multipliers;
+	/** The ids it is shown for; empty for the variant of ids the registry does not know. */
+	ids: string[];
+	/** Set for an id with a row per host: the variant follows the Host choice. */
+	host?: GatewayHost;
+}
+
+export type OptionsEntry = [key: string, rule: FieldRule, multipliers: Multipliers];
+
+/** One Options collection: the optional keys (rules without a default) a group of ids shares. */
+export interface OptionsVariant {
+	name: string;
+	entries: OptionsEntry[];
+	ids: string[];
+	host?: GatewayHost;
+}
+
+export interface RegistryVariants {
+	fields: FieldVariant[];
+	options: OptionsVariant[];
+	/** The parameter a row reads a key from (`id` undefined: the unknown-model rules). */
+	fieldOf(id: string | undefined, host: GatewayHost | undefined, key: string, rule: FieldRule): FieldVariant | undefined;
+	optionsOf(id: string | undefined, host: GatewayHost | undefined): OptionsVariant | undefined;
+}
+
+/**
+ * The naming rule, one for every variant: the first variant of a body key (in registry row
+ * order) is named by the key (registryParameterName); every later one adds `_` and a tag of the
+ * first id it is shown for, its host when the id has a row per host, and its first route when
+ * the rule is limited to routes: size_gptImage25, videoSeconds_grokImagineVideo15Unified. An
+ * Options collection is always a variant (the optional keys of some models), so it always has
+ * the tag: imageOptions_nanoBanana, imageOptions_gemini3ProImagePreviewAlt. The unknown-model
+ * variants' tag is otherModels.
+ * A row appended to the registry therefore never renames an existing parameter (a saved
+ * workflow keeps its values); it only adds names for the rules it brings.
+ */
+function variantTag(id: string | undefined, host?: GatewayHost, routes?: readonly string[]): string {
+	const words = [...(id ? id.split(/[^A-Za-z0-9]+/) : ['other', 'models']), ...(host ? [host] : []), ...(routes ? [routes[0]] : [])];
+	return words.filter(Boolean).map((word, i) => (i === 0 ? word : capitalised(word))).join('');
+}
+
+const lookupKey = (...parts: unknown[]) => JSON.stringify(parts);
+
+function buildVariants(set: RegistryFieldSet): RegistryVariants {
+	const multiHost = set.hostParameter ? multiHostIds(set.models) : [];
+	const fields = new Map<string, FieldVariant>();
+	const options = new Map<string, OptionsVariant>();
+	const fieldByRow = new Map<string, FieldVariant>();
+	const optionsByRow = new Map<string, OptionsVariant>();
+	const taken = new Set<string>();
+	const nameFor = (base: string, tag: () => string, always = false) => {
+		const name = always || taken.has(base) ? `${base}_${tag()}` : base;
+		taken.add(name);
+		return name;
+	};
+	const addRow = (id: string | undefined, rowHost: GatewayHost | undefined, row: Pick<ModelSpec, 'fields' | 'price'>) => {
+		const host = id !== undefined && multiHost.includes(id) ? rowHost : undefined;
+		const rules = spreadRules(row.fields?.[set.operation]);
+		for (const [key, rule] of rules) {
+			if (placementOf(set, rule) !== 'field') continue;
+			const multipliers = id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule));
+			const signature = lookupKey(id === undefined, key, rule, multipliers, host);
+			let variant = fields.get(signature);
+			if (!variant) {
+				variant = { name: nameFor(registryParameterName(set, key), () => variantTag(id, host, rule.routes)), key, rule, multipliers, ids: [], host };
+				fields.set(signature, variant);
+			}
+			if (id !== undefined && !variant.ids.includes(id)) variant.ids.push(id);
+			fieldByRow.set(lookupKey(id, rowHost, key, rule), variant);
+		}
+		const entries = rules
+			.filter(([, rule]) => placementOf(set, rule) === 'option')
+			.map(([key, rule]): OptionsEntry => [key, rule, id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule))]);
+		if (entries.length === 0 || !set.optionsCollection) return;
+		const signature = lookupKey(id === undefined, entries, host);
+		let variant = options.get(signature);
+		if (!variant) {
+			variant = { name: nameFor(set.optionsCollection.name, () => variantTag(id, host), true), entries, ids: [], host };
+			options.set(signature, variant);
+		}
+		if (id !== undefined && !variant.ids.includes(id)) variant.ids.push(id);
+		optionsByRow.set(lookupKey(id, rowHost), variant);
+	};
+	for (const model of set.models) addRow(model.id, model.host, model);
+	if (set.unknownModel) addRow(undefined, undefined, set.unknownModel);
+	return {
+		fields: [...fields.values()],
+		options: [...options.values()],
+		fieldOf: (id, host, key, rule) => fieldByRow.get(lookupKey(id, id === undefined ? undefined : host, key, rule)),
+		optionsOf: (id, host) => optionsByRow.get(lookupKey(id, id === undefined ? undefined : host)),
+	};
+}
+
+const VARIANTS = new WeakMap<RegistryFieldSet, RegistryVariants>();
+
+/** The set's field variants and their names: computed once, shared by the fields and the reader. */
+export function registryVariants(set: RegistryFieldSet): RegistryVariants {
+	let variants = VARIANTS.get(set);
+	if (!variants) {
+		variants = buildVariants(set);
+		VARIANTS.set(set, variants);
+	}
+	return variants;
 }
 
 /** The field's label: the rule's, else the key's last part in Title Case. */

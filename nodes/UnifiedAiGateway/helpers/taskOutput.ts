@@ -77,7 +77,7 @@ export async function itemsPerUrl(
 	const failed: DownloadError[] = [];
 	const limits = download ? readDownloadLimits(ctx, download.itemIndex) : {};
 	const chosen = limits.timeoutMs
-		? { deadlineAt: Date.now() + limits.timeoutMs, deadlineName: `Download Options → Download Timeout (${limits.timeoutMs / 1000} s)` }
+		? { deadlineAt: Date.now() + limits.timeoutMs, deadlineName: `Options → Download Timeout (${limits.timeoutMs / 1000} s)` }
 		: { deadlineAt: download?.deadlineAt, deadlineName: download?.deadlineName };
 	// A download never outlives the execution either: n8n's time limit would cancel it and lose the item.
 	const limit = download ? executionLimit(ctx) : undefined;

@@ -124,7 +124,7 @@ export const NUMBER_LIMITS = {
 		why: 'The field starts at 0.01; a week is longer than any gateway keeps a task (docs/gateway-contract.md §8).',
 	},
 	maxFileSizeMb: {
-		label: 'Download Options → Max File Size (MB)',
+		label: 'Options → Max File Size (MB)',
 		min: 0.001,
 		max: 20_480,
 		unit: 'MB',
@@ -132,7 +132,7 @@ export const NUMBER_LIMITS = {
 		why: 'A limit is what keeps a lying file host from filling n8n\'s memory or disk; 20 GB is past any video a model renders, so more is a typo, not a need.',
 	},
 	downloadTimeoutSeconds: {
-		label: 'Download Options → Download Timeout (Seconds)',
+		label: 'Options → Download Timeout (Seconds)',
 		min: 1,
 		max: 86_400,
 		unit: 'seconds',

@@ -1,7 +1,7 @@
 'use strict';
 /*
  * Image → Generate built from the node creator, then the fields per model: gpt-image-2's ratio
- * sizes and Resolution, nano-banana without them and with its optional fields in "Options".
+ * sizes and Resolution, nano-banana without them and with its optional fields in "Model Options".
  * Expectations come from the registry in dist/ (registry.js).
  */
 
@@ -78,12 +78,12 @@ async function nanoBanana(page, env) {
 	const missing = expected.fields.filter((l) => !shown.includes(l));
 	check(!missing.length, `nano-banana: the registry's fields ${list(missing)} are not shown; shown: ${list(shown)}`);
 	check(expected.options.length > 0, 'nano-banana: the registry row has no optional fields (expected Size)');
-	check(shown.includes('Options'), `nano-banana: no "Options" collection is shown for its optional fields ${list(expected.options)}; shown: ${list(shown)}`);
-	const added = await editor.addCollectionOption(page, 'imageOptions', expected.options);
-	check(added.path.startsWith('parameters.imageOptions.'), `nano-banana: the added option is not inside the Options collection (${added.path})`);
-	if (added.path === 'parameters.imageOptions.size') {
+	check(shown.includes('Model Options'), `nano-banana: no "Model Options" collection is shown for its optional fields ${list(expected.options)}; shown: ${list(shown)}`);
+	const added = await editor.addCollectionOption(page, 'imageOptions_nanoBanana', expected.options);
+	check(added.path.startsWith('parameters.imageOptions_nanoBanana.'), `nano-banana: the added option is not inside the Options collection (${added.path})`);
+	if (added.path === 'parameters.imageOptions_nanoBanana.size') {
 		// nano-banana's Size offers ratios (others go in as an expression): 16:9 is picked.
-		const input = editor.nodeParameters(page).locator('[data-parameter-path="parameters.imageOptions.size"]');
+		const input = editor.nodeParameters(page).locator('[data-parameter-path="parameters.imageOptions_nanoBanana.size"]');
 		const sizeSelect = await editor.openSelect(page, input);
 		check(sizeSelect.names.includes('16:9'), `nano-banana: Size has no option "16:9"; it offers ${list(sizeSelect.names)}`);
 		await sizeSelect.pick('16:9');

@@ -22,15 +22,13 @@ function workflow(packageName, cred) {
 				operation: 'generate',
 				modelId: { __rl: true, mode: 'id', value: 'sora-2' },
 				prompt: 'A paper boat drifting down a rainy street, close-up, slow camera pan',
-				waitDeadlineMinutes: 0.05,
-				waitIntervalSeconds: 1,
-				onTimeout: 'pending',
+				waiting: { maxWaitMinutes: 0.05, pollIntervalSeconds: 1, onTimeout: 'pending' },
 				download: false,
 			},
 		},
 		{
 			name: RESUME,
-			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', waitIntervalSeconds: 1, download: false },
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', waiting: { pollIntervalSeconds: 1 }, download: false },
 		},
 	]);
 }

@@ -17,9 +17,16 @@ const MODELS = [
 ];
 const NODE = 'Generate a video';
 
-/** The video fields shown now: parameters named video* that the registry could make (not the fixed ones). */
-const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoSubmitTimeoutSeconds', 'videoAllowUnusualValues', 'videoLanguage']);
-const registryFieldsShown = (params) => editor.topLevel(params).filter((p) => /^video[A-Z]/.test(p.name) && !FIXED.has(p.name));
+/**
+ * The video fields shown now: parameters named video* that the registry could make (not the fixed
+ * ones), by the body key's base name (a later variant of a key adds `_` and a tag: videoSeconds_sora2).
+ */
+const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoAllowUnusualValues']);
+const registryFieldsShown = (params) =>
+	editor
+		.topLevel(params)
+		.filter((p) => /^video[A-Z]/.test(p.name) && !FIXED.has(p.name))
+		.map((p) => ({ ...p, base: p.name.replace(/_.*$/, '') }));
 
 async function videoWorkflow(env) {
 	const parameters = { resource: 'video', operation: 'generate', prompt: 'A paper boat drifting down a rainy street, close-up, slow camera pan' };
@@ -31,7 +38,7 @@ async function showsModel(page, env, model, previous) {
 	const expected = videoExpectation(env.packageDir, model.id).fields;
 	const wanted = expected.map((f) => f.name).sort();
 	const shown = await waitUntil(async () => {
-		const names = registryFieldsShown(await editor.shownParameters(page)).map((p) => p.name);
+		const names = registryFieldsShown(await editor.shownParameters(page)).map((p) => p.base);
 		return JSON.stringify([...new Set(names)].sort()) === JSON.stringify(wanted) ? names : false;
 	}, `${model.id}: the video fields are not the registry's ${list(wanted)}`).catch(async (e) => {
 		const now = registryFieldsShown(await editor.shownParameters(page)).map((p) => `${p.name} (${p.label})`);
@@ -39,7 +46,7 @@ async function showsModel(page, env, model, previous) {
 	});
 	const params = registryFieldsShown(await editor.shownParameters(page));
 	for (const f of expected) {
-		const p = params.find((x) => x.name === f.name);
+		const p = params.find((x) => x.base === f.name);
 		check(p.label === f.label, `${model.id}: field ${f.name} is labelled "${p.label}", the registry says "${f.label}"`);
 	}
 	if (previous) {
@@ -49,12 +56,13 @@ async function showsModel(page, env, model, previous) {
 	// The first list of the row offers exactly the registry's values.
 	const first = expected.find((f) => f.values);
 	if (first) {
-		const current = await editor.selectedValue(page, first.name);
-		const select = await editor.openSelect(page, editor.parameterInput(page, first.name));
+		const parameter = params.find((x) => x.base === first.name).name;
+		const current = await editor.selectedValue(page, parameter);
+		const select = await editor.openSelect(page, editor.parameterInput(page, parameter));
 		await select.pick(select.names.includes(current) ? current : select.names[0]); // closes the list, value kept
 		check(JSON.stringify(select.names) === JSON.stringify(first.values), `${model.id}: ${first.label} offers ${list(select.names)}, the registry says ${list(first.values)}`);
 	}
-	await env.shotParameters(page, model.shot, 'modelId', expected.map((f) => f.name));
+	await env.shotParameters(page, model.shot, 'modelId', expected.map((f) => params.find((x) => x.base === f.name).name));
 }
 
 async function run(session, env) {

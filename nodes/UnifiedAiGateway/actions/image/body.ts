@@ -47,7 +47,7 @@ export function readModelFields(
 	model: ImageModel,
 	operation: ImageOperation,
 ): IDataObject {
-	return readRegistryValues(ctx, itemIndex, IMAGE_FIELD_SETS[operation], model.spec.fields?.[operation], (refusal) =>
+	return readRegistryValues(ctx, itemIndex, IMAGE_FIELD_SETS[operation], model.id, model.spec, (refusal) =>
 		imageRefusal(ctx, itemIndex, model, refusal),
 	);
 }

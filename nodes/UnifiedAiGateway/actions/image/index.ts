@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { concurrencyField, downloadFields, modelLocator, waitFields } from '../../helpers/fields';
+import { downloadLimitOptions } from '../../helpers/downloadOptions';
+import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../helpers/fields';
 import { spendGuardOptions } from '../../helpers/spendFields';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
@@ -54,8 +54,7 @@ export const description: INodeProperties[] = [
 		...field,
 		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
 	})),
-	...downloadFields(show, true, 'images'),
-	downloadOptionsField(show, 'image'),
-	concurrencyField(show),
+	downloadField(show, true, 'images'),
+	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('image')]),
 	spendGuardOptions(show, 'image'),
 ];

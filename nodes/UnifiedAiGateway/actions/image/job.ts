@@ -149,7 +149,7 @@ async function succeed(
 		download
 			? {
 					itemIndex,
-					binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', itemIndex, 'data') as string,
+					binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', itemIndex, 'data') as string,
 					baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
 					defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
 					kind: 'image',

@@ -8,7 +8,7 @@ import { MULTI_HOST_IDS, type ImageOperation } from './models';
 
 /**
  * The registry rows as Image fields: a parameter is named by its body key, a rule without a
- * default is an entry of "Options" (sent only when added), a single-valued one is sent as is,
+ * default is an entry of "Model Options" (sent only when added), a single-valued one is sent as is,
  * the rows of an id on two hosts follow the Host choice, and ids the registry does not know get
  * the common fields of UNKNOWN_IMAGE_MODEL.
  */

@@ -6,9 +6,9 @@ import { queryTask } from '../../engine/query';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { downloadLimitOptions } from '../../helpers/downloadOptions';
 import { readNumber } from '../../helpers/inputs';
-import { downloadFields } from '../../helpers/fields';
+import { binaryOutputOption, downloadField, optionsField } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
@@ -23,18 +23,20 @@ export const description: INodeProperties[] = [
 	taskIdField('checkOnce', '={{ $json.taskId }}'),
 	queryRouteField(['checkOnce'], true),
 	languageField(['checkOnce']),
-	...downloadFields(show, true, 'result files'),
-	downloadOptionsField(show, 'any'),
-	{
-		displayName: 'Give Up After (Minutes)',
-		name: 'checkGiveUpMinutes',
-		type: 'number',
-		typeOptions: { minValue: 0, numberPrecision: 2 },
-		default: BY_ROUTE,
-		description:
-			'How long an item may keep coming back pending, counted from its first check (firstCheckedAt), before it fails with its task ID (the task itself keeps running). 0 follows the route: 30 min for video tasks and the generic query, 10 min for image and alt-host tasks.',
-		displayOptions: { show },
-	},
+	downloadField(show, true, 'result files'),
+	optionsField(show, [
+		binaryOutputOption(),
+		...downloadLimitOptions('any'),
+		{
+			displayName: 'Give Up After (Minutes)',
+			name: 'giveUpMinutes',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 2 },
+			default: BY_ROUTE,
+			description:
+				'How long an item may keep coming back pending, counted from its first check (firstCheckedAt), before it fails with its task ID (the task itself keeps running). 0 (or left out) follows the route: 30 min for video tasks and the generic query, 10 min for image and alt-host tasks.',
+		},
+	]),
 ];
 
 const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
@@ -66,7 +68,7 @@ function firstCheckOf(json: IDataObject, now: number): number {
 
 /** Give Up After, checked as it may arrive from an expression; 0 (or empty) is the route's window. */
 function giveUpMinutes(ctx: IExecuteFunctions, i: number, route: QueryRoute): number {
-	const given = ctx.getNodeParameter('checkGiveUpMinutes', i, BY_ROUTE) as unknown;
+	const given = ctx.getNodeParameter('options.giveUpMinutes', i, BY_ROUTE) as unknown;
 	const value = given === '' || given === null || given === undefined ? BY_ROUTE : readNumber(ctx, 'checkGiveUpMinutes', i, { value: given });
 	return value || QUERY_ROUTES[route].deadlineMs / 60_000;
 }
@@ -126,7 +128,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
 		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), {
 			itemIndex: i,
-			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
 			defaultMimeType: fileKindOf(route) === 'video' ? 'video/mp4' : 'image/png',
 			...downloadDeadline(fileKindOf(route)),

@@ -4,7 +4,8 @@ import { NodeOperationError } from 'n8n-workflow';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { queryTask } from '../../engine/query';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { downloadLimitOptions } from '../../helpers/downloadOptions';
+import { binaryOutputOption, optionsField } from '../../helpers/fields';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './fields';
@@ -23,16 +24,8 @@ export const description: INodeProperties[] = [
 			'Whether to fetch the video through GET /v1/videos/{ID}/content with the API key (grok video route) instead of the result URL',
 		displayOptions: { show: { ...show, queryRoute: ['video'] } },
 	},
-	{
-		displayName: 'Put Output File in Field',
-		name: 'binaryPropertyOutput',
-		type: 'string',
-		default: 'data',
-		hint: 'The name of the output binary field to put the file in',
-		displayOptions: { show },
-	},
-	// Always downloads: the collection shows without a Download switch.
-	{ ...downloadOptionsField(show, 'any'), displayOptions: { show } },
+	// Always downloads: the output field and the limits show without a Download switch.
+	optionsField(show, [binaryOutputOption('The name of the output binary field to put the file in'), ...downloadLimitOptions('any')]),
 ];
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
@@ -55,7 +48,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const urls = viaContent ? [`${route.path(taskId)}/content`] : snapshot.urls;
 		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), {
 			itemIndex: i,
-			binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
 			baseName: taskId,
 			defaultMimeType: fileKindOf(routeName) === 'video' ? 'video/mp4' : 'image/png',
 			...downloadDeadline(fileKindOf(routeName)),

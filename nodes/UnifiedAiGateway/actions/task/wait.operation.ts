@@ -2,9 +2,18 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../helpers/fields';
+import {
+	binaryOutputOption,
+	CONCURRENCY_OPTION,
+	downloadField,
+	optionsField,
+	readConcurrency,
+	readWaitSettings,
+	waitingField,
+	waitingOptions,
+} from '../../helpers/fields';
 import type { RunOptions } from '../../helpers/perItem';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
+import { downloadLimitOptions } from '../../helpers/downloadOptions';
 import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../helpers/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './fields';
@@ -16,14 +25,14 @@ const BY_ROUTE = 0;
 
 /** Max Wait of this operation: by default the route's window, so a video is not given up after 10 minutes. */
 function byRouteDeadline(field: INodeProperties): INodeProperties {
-	if (field.name !== 'waitDeadlineMinutes') return field;
+	if (field.name !== 'maxWaitMinutes') return field;
 	const minutes = (route: QueryRoute) => QUERY_ROUTES[route].deadlineMs / 60_000;
 	return {
 		...field,
 		default: BY_ROUTE,
 		typeOptions: { minValue: 0, numberPrecision: 2 },
 		description:
-			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 follows the route's advised window: ` +
+			`How long to wait for each task before giving up on waiting (the task itself keeps running). 0 (or left out) follows the route's advised window: ` +
 			`${minutes('video')} min for video tasks and the generic query (it also reads video tasks), ${minutes('image')} min for image tasks, ${minutes('alt')} min on the alt host. ` +
 			"The wait also ends before the execution's time limit (Timeout Workflow), outputting unfinished tasks as pending items.",
 	};
@@ -33,13 +42,10 @@ export const description: INodeProperties[] = [
 	taskIdField('waitForCompletion', '={{ $json.taskId }}'),
 	queryRouteField(['waitForCompletion'], true),
 	languageField(['waitForCompletion']),
-	...waitFields(show, BY_ROUTE).filter((field) => field.name !== 'waitForCompletion').map((field) => ({
-		...byRouteDeadline(field),
-		displayOptions: { show },
-	})),
-	...downloadFields(show, false, 'result files'),
-	downloadOptionsField(show, 'any'),
-	concurrencyField(show),
+	// Here waiting is the operation itself: the Waiting collection always shows.
+	waitingField(show, waitingOptions(BY_ROUTE).map(byRouteDeadline)),
+	downloadField(show, false, 'result files'),
+	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('any')]),
 ];
 
 const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
@@ -75,7 +81,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			if (!download) return [{ json }];
 			return await itemsPerUrl(this, snapshot!.urls, (url) => ({ ...json, url }), {
 				itemIndex: i,
-				binaryProperty: this.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+				binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
 				baseName: snapshot!.taskId,
 				defaultMimeType: fileKindOf(submitted.route!) === 'video' ? 'video/mp4' : 'image/png',
 				...downloadDeadline(fileKindOf(submitted.route!), submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),

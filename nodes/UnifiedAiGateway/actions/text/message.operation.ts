@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
-import { concurrencyField, modelLocator, readConcurrency } from '../../helpers/fields';
+import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../helpers/fields';
 import { forEachItem, type RunOptions } from '../../helpers/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
@@ -74,6 +74,7 @@ export const description: INodeProperties[] = [
 				'additionalBodyFields',
 				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
 			),
+			CONCURRENCY_OPTION,
 			{
 				displayName: 'JSON Output',
 				name: 'jsonOutput',
@@ -132,7 +133,6 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	concurrencyField(show),
 ];
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {

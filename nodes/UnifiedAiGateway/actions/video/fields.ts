@@ -2,8 +2,8 @@ import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../helpers/bodyFields';
 import { TASK_LANGUAGE } from '../task/fields';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
+import { downloadLimitOptions } from '../../helpers/downloadOptions';
+import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, promptField, waitFields } from '../../helpers/fields';
 import { registryProperties } from '../../helpers/registryFields';
 import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../helpers/registryRules';
 import { spendGuardOptions } from '../../helpers/spendFields';
@@ -75,21 +75,29 @@ export const description: INodeProperties[] = [
 		'Channel-specific keys added to the request body, e.g. {"metadata": {"fps": 24}}. They cannot replace a key the fields above already set.',
 		show,
 	),
-	{
-		displayName: 'Submit Timeout (Seconds)',
-		name: 'videoSubmitTimeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: 180,
-		description:
-			'How long to wait for the gateway to accept the job. A submit that times out is never sent again: the job may exist, so check the account before retrying.',
-		displayOptions: { show },
-	},
-	...waitFields(show, DEFAULT_DEADLINE_MINUTES),
 	// The unified route's task is read on the generic query, which takes a language (docs/gateway-contract.md §4.10).
-	{ ...TASK_LANGUAGE, name: 'videoLanguage', displayOptions: { show: { ...show, videoRoute: ['unified'], waitForCompletion: [true] } } },
-	...downloadFields(show, true, 'video'),
-	downloadOptionsField(show, 'video'),
-	concurrencyField(show),
+	...waitFields(show, DEFAULT_DEADLINE_MINUTES, [
+		{
+			...TASK_LANGUAGE,
+			displayName: 'Status Language',
+			description: `${TASK_LANGUAGE.description}, used while waiting on the Unified route. Left out: English.`,
+			displayOptions: { show: { '/videoRoute': ['unified'] } },
+		},
+	]),
+	downloadField(show, true, 'video'),
+	optionsField(show, [
+		binaryOutputOption(),
+		CONCURRENCY_OPTION,
+		...downloadLimitOptions('video'),
+		{
+			displayName: 'Submit Timeout (Seconds)',
+			name: 'submitTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0.1, numberPrecision: 1 },
+			default: 180,
+			description:
+				'How long to wait for the gateway to accept the job. Left out: 180 seconds. A submit that times out is never sent again: the job may exist, so check the account before retrying.',
+		},
+	]),
 	spendGuardOptions(show, 'video'),
 ];

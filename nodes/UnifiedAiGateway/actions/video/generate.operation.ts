@@ -63,7 +63,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
 	}
 
-	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, model?.fields?.video, (r) => valueRefusal(ctx, i, modelId, r), route);
+	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, model, (r) => valueRefusal(ctx, i, modelId, r), route);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
 	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
 	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
@@ -73,7 +73,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		if (key === refKey) return 'Reference Images';
 		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
 	});
-	const timeoutS = readNumber(ctx, 'videoSubmitTimeoutSeconds', i, { name: 'videoSubmitTimeoutSeconds', fallback: 180 });
+	const timeoutS = readNumber(ctx, 'videoSubmitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
 	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
 }
 
@@ -94,7 +94,7 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 		itemIndex: i,
 	});
 	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', response.body, taskIdOf(response.body));
-	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('videoLanguage', i, 'en') as string) : undefined;
+	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('waiting.language', i, 'en') as string) : undefined;
 	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
 }
 
@@ -113,7 +113,7 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 	const wait = readWaitForCompletion(ctx, DEFAULT_DEADLINE_MINUTES, VIDEO_POLL_INTERVAL_MS);
 	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), {
 		itemIndex: i,
-		binaryProperty: ctx.getNodeParameter('binaryPropertyOutput', i, 'data') as string,
+		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
 		baseName: snapshot.taskId,
 		defaultMimeType: 'video/mp4',
 		kind: 'video',
