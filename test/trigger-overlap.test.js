@@ -7,7 +7,7 @@ const { createTask, useSimulator } = require('./support');
 const { pollTrigger } = require('./harness');
 
 const STATE_KEY = 'node:Gateway'; // the harness names the node "Gateway"
-const { LEDGER } = require(path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGatewayTrigger', 'pollLedger.js'));
+const { LEDGER } = require(path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGatewayTrigger', 'pollClaims.js'));
 
 const ctx = useSimulator();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@ import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
 /*
  * Image models of docs/gateway-contract.md §2.1, one row each. The Image resource builds its fields, its checks,
  * its request bodies and its cost estimates from these rows only (actions/image/* through
- * helpers/registry*.ts), so a new model is one new row. Field rules are keyed by the body key sent to the gateway:
+ * params/registry*.ts), so a new model is one new row. Field rules are keyed by the body key sent to the gateway:
  * - a rule with a `default` is a field of its own, pre-filled and always sent;
  * - a rule without one is an entry of the operation's "Options" (sent only when added);
  * - a rule with a single value is sent as is, without a field (response_format: url).

@@ -6,13 +6,13 @@ import { queryTask } from '../../engine/query';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { readNumber } from '../../helpers/inputs';
-import { downloadFields } from '../../helpers/fields';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadOptionsField } from '../../params/downloadOptions';
+import { readNumber } from '../../params/inputs';
+import { downloadFields } from '../../params/commonFields';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './fields';
+import { languageField, queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
 

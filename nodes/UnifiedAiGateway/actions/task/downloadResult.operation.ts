@@ -3,11 +3,11 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { queryTask } from '../../engine/query';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { downloadOptionsField } from '../../params/downloadOptions';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { queryRouteField, taskIdField } from './fields';
+import { queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['downloadResult'] };
 

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
+import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobRunner';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../helpers/taskOutput';
+import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
+import { downloadOptionsField } from '../../params/downloadOptions';
+import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './fields';
+import { languageField, queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { additionalBodyField } from '../../helpers/bodyFields';
-import { concurrencyField, modelLocator, readConcurrency } from '../../helpers/fields';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { additionalBodyField } from '../../params/additionalBody';
+import { concurrencyField, modelLocator, readConcurrency } from '../../params/commonFields';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
 import { CREATED_NOTE } from '../../transport/created';
 import { gatewayRequest, type ByteStream } from '../../transport/request';
 import { readChatRequest, type ChatRequest } from './chatRequest';
-import { ChatStreamError, readChatStream } from './chatStream';
+import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
 const show = { resource: ['text'], operation: ['message'] };
 

@@ -1,28 +1,28 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { submittedTaskId } from '../../engine/created';
-import { readDownloadLimits } from '../../helpers/downloadOptions';
-import { runJobs, type Submitted } from '../../engine/jobs';
+import { submittedTaskId } from '../../engine/submitAnswer';
+import { readDownloadLimits } from '../../params/downloadOptions';
+import { runJobs, type Submitted } from '../../engine/jobRunner';
 import { createSpendGuard } from '../../engine/spend/guard';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
-import { readConcurrency, readWaitForCompletion } from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
-import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../helpers/registryRules';
-import { checkPrompt, readNumber } from '../../helpers/inputs';
-import { readRegistryValues } from '../../helpers/registryValues';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { readConcurrency, readWaitForCompletion } from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
+import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../params/registryRules';
+import { checkPrompt, readNumber } from '../../params/inputs';
+import { readRegistryValues } from '../../params/registryValues';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { findModel } from '../../registry/models';
 import { VIDEO_MODELS } from '../../registry/videoModels';
 import { gatewayRequest } from '../../transport/request';
-import { jsonBody, multipartBody, readAdditionalBody, referenceKey, type PreparedVideo } from './body';
-import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './fields';
-import { readVideoReferences, referenceUrls } from './references';
-import { contentPath, VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './routes';
-import { modelNotes, videoFacts } from './output';
-import { videoCostJson, videoSpendEstimate } from './cost';
+import { jsonBody, multipartBody, readAdditionalBody, referenceKey, type PreparedVideo } from './videoBody';
+import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
+import { readVideoReferences, referenceUrls } from './videoReferences';
+import { contentPath, VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
+import { modelNotes, videoFacts } from './videoOutput';
+import { videoCostJson, videoSpendEstimate } from './videoCost';
 
-export { description } from './fields';
+export { description } from './videoFields';
 
 function refusal(ctx: IExecuteFunctions, itemIndex: number, message: string, hint?: string): NodeOperationError {
 	const description = [hint, 'Nothing was sent. Correct the field and run again.'].filter(Boolean).join(' ');

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readComparableBalance, type Balance } from '../../actions/account/balance';
-import { readSpendSettings } from '../../helpers/spendFields';
+import { readComparableBalance, type Balance } from '../../api/account';
+import { readSpendSettings } from '../../params/spendGuardOptions';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
 import { plannedText, runSummary, writeCustomData, type BalanceReading } from './summary';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../actions/account/balance';
+import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../api/account';
 import type { SpendSettings } from '../engine/spend/types';
 import { NUMBER_LIMITS, type NumberLimit } from '../registry/limits';
 import { checkNumber } from './inputs';

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parsePropertyList, readInputImage, type ImageType } from '../../helpers/binaryInput';
-import { uploadImage, type UploadedImage } from '../../helpers/upload';
-import { refuse } from './body';
-import { describeModel, type ImageModel } from './models';
+import { parsePropertyList, readInputImage, type ImageType } from '../../params/binaryInput';
+import { uploadImage, type UploadedImage } from '../../api/uploads';
+import { refuse } from './imageBody';
+import { describeModel, type ImageModel } from './imageModel';
 
 /** What the upload route takes (docs/gateway-contract.md §4.11). */
 const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];

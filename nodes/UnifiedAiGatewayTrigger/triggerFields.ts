@@ -1,8 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/actions/account/balance';
-import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/fields';
-import { downloadOptionsField } from '../UnifiedAiGateway/helpers/downloadOptions';
+import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/api/account';
+import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/taskFields';
+import { downloadOptionsField } from '../UnifiedAiGateway/params/downloadOptions';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 

@@ -1,23 +1,23 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
-import { submittedTaskId } from '../../engine/created';
-import { readDownloadLimits } from '../../helpers/downloadOptions';
-import { runJobs, type Submitted } from '../../engine/jobs';
+import { submittedTaskId } from '../../engine/submitAnswer';
+import { readDownloadLimits } from '../../params/downloadOptions';
+import { runJobs, type Submitted } from '../../engine/jobRunner';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
-import { readConcurrency, readWaitForCompletion } from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
-import { downloadDeadline, itemsPerUrl } from '../../helpers/taskOutput';
+import { readConcurrency, readWaitForCompletion } from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
+import { downloadDeadline, itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
-import type { UploadedImage } from '../../helpers/upload';
+import type { UploadedImage } from '../../api/uploads';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
-import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './body';
+import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './imageBody';
 import { createSpendGuard } from '../../engine/spend/guard';
-import { estimateCost, imageSpendEstimate } from './cost';
-import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './models';
-import { readReferences, uploadReferences, type ReferenceInput } from './references';
+import { estimateCost, imageSpendEstimate } from './imageCost';
+import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './imageModel';
+import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
 
 /** One item's checked request: built in `prepare`, before anything is sent for any item. */
 interface ImageJob {

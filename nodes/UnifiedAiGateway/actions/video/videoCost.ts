@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemEstimate } from '../../engine/spend/types';
 import { roundUsd } from '../../registry/prices';
-import type { PreparedVideo } from './body';
+import type { PreparedVideo } from './videoBody';
 
 /*
  * docs/gateway-contract.md §2.8 gives no video price: a video is pre-charged by the site's price and its duration.

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parsePropertyList, readInputImage, type ImageType, type InputImage } from '../../helpers/binaryInput';
-import { uploadImage } from '../../helpers/upload';
+import { parsePropertyList, readInputImage, type ImageType, type InputImage } from '../../params/binaryInput';
+import { uploadImage } from '../../api/uploads';
 import type { ModelSpec } from '../../registry/models';
 
 /** Reference images of one item, checked: URLs as typed, files read and verified. */

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { TaskSnapshot } from '../../engine/snapshot';
 import type { ModelSpec } from '../../registry/models';
-import type { PreparedVideo } from './body';
+import type { PreparedVideo } from './videoBody';
 
 /** docs/gateway-contract.md §2.8 gives no video price: the site price applies, charged in advance by duration. */
 const VIDEO_PRICE_NOTE = 'site price applies; video is pre-charged by duration';

@@ -1,10 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { registryProperties } from '../../helpers/registryFields';
-import type { RegistryFieldSet } from '../../helpers/registryRules';
+import { registryProperties } from '../../params/registryProperties';
+import type { RegistryFieldSet } from '../../params/registryRules';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { GatewayHost } from '../../transport/urls';
-import { MULTI_HOST_IDS, type ImageOperation } from './models';
+import { MULTI_HOST_IDS, type ImageOperation } from './imageModel';
 
 /**
  * The registry rows as Image fields: a parameter is named by its body key, a rule without a

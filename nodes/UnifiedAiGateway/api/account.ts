@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { GatewayContext } from '../../transport/context';
-import { gatewayRequest } from '../../transport/request';
+import type { GatewayContext } from '../transport/context';
+import { gatewayRequest } from '../transport/request';
 
 export type BalanceKind = 'token' | 'user';
 

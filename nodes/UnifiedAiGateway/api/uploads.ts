@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { gatewayRequest } from '../transport/request';
-import type { InputImage } from './binaryInput';
+import type { InputImage } from '../params/binaryInput';
 
 const URL_LIFETIME_MS = 72 * 60 * 60 * 1000;
 

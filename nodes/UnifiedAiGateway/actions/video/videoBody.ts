@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ADDITIONAL_BODY_LABEL, isPlainObject, parseAdditionalBody } from '../../helpers/bodyFields';
+import { ADDITIONAL_BODY_LABEL, isPlainObject, parseAdditionalBody } from '../../params/additionalBody';
 import type { ModelSpec } from '../../registry/models';
-import type { VideoReferences } from './references';
-import type { VideoRoute } from './routes';
+import type { VideoReferences } from './videoReferences';
+import type { VideoRoute } from './submitRoutes';
 
 /** One item's video request, checked and complete except for uploads (done at submit). */
 export interface PreparedVideo {

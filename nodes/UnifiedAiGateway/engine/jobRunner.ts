@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { errorItem } from '../helpers/perItem';
+import { errorItem } from './perItem';
 import type { Created } from '../transport/created';
 import { cancelSignalOf } from '../transport/context';
 import { abortableSleep } from '../transport/sleep';
 import { limiter, settleLimited } from './concurrency';
 import { capBody } from './bodyCopy';
-import { createdOf } from './created';
-import { TaskLedger } from './ledger';
+import { createdOf } from './submitAnswer';
+import { TaskLedger } from './receipts';
 import { fingerprintOf, tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
@@ -26,7 +26,7 @@ export interface Submitted {
 	language?: string;
 	startedAt: number;
 	raw: IDataObject;
-	/** A synchronous answer's result URLs: its receipt, recorded like a task id (ledger.ts). */
+	/** A synchronous answer's result URLs: its receipt, recorded like a task id (receipts.ts). */
 	receiptUrls?: string[];
 }
 

@@ -5,8 +5,8 @@ import { shownUrl } from '../engine/results';
 import { nodeErrorOf } from '../engine/nodeError';
 import type { TaskSnapshot } from '../engine/snapshot';
 import { capBody } from '../engine/bodyCopy';
-import { readDownloadLimits, type FileKind } from './downloadOptions';
-import { errorItem } from './perItem';
+import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
+import { errorItem } from '../engine/perItem';
 import { executionLimit } from '../engine/timeLimit';
 import { isToolRun } from '../engine/toolMode';
 
@@ -26,7 +26,7 @@ export function taskJson(snapshot: TaskSnapshot): IDataObject {
 	};
 }
 
-/** The gateway's answer as items carry it: capped (helpers/bodyCopy.ts). */
+/** The gateway's answer as items carry it: capped (engine/bodyCopy.ts). */
 export function rawJson(snapshot: TaskSnapshot): IDataObject {
 	return capBody(snapshot.raw);
 }

@@ -1,14 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalBodyField } from '../../helpers/bodyFields';
-import { TASK_LANGUAGE } from '../task/fields';
-import { downloadOptionsField } from '../../helpers/downloadOptions';
-import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../helpers/fields';
-import { registryProperties } from '../../helpers/registryFields';
-import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../helpers/registryRules';
-import { spendGuardOptions } from '../../helpers/spendFields';
+import { additionalBodyField } from '../../params/additionalBody';
+import { TASK_LANGUAGE } from '../task/taskFields';
+import { downloadOptionsField } from '../../params/downloadOptions';
+import { concurrencyField, downloadFields, modelLocator, promptField, waitFields } from '../../params/commonFields';
+import { registryProperties } from '../../params/registryProperties';
+import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../params/registryRules';
+import { spendGuardOptions } from '../../params/spendGuardOptions';
 import { PLAUSIBLE_MAX_SECONDS, VIDEO_MODELS } from '../../registry/videoModels';
-import { VIDEO_ROUTES } from './routes';
+import { VIDEO_ROUTES } from './submitRoutes';
 
 export const show = { resource: ['video'], operation: ['generate'] };
 

@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { parseAdditionalBody } from '../../helpers/bodyFields';
-import type { ValueRefusal } from '../../helpers/registryRules';
-import { readRegistryValues } from '../../helpers/registryValues';
-import { checkPrompt } from '../../helpers/inputs';
+import { parseAdditionalBody } from '../../params/additionalBody';
+import type { ValueRefusal } from '../../params/registryRules';
+import { readRegistryValues } from '../../params/registryValues';
+import { checkPrompt } from '../../params/inputs';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
-import { IMAGE_FIELD_SETS } from './modelFields';
-import { describeModel, MULTI_HOST_IDS, type ImageModel, type ImageOperation } from './models';
+import { IMAGE_FIELD_SETS } from './imageFields';
+import { describeModel, MULTI_HOST_IDS, type ImageModel, type ImageOperation } from './imageModel';
 
 /** A refusal before anything is sent: names the field, the value and what the model takes. */
 export function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string, description?: string): NodeOperationError {

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { settleLimited } from '../engine/concurrency';
-import { fingerprintOf, outputMemory } from '../engine/tries';
+import { settleLimited } from './concurrency';
+import { fingerprintOf, outputMemory } from './tries';
 
 export interface RunOptions {
 	items: INodeExecutionData[];

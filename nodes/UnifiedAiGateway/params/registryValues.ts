@@ -13,7 +13,7 @@ import {
 
 /*
  * The node's registry fields of one item → checked body values, for any resource: the same
- * rules that built the fields (registryFields.ts) decide, through checkRuleValue, what is
+ * rules that built the fields (registryProperties.ts) decide, through checkRuleValue, what is
  * accepted and sent.
  */
 

@@ -1,7 +1,7 @@
 import type { FieldRule, ModelOperation, ModelSpec } from '../registry/models';
 
 /*
- * What the registry field builder (registryFields.ts) and the value reader (registryValues.ts)
+ * What the registry field builder (registryProperties.ts) and the value reader (registryValues.ts)
  * agree on: which rules make which fields, how a body key is named in the node, and which
  * values a rule accepts. A resource describes itself once as a RegistryFieldSet.
  */

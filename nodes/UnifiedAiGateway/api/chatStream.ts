@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { gatewayText } from '../../transport/errors';
-import type { ByteStream } from '../../transport/request';
+import { gatewayText } from '../transport/errors';
+import type { ByteStream } from '../transport/request';
 import { SseReader } from './sse';
 
 /** A stream that did not deliver a whole answer; the operation turns it into a node error. */
