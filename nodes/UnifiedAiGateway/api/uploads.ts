@@ -1,9 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { gatewayRequest } from '../transport/request';
-import type { InputImage } from '../params/binaryInput';
 
 const URL_LIFETIME_MS = 72 * 60 * 60 * 1000;
+
+/** A file checked by its reader (params/binaryInput.ts readInputImage) and ready to send. */
+export interface UploadFile {
+	buffer: Buffer;
+	fileName: string;
+	mimeType: string;
+}
 
 export interface UploadedImage extends IDataObject {
 	url: string;
@@ -15,7 +21,7 @@ export interface UploadedImage extends IDataObject {
 }
 
 /** POST /v1/uploads/images (docs/gateway-contract.md §4.11): the gateway takes reference images as URLs, not data. */
-export async function uploadImage(ctx: IExecuteFunctions, image: InputImage, itemIndex: number): Promise<UploadedImage> {
+export async function uploadImage(ctx: IExecuteFunctions, image: UploadFile, itemIndex: number): Promise<UploadedImage> {
 	const form = new FormData();
 	form.append('file', new Blob([image.buffer as unknown as BlobPart], { type: image.mimeType }), image.fileName);
 	const { body } = await gatewayRequest.call(ctx, {

@@ -9,53 +9,12 @@ import { limiter, settleLimited } from './concurrency';
 import { capBody } from './bodyCopy';
 import { createdOf } from './submitAnswer';
 import { TaskLedger } from './receipts';
+import type { JobPlan, Submitted } from './jobPlan';
 import { fingerprintOf, tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
-import type { QueryRoute } from './routes';
-import type { TaskSnapshot } from './snapshot';
-import type { SpendGuard } from './spend/guard';
 import { isToolRun, toolPendingJson, toolWait } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
-
-/** What one item's submit produced: a task to wait for, or a sync answer. */
-export interface Submitted {
-	taskId?: string;
-	route?: QueryRoute;
-	estimatedTimeS?: number;
-	language?: string;
-	startedAt: number;
-	raw: IDataObject;
-	/** A synchronous answer's result URLs: its receipt, recorded like a task id (receipts.ts). */
-	receiptUrls?: string[];
-}
-
-export interface WaitSettings {
-	deadlineMs?: number;
-	intervalMs?: number;
-	onTimeout: 'pending' | 'fail';
-}
-
-export interface JobPlan<P, S extends Submitted> {
-	continueOnFail: boolean;
-	concurrency: number;
-	/** Checks and builds one item's request; runs for every item before anything is sent. */
-	prepare(itemIndex: number): P | Promise<P>;
-	/** Sends it. Called once per item, never repeated. */
-	submit(prepared: P, itemIndex: number): Promise<S>;
-	/** Waiting for tasks; false returns the task ids at once. */
-	wait: false | WaitSettings;
-	/** Output of a finished item; `snapshot` is undefined for a sync answer. */
-	succeed(prepared: P, submitted: S, itemIndex: number, snapshot?: TaskSnapshot): Promise<INodeExecutionData[]>;
-	/** What the work is, for messages: "image job". */
-	noun: string;
-	/** What a pending item should also say about its request (model, parameters, cost). */
-	describePending?(prepared: P, submitted: S): IDataObject;
-	/** Billed work: checks the run's cost before the first submit and reports it after (engine/spend). */
-	spendGuard?: SpendGuard<P>;
-	/** Off when nothing is created here (Task → Wait for Completion): no id ledger. */
-	ledger?: boolean;
-}
 
 type ItemError = Error & { description?: string | null; context?: IDataObject };
 

@@ -1,8 +1,9 @@
+import type { QueryRoute } from '../registry/types';
 import type { GatewayHost } from '../transport/urls';
 import { taskPathSegment } from './taskIds';
 
-/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10). */
-export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
+// The name list lives with the model rows (each row names its query route); the routes themselves here.
+export type { QueryRoute };
 
 export interface RouteInfo {
 	host: GatewayHost;

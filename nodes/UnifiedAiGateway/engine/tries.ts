@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted } from './jobRunner';
+import type { Submitted } from './jobPlan';
 
 /*
  * What one run of the node created, kept for n8n's Retry On Fail. n8n-core's WorkflowExecute

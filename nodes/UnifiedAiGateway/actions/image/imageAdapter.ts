@@ -3,7 +3,8 @@ import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
 import { submittedTaskId } from '../../engine/submitAnswer';
 import { readDownloadLimits } from '../../params/downloadOptions';
-import { runJobs, type Submitted } from '../../engine/jobRunner';
+import type { Submitted } from '../../engine/jobPlan';
+import { runJobs } from '../../engine/jobRunner';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
 import { readConcurrency, readWaitForCompletion } from '../../params/commonFields';
@@ -15,6 +16,7 @@ import type { UploadedImage } from '../../api/uploads';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
 import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './imageBody';
 import { createSpendGuard } from '../../engine/spend/guard';
+import { readSpendSettings } from '../../params/spendGuardOptions';
 import { estimateCost, imageSpendEstimate } from './imageCost';
 import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './imageModel';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
@@ -180,6 +182,6 @@ export async function runImageOperation(
 			request: deepCopy(submitted.request),
 			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1)),
 		}),
-		spendGuard: createSpendGuard(ctx, (job) => imageSpendEstimate(job.model, job.body)),
+		spendGuard: createSpendGuard(ctx, () => readSpendSettings(ctx), (job) => imageSpendEstimate(job.model, job.body)),
 	});
 }

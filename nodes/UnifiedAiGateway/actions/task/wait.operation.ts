@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobRunner';
+import type { Submitted, WaitSettings } from '../../engine/jobPlan';
+import { runJobs } from '../../engine/jobRunner';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import { concurrencyField, downloadFields, readConcurrency, readWaitSettings, waitFields } from '../../params/commonFields';
 import type { RunOptions } from '../../engine/perItem';

@@ -3,8 +3,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { submittedTaskId } from '../../engine/submitAnswer';
 import { readDownloadLimits } from '../../params/downloadOptions';
-import { runJobs, type Submitted } from '../../engine/jobRunner';
+import type { Submitted } from '../../engine/jobPlan';
+import { runJobs } from '../../engine/jobRunner';
 import { createSpendGuard } from '../../engine/spend/guard';
+import { readSpendSettings } from '../../params/spendGuardOptions';
 import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
 import { readConcurrency, readWaitForCompletion } from '../../params/commonFields';
 import type { RunOptions } from '../../engine/perItem';
@@ -124,7 +126,7 @@ async function succeed(ctx: IExecuteFunctions, p: PreparedVideo, submitted: Subm
 }
 
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
-	const spendGuard = createSpendGuard<PreparedVideo>(this, (p, settings) => videoSpendEstimate(p, settings.videoUsdPerSecond));
+	const spendGuard = createSpendGuard<PreparedVideo>(this, () => readSpendSettings(this), (p, settings) => videoSpendEstimate(p, settings.videoUsdPerSecond));
 	return await runJobs(this, run.items.length, {
 		noun: 'video job',
 		continueOnFail: run.continueOnFail,
