@@ -25,7 +25,6 @@ const ERROR_ITEM = {
 		error: { type: 'string' },
 		description: { type: 'string' },
 		taskId: { type: 'string' },
-		taskCreated: { type: ['boolean', 'string'] },
 		created: { type: 'string', enum: ['no', 'unknown', 'yes'] },
 		status: { type: 'string' },
 		// A result file that could not be fetched: the item keeps its receipt (url, taskId) beside the error.

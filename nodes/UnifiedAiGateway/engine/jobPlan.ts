@@ -1,8 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
+import type { Created } from '../transport/created';
 import type { QueryRoute } from './routes';
 import type { TaskSnapshot } from './snapshot';
 import type { SpendGuard } from './spend/guard';
+import type { WaitOutcome } from './waiter';
 
 /*
  * The shape of one batch of billed work (engine/jobRunner.ts runs it): what each item's submit
@@ -46,4 +48,19 @@ export interface JobPlan<P, S extends Submitted> {
 	spendGuard?: SpendGuard<P>;
 	/** Off when nothing is created here (Task → Wait for Completion): no id ledger. */
 	ledger?: boolean;
+}
+
+export type ItemError = Error & { description?: string | null; context?: IDataObject };
+
+/** One item as the run goes: prepared, submitted, its wait's outcome, then its output or error. */
+export interface ItemState<P, S> {
+	prepared?: P;
+	submitted?: S;
+	outcome?: WaitOutcome;
+	error?: ItemError;
+	/** Whether the failure left a task (and a charge) behind: yes, no, or unknown (the answer was lost). */
+	created?: Created;
+	output?: INodeExecutionData[];
+	/** Created by an earlier try of this run (Retry On Fail): taken up, not submitted again. */
+	takenUp?: boolean;
 }

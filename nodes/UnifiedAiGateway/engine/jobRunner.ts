@@ -1,40 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './perItem';
-import type { Created } from '../transport/created';
-import { cancelSignalOf } from '../transport/context';
-import { abortableSleep } from '../transport/sleep';
-import { limiter, settleLimited } from './concurrency';
+import { limiter } from './concurrency';
 import { capBody } from './bodyCopy';
-import { createdOf } from './submitAnswer';
-import { TaskLedger } from './receipts';
-import type { JobPlan, Submitted } from './jobPlan';
-import { fingerprintOf, tryMemory, type TryMemory } from './tries';
+import type { ItemError, ItemState, JobPlan, Submitted } from './jobPlan';
+import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
+import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
 import { isToolRun, toolPendingJson, toolWait } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
 
-type ItemError = Error & { description?: string | null; context?: IDataObject };
-
-interface ItemState<P, S> {
-	prepared?: P;
-	submitted?: S;
-	outcome?: WaitOutcome;
-	error?: ItemError;
-	/** Whether the failure may have left a task (and a charge) behind. */
-	taskCreated?: boolean | 'unknown';
-	/** The same, as error items show it; set by the submit step for every failed submit. */
-	created?: Created;
-	output?: INodeExecutionData[];
-	/** Created by an earlier try of this run (Retry On Fail): taken up, not submitted again. */
-	takenUp?: boolean;
-}
-
 /**
  * Submit many items under a cap, wait for all their tasks in one loop, and turn each into
  * output items paired with its input. A submit is never repeated; no task id is ever dropped.
+ * The two halves: submitAll (engine/submitAll.ts), then awaitResults.
  */
 export async function runJobs<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
@@ -46,40 +27,49 @@ export async function runJobs<P, S extends Submitted>(
 	// Only work that creates something is remembered for a retry (Task → Wait creates nothing).
 	const memory = plannedJobs.ledger === false ? undefined : tryMemory(ctx);
 	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
-	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
+	const states = await submitAll(ctx, plan, itemCount, memory);
+	const output = await awaitResults(ctx, plan, states, memory);
+	return await finishRun(ctx, plan, states, output, tool);
+}
 
-	for (let i = 0; i < itemCount; i++) {
-		try {
-			states[i].prepared = await plan.prepare(i);
-		} catch (error) {
-			if (!plan.continueOnFail) throw withItemIndex(ctx, error, i);
-			states[i].error = error as ItemError;
-			states[i].taskCreated = false;
-			states[i].created = 'no';
-		}
-	}
+/** How Task → Wait for Completion finds an item's task: its id, query route and language. */
+export type ExistingTask = Pick<Submitted, 'taskId' | 'route' | 'language'>;
 
-	if (memory) takeUpEarlierTries(ctx, memory, states, plan.noun);
-	let toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined && !s.takenUp && !s.error);
-	// The spend guard sees the whole run first; its refusal stops every item before any request.
-	const refusal = await plan.spendGuard?.beforeSubmit(toSubmit.map(({ s, i }) => ({ itemIndex: i, prepared: s.prepared as P })));
-	if (refusal && !plan.continueOnFail) throw refusal;
-	if (refusal) {
-		for (const { s } of toSubmit) Object.assign(s, { error: refusal, taskCreated: false });
-		toSubmit = [];
-	}
-	const sent = await settleLimited(toSubmit, plan.concurrency, async ({ s, i }) => await plan.submit(s.prepared as P, i));
-	sent.forEach((result, k) => {
-		const state = toSubmit[k].s;
-		if (result.ok) state.submitted = result.value;
-		else {
-			state.error = result.error as ItemError;
-			state.created = createdOf(result.error);
-			state.taskCreated = state.created === 'unknown' ? 'unknown' : state.created === 'yes';
-		}
-	});
-	// A failed submit does not stop the others' waits: the error thrown at the end carries their results.
+/**
+ * The waiting half alone, for tasks created earlier (pending items, stored ids): nothing is
+ * submitted, so there is no spend guard, receipt or retry memory; every item waits and outputs
+ * as a submitted one would.
+ */
+export async function awaitExistingTasks<S extends Submitted>(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	plannedWaits: Omit<JobPlan<ExistingTask, S>, 'submit' | 'ledger' | 'spendGuard'> & { startedAt: number },
+): Promise<INodeExecutionData[]> {
+	const tool = isToolRun(ctx);
+	const plan: JobPlan<ExistingTask, S> = {
+		...plannedWaits,
+		wait: tool ? toolWait(plannedWaits.wait) : plannedWaits.wait,
+		ledger: false,
+		// Nothing is sent: the task exists already, so "submitted" only hands it to the engine.
+		submit: async (task) => ({ ...task, startedAt: plannedWaits.startedAt, raw: {} }) as S,
+	};
+	const states = await prepareAll(ctx, plan, itemCount);
+	for (const state of states) if (state.prepared && !state.error) state.submitted = await plan.submit(state.prepared, 0);
+	const output = await awaitResults(ctx, plan, states, undefined);
+	return await finishRun(ctx, plan, states, output, tool);
+}
 
+/**
+ * The waiting half: one loop over every submitted item's task; a finished task's output (its
+ * download above all) is built the moment it finishes; then every item's output or error item.
+ */
+async function awaitResults<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	plan: JobPlan<P, S>,
+	states: Array<ItemState<P, S>>,
+	memory: TryMemory | undefined,
+): Promise<INodeExecutionData[]> {
+	const itemCount = states.length;
 	// A finished task's output (its download, above all) is built while the other tasks still run,
 	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
 	const building: Array<Promise<void>> = [];
@@ -124,7 +114,7 @@ export async function runJobs<P, S extends Submitted>(
 			state.outcome = outcome;
 			if (outcome.kind === 'failed' || (outcome.kind === 'timeout' && plan.wait && plan.wait.onTimeout === 'fail')) {
 				state.error = taskError(ctx, outcome, waiting[k].i);
-				state.taskCreated = true;
+				state.created = 'yes';
 			}
 			// Only a task the gateway itself reported failed or cancelled made nothing: a retry submits
 			// the item again. A task that could not be read (it may be running or finished) or one
@@ -142,11 +132,22 @@ export async function runJobs<P, S extends Submitted>(
 		if (state.output) output.push(...state.output);
 		else output.push(errorItem(ctx, errorJson(state), state.error, i));
 	}
+	return output;
+}
+
+/** The run's end: the stop-on-fail error naming every other item's result, the spend summary, hints. */
+async function finishRun<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	plan: JobPlan<P, S>,
+	states: Array<ItemState<P, S>>,
+	output: INodeExecutionData[],
+	tool: boolean,
+): Promise<INodeExecutionData[]> {
 	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
 	const failed = states.findIndex((s) => s.error);
 	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
 	// A submit whose answer was lost may be billed: it counts as spent.
-	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.taskCreated === 'unknown' ? [i] : [])));
+	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])));
 	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(ctx, item.json);
 	hintJobRun(ctx, output, plan.ledger !== false, plan.wait !== false);
 	return output;
@@ -155,79 +156,6 @@ export async function runJobs<P, S extends Submitted>(
 /** The gateway read the task and its status said failed or cancelled: nothing was made. */
 function reportedFailed(outcome: WaitOutcome): boolean {
 	return outcome.kind === 'failed' && outcome.error === undefined && outcome.snapshot?.phase === 'failed';
-}
-
-/**
- * The plan with every submit recorded in the id ledger (custom data, log) as it goes out and as
- * it answers, and no new submit started once Stop was pressed.
- */
-function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
-	if (plan.ledger === false) return plan;
-	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
-	const ledger = new TaskLedger(ctx, plan.noun, memory?.unanswered());
-	const signal = cancelSignalOf(ctx);
-	return {
-		...plan,
-		submit: async (prepared, itemIndex) => {
-			if (signal?.aborted) await abortableSleep(0, signal); // throws n8n's cancellation error: nothing sent
-			const fingerprint = memory ? fingerprintOf(prepared) : '';
-			memory?.sending(itemIndex, fingerprint);
-			ledger.submitting(itemIndex);
-			const answer = await plan.submit(prepared, itemIndex).then(
-				(submitted) => ({ submitted, error: undefined }),
-				(error: unknown) => ({ submitted: undefined, error }),
-			);
-			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
-			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
-				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
-				if (answer.submitted) memory?.created(itemIndex, fingerprint, answer.submitted);
-				else memory?.forget(itemIndex);
-			}
-			if (answer.submitted) return answer.submitted;
-			throw withItemIndex(ctx, answer.error, itemIndex);
-		},
-	};
-}
-
-/**
- * Retry On Fail: what an earlier try of this run created is taken up (a task is waited for or
- * read, a sync answer's result URLs downloaded again), and a submit that may have been created
- * without an answer stays an error: neither is sent again. Everything else is submitted.
- */
-function takeUpEarlierTries<P, S extends Submitted>(
-	ctx: IExecuteFunctions,
-	memory: TryMemory,
-	states: Array<ItemState<P, S>>,
-	noun: string,
-): void {
-	states.forEach((state, i) => {
-		if (state.prepared === undefined) return;
-		const record = memory.recall(i, fingerprintOf(state.prepared));
-		if (record?.state === 'created' && record.output) {
-			// Finished and downloaded in an earlier try: output again, neither read nor fetched again.
-			state.submitted = record.submitted as S;
-			state.output = record.output.map((item) => ({ ...item }));
-			state.takenUp = true;
-			ctx.logger?.info(
-				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail outputs the result of ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} an earlier try downloaded, instead of submitting or downloading again`,
-			);
-		} else if (record?.state === 'created') {
-			// A fresh start: the downloads' deadline (Max Wait) counts from this try, as the wait does;
-			// the earlier try's start would leave a retry only the last few seconds for its files.
-			state.submitted = { ...record.submitted, startedAt: Date.now() } as S;
-			state.takenUp = true;
-			ctx.logger?.info(
-				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
-			);
-		} else if (record?.state === 'sending') {
-			state.error = new NodeOperationError(ctx.getNode(), `The ${noun} of this item may have been created: an earlier try sent it and got no task id back`, {
-				itemIndex: i,
-				description: `Retry On Fail did not send it again, so it is not billed twice. Check the account's task list; if no task was created, run the workflow again.`,
-			});
-			state.taskCreated = 'unknown';
-			state.created = 'unknown';
-		}
-	});
 }
 
 /**
@@ -247,7 +175,7 @@ async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: I
 	} catch (error) {
 		state.error = error as ItemError;
 		// A failed download is an attempt on a paid result: created, whatever the download did.
-		state.taskCreated = state.submitted?.taskId || state.error.context?.downloadFailed ? true : 'unknown';
+		state.created = state.submitted?.taskId || state.error.context?.downloadFailed ? 'yes' : 'unknown';
 	}
 }
 
@@ -304,18 +232,9 @@ function errorJson(state: ItemState<unknown, Submitted>): IDataObject {
 		error: error.message,
 		...(error.description ? { description: error.description } : {}),
 		...(taskId ? { taskId } : {}),
-		taskCreated: taskId ? true : (state.taskCreated ?? false),
-		...(state.created ? { created: state.created } : {}),
+		created: taskId ? 'yes' : (state.created ?? 'no'),
 		...(state.outcome?.snapshot ? { status: state.outcome.snapshot.status } : {}),
 	};
-}
-
-function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) {
-		error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
 }
 
 /** The thrown error names this item's task and every task the other items created. */
@@ -325,7 +244,7 @@ function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submit
 	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
 	if (taskId && !error.message.includes(taskId)) error.message = `${error.message} (task ${taskId})`;
 	if (taskId && error.context) error.context.taskId = taskId;
-	if (state.taskCreated === 'unknown' && !error.context?.created) {
+	if (state.created === 'unknown' && !error.context?.created) {
 		error.description = [error.description, `The ${noun} may have been created although its answer was lost: check the account's task list before running this item again.`]
 			.filter(Boolean)
 			.join('\n');

@@ -24,6 +24,14 @@ export interface RouteInfo {
 
 const MINUTE = 60_000;
 
+/**
+ * The one place a task's `/content` path is built: where the video routes serve a finished task's
+ * file with the API key (docs/gateway-contract.md §2.7, §4.9).
+ */
+export function videoContentPath(taskId: string): string {
+	return `/v1/videos/${taskPathSegment(taskId)}/content`;
+}
+
 export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 	generic: {
 		host: 'main',
@@ -38,7 +46,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 			{
 				label: 'GET /v1/videos/{id}',
 				path: (id) => `/v1/videos/${taskPathSegment(id)}`,
-				contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
+				contentPath: videoContentPath,
 			},
 		],
 	},
@@ -55,7 +63,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		intervalMs: 5_000,
 		deadlineMs: 30 * MINUTE,
 		label: 'video task query',
-		contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
+		contentPath: videoContentPath,
 	},
 	alt: {
 		host: 'alt',

@@ -2,8 +2,8 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 /*
  * "Additional Body Fields (JSON)": the escape hatch of every resource that builds a request
- * body (image, video, text), for keys the node has no field for. Which keys it may not set
- * stays with each resource: only it knows what its fields already send.
+ * body (image, video, text), for keys the node has no field for. Each resource gives the body
+ * its fields make (readAdditionalBody's template): the JSON may add keys, never replace one.
  */
 
 export const ADDITIONAL_BODY_LABEL = 'Additional Body Fields (JSON)';
@@ -51,4 +51,45 @@ export function parseAdditionalBody(
 	}
 	if (!isPlainObject(parsed)) throw fail(`${ADDITIONAL_BODY_LABEL} must be a JSON object, not ${kindOf(parsed)}`, help);
 	return parsed;
+}
+
+/** `extra` laid over `base`; objects on both sides (metadata) are merged key by key. */
+export function mergeBody(base: IDataObject, extra: IDataObject): IDataObject {
+	const out: IDataObject = { ...base };
+	for (const [key, value] of Object.entries(extra)) {
+		out[key] = isPlainObject(out[key]) && isPlainObject(value) ? mergeBody(out[key] as IDataObject, value) : value;
+	}
+	return out;
+}
+
+/** Keys of `extra` that would replace one already set, as dotted paths. */
+function collisions(base: IDataObject, extra: IDataObject, path = ''): string[] {
+	return Object.entries(extra).flatMap(([key, value]) => {
+		if (!(key in base)) return [];
+		if (isPlainObject(base[key]) && isPlainObject(value)) return collisions(base[key] as IDataObject, value, `${path}${key}.`);
+		return [`${path}${key}`];
+	});
+}
+
+/**
+ * The field's value parsed, refusing a key the node already sets: `template` is the body without
+ * it (its fields, with an empty placeholder for what is added at submit, such as reference URLs),
+ * `labelOf` names the field that sets a key. So the escape hatch cannot bypass a field's checks.
+ */
+export function readAdditionalBody(
+	value: unknown,
+	example: string,
+	template: IDataObject,
+	labelOf: (key: string) => string,
+	fail: (message: string, description: string) => Error,
+): IDataObject {
+	const extra = parseAdditionalBody(value, example, fail);
+	const taken = collisions(template, extra);
+	if (taken.length > 0) {
+		throw fail(
+			`${ADDITIONAL_BODY_LABEL}: '${taken[0]}' is already set by the field ${labelOf(taken[0])}; change it there`,
+			'The JSON may only add keys the fields do not set, so every field is checked before sending.',
+		);
+	}
+	return extra;
 }

@@ -17,8 +17,6 @@ export interface ModelSpec {
 	queryRoute?: QueryRoute;
 	/** The id the gateway recommends instead (legacy aliases). */
 	recommendedId?: string;
-	/** Short family name used for field visibility: 'gpt-image-2', 'nano-banana', 'alt', 'sora'… */
-	family: string;
 	/**
 	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway
 	 * (a dotted key such as `metadata.seed` is nested: `{ metadata: { seed } }`).

@@ -2,21 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
 import { submittedTaskId } from '../../engine/submitAnswer';
-import { readDownloadLimits } from '../../params/downloadOptions';
 import type { Submitted } from '../../engine/jobPlan';
-import { runJobs } from '../../engine/jobRunner';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
-import { taskIdOf, type TaskSnapshot } from '../../engine/snapshot';
-import { readConcurrency, readWaitForCompletion } from '../../params/commonFields';
+import { taskIdOf } from '../../engine/snapshot';
 import type { RunOptions } from '../../engine/perItem';
+import { runGeneration, type GenerationAdapter, type OutputContext } from '../../pipeline/generation';
 import { downloadDeadline, itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
 import type { UploadedImage } from '../../api/uploads';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
-import { readAdditionalFields, readModelFields, readPrompt, refuse, requireHost } from './imageBody';
-import { createSpendGuard } from '../../engine/spend/guard';
-import { readSpendSettings } from '../../params/spendGuardOptions';
+import { mergeBody } from '../../params/additionalBody';
+import { refuse } from '../../pipeline/refusals';
+import { readAdditionalFields, readModelFields, readPrompt, requireHost } from './imageBody';
 import { estimateCost, imageSpendEstimate } from './imageCost';
 import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './imageModel';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
@@ -43,17 +41,15 @@ const PATHS: Record<ImageOperation, string> = { generate: '/v1/images/generation
 
 async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
 	const model = resolveImageModel(ctx, itemIndex);
-	// The download's own numbers are checked now, not after the paid answer arrives.
-	if (ctx.getNodeParameter('download', itemIndex, true) as boolean) readDownloadLimits(ctx, itemIndex);
 	if (operation === 'edit' && !model.spec.fields?.edit) {
 		throw refuse(ctx, itemIndex, `Model '${model.id}' has no edit variant`, `Edits take one of: ${editModelIds()}.`);
 	}
 	const prompt = readPrompt(ctx, itemIndex, operation);
 	await requireHost(ctx, itemIndex, model);
 	const fields = readModelFields(ctx, itemIndex, model, operation);
-	const extra = readAdditionalFields(ctx, itemIndex, model, Object.keys(fields));
+	const extra = readAdditionalFields(ctx, itemIndex, model, operation, fields);
 	const references = operation === 'edit' ? await readReferences(ctx, itemIndex, model) : undefined;
-	return { operation, model, body: { model: model.id, prompt, ...fields, ...extra }, references };
+	return { operation, model, body: mergeBody({ model: model.id, prompt, ...fields }, extra), references };
 }
 
 /** Uploads the item's binary references (edits), then sends the one billed call. Never repeated. */
@@ -110,13 +106,12 @@ function revisedPrompts(body: IDataObject | undefined): Map<string, string> {
 }
 
 /** One output item per image: its URL, what was sent, the cost estimate and, by default, the file. */
-async function succeed(
+async function output(
 	ctx: IExecuteFunctions,
 	job: ImageJob,
 	submitted: ImageSubmitted,
 	itemIndex: number,
-	continueOnFail: boolean,
-	snapshot?: TaskSnapshot,
+	{ snapshot, wait, continueOnFail }: OutputContext,
 ): Promise<INodeExecutionData[]> {
 	const urls = snapshot ? snapshot.urls : (submitted.receiptUrls ?? extractResultUrls(submitted.raw, await resultUrlOptions(ctx, job.model, submitted.request)));
 	if (urls.length === 0) {
@@ -143,7 +138,6 @@ async function succeed(
 	});
 	const download = ctx.getNodeParameter('download', itemIndex, true) as boolean;
 	const format = submitted.request.output_format;
-	const wait = readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES);
 	return await itemsPerUrl(
 		ctx,
 		urls,
@@ -163,25 +157,24 @@ async function succeed(
 	);
 }
 
-/** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
-export async function runImageOperation(
-	ctx: IExecuteFunctions,
-	run: RunOptions,
-	operation: ImageOperation,
-): Promise<INodeExecutionData[]> {
-	return await runJobs<ImageJob, ImageSubmitted>(ctx, run.items.length, {
+/** The image adapter of the generation pipeline (pipeline/generation.ts), for Generate or Edit. */
+function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, ImageSubmitted> {
+	return {
 		noun: operation === 'edit' ? 'image edit' : 'image job',
-		continueOnFail: run.continueOnFail,
-		concurrency: readConcurrency(ctx),
-		wait: readWaitForCompletion(ctx, DEFAULT_WAIT_MINUTES),
-		prepare: async (i) => await prepare(ctx, i, operation),
-		submit: async (job, i) => await submit(ctx, job, i),
-		succeed: async (job, submitted, i, snapshot) => await succeed(ctx, job, submitted, i, run.continueOnFail, snapshot),
+		waitDefaults: { minutes: DEFAULT_WAIT_MINUTES },
+		prepare: async (ctx, i) => await prepare(ctx, i, operation),
+		submit,
+		estimate: (job) => imageSpendEstimate(job.model, job.body),
+		output,
 		describePending: (job, submitted) => ({
 			model: job.model.id,
 			request: deepCopy(submitted.request),
 			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1)),
 		}),
-		spendGuard: createSpendGuard(ctx, () => readSpendSettings(ctx), (job) => imageSpendEstimate(job.model, job.body)),
-	});
+	};
+}
+
+/** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
+export async function runImageOperation(ctx: IExecuteFunctions, run: RunOptions, operation: ImageOperation): Promise<INodeExecutionData[]> {
+	return await runGeneration(ctx, run, imageAdapter(operation));
 }

@@ -1,22 +1,14 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
 
-import { parseAdditionalBody } from '../../params/additionalBody';
-import type { ValueRefusal } from '../../params/registryRules';
+import { readAdditionalBody } from '../../params/additionalBody';
+import { registryFieldLabel, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import { checkPrompt } from '../../params/inputs';
+import { refuse } from '../../pipeline/refusals';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
 import { IMAGE_FIELD_SETS } from './imageFields';
 import { describeModel, MULTI_HOST_IDS, type ImageModel, type ImageOperation } from './imageModel';
-
-/** A refusal before anything is sent: names the field, the value and what the model takes. */
-export function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string, description?: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), message, {
-		itemIndex,
-		description: [description, 'Nothing was sent to the gateway, so nothing was charged.'].filter(Boolean).join(' '),
-	});
-}
 
 export function readPrompt(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): string {
 	const checked = checkPrompt(ctx.getNodeParameter('prompt', itemIndex, ''));
@@ -57,23 +49,24 @@ export function readAdditionalFields(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	model: ImageModel,
-	taken: string[],
+	operation: ImageOperation,
+	fields: IDataObject,
 ): IDataObject {
-	const extra = parseAdditionalBody(ctx.getNodeParameter('additionalBodyFields', itemIndex, ''), '{"seed": 7}', (message, description) =>
+	const limits = model.spec.limits ?? {};
+	const rules = model.spec.fields?.[operation] ?? {};
+	// The body the fields make, with the model's reference and mask keys (filled in at submit).
+	const template: IDataObject = { model: model.id, prompt: '', ...fields };
+	if (limits.referenceField) template[limits.referenceField] = [];
+	if (limits.maskField) template[limits.maskField] = '';
+	const labelOf = (key: string) => {
+		if (rules[key]) return registryFieldLabel(key, rules[key]);
+		if (key === limits.maskField) return 'Mask URL';
+		if (key === limits.referenceField) return 'Reference Images';
+		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
+	};
+	return readAdditionalBody(ctx.getNodeParameter('additionalBodyFields', itemIndex, ''), '{"seed": 7}', template, labelOf, (message, description) =>
 		refuse(ctx, itemIndex, message, description),
 	);
-	const limits = model.spec.limits ?? {};
-	const reserved = new Set(['model', 'prompt', ...taken, limits.referenceField, limits.maskField].filter(Boolean) as string[]);
-	const clash = Object.keys(extra).find((key) => reserved.has(key));
-	if (clash) {
-		throw refuse(
-			ctx,
-			itemIndex,
-			`Additional Body Fields sets '${clash}', which the node already sends for ${describeModel(model)}`,
-			'Set it with its own field instead, so it is checked before sending.',
-		);
-	}
-	return extra;
 }
 
 /** An alt-host model needs the credential's Alt Base URL: checked before any item is sent. */

@@ -53,16 +53,18 @@ function requestDetail(request: IDataObject, tier: string | undefined): string {
 export function imageSpendEstimate(model: { id: string; host: string; spec: Omit<ModelSpec, 'id'> }, request: IDataObject): ItemEstimate {
 	const label = model.host === 'alt' ? `${model.id} (alt host)` : model.id;
 	const images = requestedImages(request);
-	if (!model.spec.price) {
+	// The one price computation (estimateCost), read as the guard's line: the whole call's amount.
+	const cost = estimateCost(model.spec, request, images, 1);
+	if (cost.amount === null) {
 		return { model: label, detail: requestDetail(request, undefined), amountUsd: null, unpriced: 'not in the price list' };
 	}
-	const price = listPrice(model.spec.price, request, images);
+	const per = cost.per as 'call' | 'image';
 	return {
 		model: label,
-		detail: requestDetail(request, price.tier),
-		amountUsd: price.amount,
-		unitUsd: roundUsd(price.basePrice * price.multiplier),
-		per: price.per,
-		units: price.units,
+		detail: requestDetail(request, cost.resolutionTier as string),
+		amountUsd: cost.callAmount as number,
+		unitUsd: roundUsd((cost.basePrice as number) * (cost.multiplier as number)),
+		per,
+		units: per === 'image' ? images : 1,
 	};
 }

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { QueryRoute } from '../../engine/routes';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
-import { findModel, multiHostIds, type ModelSpec } from '../../registry/models';
+import { resolveModelId } from '../../pipeline/model';
+import { multiHostIds, type ModelSpec } from '../../registry/models';
 import type { GatewayHost } from '../../transport/urls';
 
 export type ImageOperation = 'generate' | 'edit';
@@ -12,7 +12,6 @@ export type ImageOperation = 'generate' | 'edit';
 export interface ImageModel {
 	id: string;
 	spec: Omit<ModelSpec, 'id'>;
-	known: boolean;
 	host: GatewayHost;
 	route: QueryRoute;
 }
@@ -37,26 +36,12 @@ export function editModelIds(): string {
 	return unique(IMAGE_MODELS.filter((m) => m.fields?.edit).map((m) => m.id)).join(', ');
 }
 
+/** Step one of the image pipeline: the item's model, its row on the chosen host, where its tasks are read. */
 export function resolveImageModel(ctx: IExecuteFunctions, itemIndex: number): ImageModel {
-	const id = String(ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true }) ?? '').trim();
-	if (!id) {
-		throw new NodeOperationError(ctx.getNode(), 'Model is empty', {
-			itemIndex,
-			description: `Pick an image model, for example ${KNOWN_IMAGE_IDS.slice(0, 3).join(', ')}.`,
-		});
-	}
+	const { id } = resolveModelId(ctx, itemIndex, ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true }), 'image', KNOWN_IMAGE_IDS);
 	const rows = IMAGE_MODELS.filter((m) => m.id === id);
-	if (rows.length === 0) {
-		const other = findModel(id);
-		if (other && other.group !== 'image') {
-			throw new NodeOperationError(ctx.getNode(), `Model '${id}' is a ${other.group} model, not an image model`, {
-				itemIndex,
-				description: `Use the ${other.group === 'video' ? 'Video' : 'Text'} resource for it, or pick an image model.`,
-			});
-		}
-		return { id, spec: UNKNOWN_IMAGE_MODEL, known: false, host: 'main', route: UNKNOWN_IMAGE_MODEL.queryRoute ?? 'image' };
-	}
+	if (rows.length === 0) return { id, spec: UNKNOWN_IMAGE_MODEL, host: 'main', route: UNKNOWN_IMAGE_MODEL.queryRoute ?? 'image' };
 	const host = rows.length > 1 ? (ctx.getNodeParameter('imageHost', itemIndex, rows[0].host) as GatewayHost) : rows[0].host;
 	const spec = rows.find((m) => m.host === host) ?? rows[0];
-	return { id, spec, known: true, host: spec.host, route: spec.queryRoute ?? (spec.host === 'alt' ? 'alt' : 'image') };
+	return { id, spec, host: spec.host, route: spec.queryRoute ?? (spec.host === 'alt' ? 'alt' : 'image') };
 }

@@ -42,7 +42,7 @@ const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
 	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
-	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created', 'taskCreated',
+	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created',
 ];
 
 function carried(json: IDataObject): IDataObject {

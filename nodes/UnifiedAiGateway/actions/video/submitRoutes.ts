@@ -42,7 +42,3 @@ export const VIDEO_ROUTES: Record<VideoRoute, VideoRouteInfo> = {
 
 /** docs/gateway-contract.md §8: video tasks are polled every 5 s, whichever route reads them. */
 export const VIDEO_POLL_INTERVAL_MS = QUERY_ROUTES.video.intervalMs;
-
-export function contentPath(taskId: string): string {
-	return `${QUERY_ROUTES.video.path(taskId)}/content`;
-}

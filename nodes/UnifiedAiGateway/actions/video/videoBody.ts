@@ -1,7 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import { ADDITIONAL_BODY_LABEL, isPlainObject, parseAdditionalBody } from '../../params/additionalBody';
+import { mergeBody } from '../../params/additionalBody';
 import type { ModelSpec } from '../../registry/models';
 import type { VideoReferences } from './videoReferences';
 import type { VideoRoute } from './submitRoutes';
@@ -34,13 +33,13 @@ export function jsonBody(p: PreparedVideo, urls: string[]): IDataObject {
 		if (key === 'image' && urls.length > 1) body.images = urls;
 		else body[key] = key === 'image' ? urls[0] : urls;
 	}
-	return merge(body, p.extra);
+	return mergeBody(body, p.extra);
 }
 
 /** The grok multipart body (docs/gateway-contract.md §4.9): text fields, then one `input_reference` part per file. */
 export function multipartBody(p: PreparedVideo): FormData {
 	const form = new FormData();
-	const fields = merge({ model: p.modelId, prompt: p.prompt, ...p.values }, p.extra);
+	const fields = mergeBody({ model: p.modelId, prompt: p.prompt, ...p.values }, p.extra);
 	for (const [key, value] of Object.entries(fields)) {
 		if (value === undefined || value === null) continue;
 		form.append(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
@@ -51,44 +50,4 @@ export function multipartBody(p: PreparedVideo): FormData {
 		form.append(fileField, new Blob([file.buffer as unknown as BlobPart], { type: file.mimeType }), file.fileName);
 	}
 	return form;
-}
-
-function merge(base: IDataObject, extra: IDataObject): IDataObject {
-	const out: IDataObject = { ...base };
-	for (const [key, value] of Object.entries(extra)) {
-		out[key] = isPlainObject(out[key]) && isPlainObject(value) ? merge(out[key] as IDataObject, value) : value;
-	}
-	return out;
-}
-
-/** Keys of `extra` that would replace one already set, as dotted paths. */
-function collisions(base: IDataObject, extra: IDataObject, path = ''): string[] {
-	return Object.entries(extra).flatMap(([key, value]) => {
-		if (!(key in base)) return [];
-		if (isPlainObject(base[key]) && isPlainObject(value)) return collisions(base[key] as IDataObject, value, `${path}${key}.`);
-		return [`${path}${key}`];
-	});
-}
-
-/**
- * Parses Additional Body Fields (JSON) and refuses a key the node already sets (`template`
- * is the body without it), so the escape hatch cannot bypass the model's checks.
- */
-export function readAdditionalBody(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	template: IDataObject,
-	labelOf: (key: string) => string,
-): IDataObject {
-	const fail = (message: string, description: string) =>
-		new NodeOperationError(ctx.getNode(), message, { itemIndex, description: `Nothing was sent. ${description}` });
-	const extra = parseAdditionalBody(ctx.getNodeParameter('videoAdditionalBody', itemIndex, '{}'), '{"metadata": {"fps": 24}}', fail);
-	const taken = collisions(template, extra);
-	if (taken.length > 0) {
-		throw fail(
-			`${ADDITIONAL_BODY_LABEL}: '${taken[0]}' is already set by the field ${labelOf(taken[0])}; change it there`,
-			'The JSON may only add keys the fields do not set.',
-		);
-	}
-	return extra;
 }

@@ -48,7 +48,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/first-frame.png',
 		description:
-			'Public http(s) image URLs, one per line (never split on commas: signed URLs contain them), or a list from an expression; they make it image-to-video. How many a model reads depends on the channel. Not for the Grok Multipart route (use binary properties there).',
+			'Public http(s) image URLs, one per line or comma-separated (a comma splits only before another URL, so signed URLs keep theirs), or a list from an expression; they make it image-to-video. How many a model reads depends on the channel. Not for the Grok Multipart route (use binary properties there).',
 		displayOptions: { show },
 	},
 	{
