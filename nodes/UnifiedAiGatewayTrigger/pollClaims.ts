@@ -20,7 +20,7 @@ import type { WatchedTask } from './state';
  * emitted again rather than lost.
  */
 
-export const LEDGER = {
+export const POLL_CLAIMS = {
 	/** How long after a delivery a poll's state may still miss it before it counts as lost. */
 	confirmGraceMs: 60_000,
 	/** Deliveries remembered per node (oldest forgotten first). */
@@ -36,22 +36,22 @@ interface Delivery {
 	confirmed: boolean;
 }
 
-interface NodeLedger {
+interface NodeClaims {
 	claims: Map<string, symbol>;
 	deliveries: Map<string, Delivery>;
 }
 
-const ledgers = new Map<string, NodeLedger>();
+const claimsByNode = new Map<string, NodeClaims>();
 
-function ledgerOf(ctx: IPollFunctions): NodeLedger {
+function claimsOf(ctx: IPollFunctions): NodeClaims {
 	const node = ctx.getNode();
 	const key = `${ctx.getWorkflow().id ?? ''}\u0000${node.id ?? node.name}`;
-	let ledger = ledgers.get(key);
-	if (!ledger) {
-		ledger = { claims: new Map(), deliveries: new Map() };
-		ledgers.set(key, ledger);
+	let held = claimsByNode.get(key);
+	if (!held) {
+		held = { claims: new Map(), deliveries: new Map() };
+		claimsByNode.set(key, held);
 	}
-	return ledger;
+	return held;
 }
 
 export interface PollTurn {
@@ -66,42 +66,42 @@ export interface PollTurn {
 }
 
 export function startPollTurn(ctx: IPollFunctions, startedAt: number): PollTurn {
-	const ledger = ledgerOf(ctx);
+	const held = claimsOf(ctx);
 	const token = Symbol('poll');
-	const takenHere = new Set<string>(); // done in this poll's copy because of the ledger, not of n8n's state
+	const takenHere = new Set<string>(); // done in this poll's copy because of the claims, not of n8n's state
 	return {
 		merge(tasks) {
 			// An id taken out of the list is forgotten, as in the state: put back, it is watched anew.
-			for (const id of ledger.deliveries.keys()) if (!(id in tasks)) ledger.deliveries.delete(id);
+			for (const id of held.deliveries.keys()) if (!(id in tasks)) held.deliveries.delete(id);
 			for (const [id, watched] of Object.entries(tasks)) {
-				const delivery = ledger.deliveries.get(id);
+				const delivery = held.deliveries.get(id);
 				if (!delivery) continue;
 				if (watched.done) {
 					if (!takenHere.has(id)) delivery.confirmed = true;
-				} else if (delivery.confirmed || startedAt - delivery.at < LEDGER.confirmGraceMs) {
+				} else if (delivery.confirmed || startedAt - delivery.at < POLL_CLAIMS.confirmGraceMs) {
 					watched.done = delivery.done;
 					watched.doneAt = delivery.at;
 					takenHere.add(id);
 				} else {
-					ledger.deliveries.delete(id); // never committed: report it again
+					held.deliveries.delete(id); // never committed: report it again
 				}
 			}
 		},
 		claim(ids) {
-			const mine = ids.filter((id) => !ledger.claims.has(id));
-			for (const id of mine) ledger.claims.set(id, token);
+			const mine = ids.filter((id) => !held.claims.has(id));
+			for (const id of mine) held.claims.set(id, token);
 			return mine;
 		},
 		delivered(tasks, ids) {
 			for (const id of ids) {
 				const done = tasks[id]?.done;
-				if (done) ledger.deliveries.set(id, { done, at: Date.now(), confirmed: false });
+				if (done) held.deliveries.set(id, { done, at: Date.now(), confirmed: false });
 			}
-			const excess = ledger.deliveries.size - LEDGER.maxDeliveries;
-			if (excess > 0) [...ledger.deliveries.keys()].slice(0, excess).forEach((id) => ledger.deliveries.delete(id));
+			const excess = held.deliveries.size - POLL_CLAIMS.maxDeliveries;
+			if (excess > 0) [...held.deliveries.keys()].slice(0, excess).forEach((id) => held.deliveries.delete(id));
 		},
 		end() {
-			for (const [id, owner] of ledger.claims) if (owner === token) ledger.claims.delete(id);
+			for (const [id, owner] of held.claims) if (owner === token) held.claims.delete(id);
 		},
 	};
 }

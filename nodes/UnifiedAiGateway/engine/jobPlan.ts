@@ -46,8 +46,8 @@ export interface JobPlan<P, S extends Submitted> {
 	describePending?(prepared: P, submitted: S): IDataObject;
 	/** Billed work: checks the run's cost before the first submit and reports it after (engine/spend). */
 	spendGuard?: SpendGuard<P>;
-	/** Off when nothing is created here (Task → Wait for Completion): no id ledger. */
-	ledger?: boolean;
+	/** Off when nothing is created here (Task → Wait for Completion): no receipts, no retry memory. */
+	receipts?: boolean;
 }
 
 export type ItemError = Error & { description?: string | null; context?: IDataObject };

@@ -25,7 +25,7 @@ export async function runJobs<P, S extends Submitted>(
 	// An AI Agent's tool call waits briefly and answers pending tasks in words a model can act on.
 	const tool = isToolRun(ctx);
 	// Only work that creates something is remembered for a retry (Task → Wait creates nothing).
-	const memory = plannedJobs.ledger === false ? undefined : tryMemory(ctx);
+	const memory = plannedJobs.receipts === false ? undefined : tryMemory(ctx);
 	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
 	const states = await submitAll(ctx, plan, itemCount, memory);
 	const output = await awaitResults(ctx, plan, states, memory);
@@ -43,13 +43,13 @@ export type ExistingTask = Pick<Submitted, 'taskId' | 'route' | 'language'>;
 export async function awaitExistingTasks<S extends Submitted>(
 	ctx: IExecuteFunctions,
 	itemCount: number,
-	plannedWaits: Omit<JobPlan<ExistingTask, S>, 'submit' | 'ledger' | 'spendGuard'> & { startedAt: number },
+	plannedWaits: Omit<JobPlan<ExistingTask, S>, 'submit' | 'receipts' | 'spendGuard'> & { startedAt: number },
 ): Promise<INodeExecutionData[]> {
 	const tool = isToolRun(ctx);
 	const plan: JobPlan<ExistingTask, S> = {
 		...plannedWaits,
 		wait: tool ? toolWait(plannedWaits.wait) : plannedWaits.wait,
-		ledger: false,
+		receipts: false,
 		// Nothing is sent: the task exists already, so "submitted" only hands it to the engine.
 		submit: async (task) => ({ ...task, startedAt: plannedWaits.startedAt, raw: {} }) as S,
 	};
@@ -149,7 +149,7 @@ async function finishRun<P, S extends Submitted>(
 	// A submit whose answer was lost may be billed: it counts as spent.
 	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])));
 	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(ctx, item.json);
-	hintJobRun(ctx, output, plan.ledger !== false, plan.wait !== false);
+	hintJobRun(ctx, output, plan.receipts !== false, plan.wait !== false);
 	return output;
 }
 

@@ -29,7 +29,7 @@ function listedItems(value: string | undefined): number[] {
  *  - the n8n log at info level, one line per task with the execution id and item index: the
  *    trace that survives a killed process.
  */
-export class TaskLedger {
+export class ReceiptLog {
 	private readonly prefix: string;
 
 	private readonly ids = new Map<QueryRoute, string[]>();

@@ -5,7 +5,7 @@ import { cancelSignalOf } from '../transport/context';
 import { abortableSleep } from '../transport/sleep';
 import { settleLimited } from './concurrency';
 import type { ItemError, ItemState, JobPlan, Submitted } from './jobPlan';
-import { TaskLedger } from './receipts';
+import { ReceiptLog } from './receipts';
 import { createdOf } from './submitAnswer';
 import { fingerprintOf, type TryMemory } from './tries';
 
@@ -62,13 +62,13 @@ export async function submitAll<P, S extends Submitted>(
 }
 
 /**
- * The plan with every submit recorded in the id ledger (custom data, log) as it goes out and as
+ * The plan with every submit recorded in the receipts (custom data, log) as it goes out and as
  * it answers, and no new submit started once Stop was pressed.
  */
 export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
-	if (plan.ledger === false) return plan;
+	if (plan.receipts === false) return plan;
 	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
-	const ledger = new TaskLedger(ctx, plan.noun, memory?.unanswered());
+	const receipts = new ReceiptLog(ctx, plan.noun, memory?.unanswered());
 	const signal = cancelSignalOf(ctx);
 	return {
 		...plan,
@@ -76,14 +76,14 @@ export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan:
 			if (signal?.aborted) await abortableSleep(0, signal); // throws n8n's cancellation error: nothing sent
 			const fingerprint = memory ? fingerprintOf(prepared) : '';
 			memory?.sending(itemIndex, fingerprint);
-			ledger.submitting(itemIndex);
+			receipts.submitting(itemIndex);
 			const answer = await plan.submit(prepared, itemIndex).then(
 				(submitted) => ({ submitted, error: undefined }),
 				(error: unknown) => ({ submitted: undefined, error }),
 			);
 			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
 			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
-				ledger.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
+				receipts.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
 				if (answer.submitted) memory?.created(itemIndex, fingerprint, answer.submitted);
 				else memory?.forget(itemIndex);
 			}
