@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 
 import { forEachItem, type RunOptions } from '../../engine/perItem';
 import { findModel } from '../../registry/models';
-import { listGatewayModels } from '../../methods/modelSearch';
+import { listGatewayModels } from '../../api/models';
 
 export const description: INodeProperties[] = [
 	{

@@ -10,8 +10,8 @@ import { runGeneration, type GenerationAdapter, type OutputContext } from '../..
 import { downloadDeadline, itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom } from '../../transport/urls';
+import { postImageJob } from '../../api/images';
 import type { UploadedImage } from '../../api/uploads';
-import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../../transport/request';
 import { mergeBody } from '../../params/additionalBody';
 import { refuse } from '../../pipeline/refusals';
 import { readAdditionalFields, readModelFields, readPrompt, requireHost } from './imageBody';
@@ -36,8 +36,6 @@ interface ImageSubmitted extends Submitted {
 
 /** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
 export const DEFAULT_WAIT_MINUTES = 10;
-
-const PATHS: Record<ImageOperation, string> = { generate: '/v1/images/generations', edit: '/v1/images/edits' };
 
 async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
 	const model = resolveImageModel(ctx, itemIndex);
@@ -67,16 +65,12 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 			}
 		: job.body;
 	const startedAt = Date.now();
-	const { body } = await gatewayRequest.call(ctx, {
-		method: 'POST',
+	const body = await postImageJob(ctx, {
+		endpoint: job.operation,
 		host: model.host,
-		path: PATHS[job.operation],
 		body: request,
-		// A sync model holds the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s).
-		timeoutMs: model.spec.mode === 'task' ? DEFAULT_TIMEOUT_MS : SYNC_IMAGE_TIMEOUT_MS,
-		action: `submitting the image ${job.operation === 'edit' ? 'edit' : 'generation'}`,
-		billed: true,
 		model: model.id,
+		sync: model.spec.mode !== 'task',
 		itemIndex,
 	});
 	// The answer decides: image URLs (or inline images) mean a finished sync call, else a task id means a task.

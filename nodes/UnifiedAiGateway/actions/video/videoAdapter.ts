@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
+import { postVideoJob } from '../../api/videos';
 import type { Submitted } from '../../engine/jobPlan';
 import { videoContentPath } from '../../engine/routes';
 import { taskIdOf } from '../../engine/snapshot';
@@ -13,7 +14,6 @@ import { resolveModelId } from '../../pipeline/model';
 import { refuse } from '../../pipeline/refusals';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { VIDEO_MODELS } from '../../registry/videoModels';
-import { gatewayRequest } from '../../transport/request';
 import { videoCostJson, videoSpendEstimate } from './videoCost';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
 import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
@@ -68,20 +68,10 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 	const route = VIDEO_ROUTES[p.route];
 	const body = route.multipart ? multipartBody(p) : jsonBody(p, await referenceUrls(ctx, p.refs, i));
 	const startedAt = Date.now();
-	const response = await gatewayRequest.call(ctx, {
-		method: 'POST',
-		path: route.path,
-		body,
-		action: 'submitting the video job',
-		billed: true,
-		charge: 'the video pre-charge',
-		model: p.modelId,
-		timeoutMs: p.timeoutMs,
-		itemIndex: i,
-	});
-	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', response.body, taskIdOf(response.body));
+	const answer = await postVideoJob(ctx, { path: route.path, body, model: p.modelId, timeoutMs: p.timeoutMs, itemIndex: i });
+	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', answer, taskIdOf(answer));
 	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('videoLanguage', i, 'en') as string) : undefined;
-	return { taskId, route: route.queryRoute, language, startedAt, raw: response.body };
+	return { taskId, route: route.queryRoute, language, startedAt, raw: answer };
 }
 
 /** A video is always a task: the output is the finished task, its facts, its cost and, by default, the file. */
