@@ -136,7 +136,7 @@ describe('Task → Wait for Completion', () => {
 		ctx.sim.scenario('*', { durationMs: 200 });
 		const good = await createTask(ctx.sim);
 		const result = await runNode({ parameters: wait({ queryRoute: 'image' }), credentials: ctx.creds, continueOnFail: true, items: [{ json: { taskId: bad } }, { json: { taskId: good } }] });
-		expect(result.items[0].json).toMatchObject({ taskId: bad, taskCreated: true });
+		expect(result.items[0].json).toMatchObject({ taskId: bad, created: 'yes' });
 		expect(result.items[0].json.error).toMatch(/content policy violation/);
 		expect(result.items[1].json).toMatchObject({ taskId: good, state: 'succeeded' });
 	});

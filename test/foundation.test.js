@@ -183,7 +183,7 @@ describe('a billed submit is sent exactly once', () => {
 		});
 		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(2);
 		const [lost, done] = result.items.map((i) => i.json);
-		expect(lost).toMatchObject({ taskCreated: 'unknown' });
+		expect(lost).toMatchObject({ created: 'unknown' });
 		expect(lost.error).toMatch(/may have been created and billed/);
 		expect(done.taskId).toMatch(/^task_/);
 	});

@@ -58,7 +58,7 @@ describe('redirects never carry the key to another origin', () => {
 		const result = await runNode({ parameters: image('gpt-image-2-async'), credentials: ctx.creds, continueOnFail: true });
 		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
 		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(1);
-		expect(result.items[0].json).toMatchObject({ created: 'no', taskCreated: false });
+		expect(result.items[0].json).toMatchObject({ created: 'no' });
 		expect(result.items[0].json.error).toMatch(/redirected the request to http:\/\/127\.0\.0\.1:\d+ \(HTTP 307\).*not followed \(created: no\)/);
 	});
 });
@@ -144,7 +144,7 @@ describe('Base URL is checked before anything is sent', () => {
 
 	test('a request that never left the machine never says "may have been billed"', async () => {
 		const result = await runNode({ parameters: image('gpt-image-2'), credentials: { ...ctx.creds, baseUrl: 'http://127.0.0.1:9/v1' }, continueOnFail: true });
-		expect(result.items[0].json).toMatchObject({ created: 'no', taskCreated: false });
+		expect(result.items[0].json).toMatchObject({ created: 'no' });
 		expect(result.items[0].json.error).toMatch(/ECONNREFUSED.*\(created: no\)/);
 		expect(JSON.stringify(result.items[0].json)).not.toMatch(/may have been|billed/);
 	});

@@ -98,7 +98,7 @@ describe('Max Estimated Cost per Run', () => {
 		const result = await run(image('nano-banana-pro', { spendGuard: { maxRunCostUsd: 0.05 } }), { continueOnFail: true });
 		expect(ctx.sim.requests).toHaveLength(0);
 		expect(result.items).toHaveLength(3);
-		for (const item of result.items) expect(item.json).toMatchObject({ error: expect.stringMatching(/^Estimated cost 0\.09 USD is over/), taskCreated: false });
+		for (const item of result.items) expect(item.json).toMatchObject({ error: expect.stringMatching(/^Estimated cost 0\.09 USD is over/), created: 'no' });
 		expect(result.items[0].json.spendSummary).toMatchObject({ itemsSubmitted: 0, estimatedTotalUsd: 0, plannedTotalUsd: 0.09, refused: expect.any(String) });
 	});
 

@@ -7,7 +7,7 @@ const { createTask, useSimulator } = require('./support');
 const { pollTrigger } = require('./harness');
 
 const STATE_KEY = 'node:Gateway'; // the harness names the node "Gateway"
-const { LEDGER } = require(path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGatewayTrigger', 'pollLedger.js'));
+const { POLL_CLAIMS } = require(path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGatewayTrigger', 'pollClaims.js'));
 
 const ctx = useSimulator();
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,7 +52,7 @@ function durableTrigger(ids, extra = {}) {
 
 describe('overlapping polls of one trigger node', () => {
 	afterEach(() => {
-		LEDGER.confirmGraceMs = 60_000;
+		POLL_CLAIMS.confirmGraceMs = 60_000;
 	});
 
 	test('the activation poll and the first scheduled poll overlap (slow first query): each finished task is emitted once', async () => {
@@ -90,7 +90,7 @@ describe('overlapping polls of one trigger node', () => {
 	test('a delivery n8n never committed (its poll abandoned) is emitted again after the grace period', async () => {
 		const [id] = await finishedTasks(1);
 		const trigger = durableTrigger([id]);
-		LEDGER.confirmGraceMs = 400;
+		POLL_CLAIMS.confirmGraceMs = 400;
 		expect(taskIds(await trigger.poll({ commit: false }))).toEqual([id]);
 		expect(await trigger.poll({ commit: false })).toBeNull(); // within the grace: taken as delivered
 		await sleep(500);

@@ -2,8 +2,8 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
-import { router } from './actions/router';
-import { listSearch } from './methods/models';
+import { router } from './actions/dispatch';
+import { listSearch } from './methods/modelSearch';
 
 export class UnifiedAiGateway implements INodeType {
 	description: INodeTypeDescription = {

@@ -2,7 +2,7 @@ import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunction
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { pollBalanceBelow } from './balanceEvent';
-import { triggerProperties } from './fields';
+import { triggerProperties } from './triggerFields';
 import { manualTaskFinished, pollTaskFinished } from './taskEvent';
 
 export class UnifiedAiGatewayTrigger implements INodeType {

@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { balanceJson, readComparableBalance, type Balance, type BalanceKind } from '../UnifiedAiGateway/actions/account/balance';
-import { readTriggerNumber } from '../UnifiedAiGateway/helpers/inputs';
+import { balanceJson, readComparableBalance, type Balance, type BalanceKind } from '../UnifiedAiGateway/api/account';
+import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { readBalanceState, writeBalanceState } from './state';
 
 function itemJson(balance: Balance, threshold: number, below: boolean): IDataObject {

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import type { BalanceKind } from '../UnifiedAiGateway/actions/account/balance';
+import type { BalanceKind } from '../UnifiedAiGateway/api/account';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
 
 /*

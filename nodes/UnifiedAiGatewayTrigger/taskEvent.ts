@@ -7,10 +7,10 @@ import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import { isAccountRefusal, POLL_POLICY, pollFaultOf } from '../UnifiedAiGateway/engine/pollPolicy';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
 import { taskIdProblem } from '../UnifiedAiGateway/engine/taskIds';
-import { readTriggerNumber } from '../UnifiedAiGateway/helpers/inputs';
+import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
-import { startPollTurn, type PollTurn } from './pollLedger';
+import { startPollTurn, type PollTurn } from './pollClaims';
 import { readTaskState, writeTaskState, type WatchedTask } from './state';
 import {
 	finishedItem,
@@ -91,7 +91,7 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
  * One poll: query the watched tasks that have not been reported yet (least recently checked
  * first, as many as the poll's budget allows; the rest wait for the next poll), emit those that
  * reached a terminal state (failures only with Include Failures), and time out those watched too
- * long. Tasks another running poll of this node is handling are left to it (pollLedger.ts).
+ * long. Tasks another running poll of this node is handling are left to it (pollClaims.ts).
  */
 export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const budget = pollBudget(ctx);

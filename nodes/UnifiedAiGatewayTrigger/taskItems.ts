@@ -2,10 +2,10 @@ import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } fro
 
 import { DownloadError, downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
 import { nodeErrorOf } from '../UnifiedAiGateway/engine/nodeError';
-import { readDownloadLimits } from '../UnifiedAiGateway/helpers/downloadOptions';
+import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
-import { rawJson, taskJson } from '../UnifiedAiGateway/helpers/taskOutput';
+import { rawJson, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */

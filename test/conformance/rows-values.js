@@ -90,7 +90,7 @@ const rows = [
 		expect(h.sent('/v1/images/edits')[key]).toBe(value);
 	}]),
 	['§4.6 + §8 output_compression 0 to 100: 101 rejected', async (h) => h.refused(await h.edit('gpt-image-2', { imageOptions_gptImage2: { output_compression: 101 } }), /Output Compression \(output_compression\) 101 .* from 0 to 100/)],
-	['§4.6 reference URLs "must be reachable": a URL with a space is refused', async (h) => h.refused(await h.edit('gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }), /is not an http\(s\) URL/)],
+	['§4.6 reference URLs "must be reachable": a URL with a space is refused', async (h) => h.refused(await h.edit('gpt-image-2.5', { referenceUrls: 'https://x.test/a b.png' }), /is not a public http\(s\) URL/)],
 
 	// 4.7 alt host
 	...['auto', '21:9'].map((ratio) => [`§4.7 aspect_ratio '${ratio}' accepted`, async (h) => {
@@ -112,7 +112,7 @@ const rows = [
 		expect(h.sent('/v1/images/edits', 'alt').image_urls).toHaveLength(10);
 	}],
 	['§4.7 + §8 edit image_urls: 11 rejected', async (h) => h.refused(await h.edit('gemini-2.5-flash-image', { referenceUrls: refs(11) }), /11 given, but model 'gemini-2\.5-flash-image' on the alt host takes 1 to 10/)],
-	['§4.7 edit: base64 is not accepted', async (h) => h.refused(await h.edit('gemini-2.5-flash-image', { referenceUrls: 'data:image/png;base64,AAAA' }), /not an http\(s\) URL/)],
+	['§4.7 edit: base64 is not accepted', async (h) => h.refused(await h.edit('gemini-2.5-flash-image', { referenceUrls: 'data:image/png;base64,AAAA' }), /not a public http\(s\) URL/)],
 
 	// 4.8 unified video
 	['§4.8 sora-2 seconds 8 or 12 (12 accepted, as a string)', async (h) => {

@@ -61,7 +61,7 @@ function resumeWorkflow(ids, route) {
 	};
 }
 
-/** The ids our ledger wrote into custom data, per query route, from the execution as n8n's REST API returns it. */
+/** The ids our receipts wrote into custom data, per query route, from the execution as n8n's REST API returns it. */
 function idsInCustomData(execution) {
 	const found = {};
 	const customData = execution.customData ?? {};

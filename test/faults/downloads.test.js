@@ -231,7 +231,7 @@ describe.each(Object.keys(TARGETS))('%s', (targetName) => {
 
 describe.each(['sync image', 'task image'])('%s with n = 4', (targetName) => {
 	test('one bad URL: the three good images are output, the bad one is its own error item with its URL', async () => {
-		// The task's answer lists all four URLs (spec 4.5's full shape).
+		// The task's answer lists all four URLs (docs/gateway-contract.md §4.5's full shape).
 		ctx.sim.scenario('gpt-image-2-async', { durationMs: 50, signedUrls: true, imageShape: 'full', images: 4 });
 		ctx.sim.inject({ origin: 'files', path: /-2\.png$/, status: 403, body: XML_DENIED, headers: { 'Content-Type': 'application/xml' }, times: Infinity });
 		const run = await TARGETS[targetName].run({ n: 4 });

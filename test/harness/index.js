@@ -266,7 +266,7 @@ async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
 /** Calls a polling trigger's poll() through n8n-core's PollContext; static data persists across calls. */
 /**
  * One poll() through n8n-core's PollContext. workflowId: polls of one trigger node share what
- * they know in the process (pollLedger.ts), so independent watchers need their own.
+ * they know in the process (pollClaims.ts), so independent watchers need their own.
  * pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no such method).
  */
 async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs }) {

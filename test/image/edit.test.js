@@ -53,6 +53,11 @@ describe('Edit', () => {
 		await expectPng(items[0]);
 	});
 
+	test('reference URLs split by the one rule of videos too: a signed query keeps its commas', async () => {
+		ok(await run('edit', 'nano-banana-2', { referenceUrls: `${refUrl('a')}?sig=x,y\n${refUrl('b')}` }));
+		expect(submits('/v1/images/edits')[0].body.images).toEqual([`${refUrl('a')}?sig=x,y`, refUrl('b')]);
+	});
+
 	test('alt host: image_urls on the alt origin with its options', async () => {
 		const items = ok(
 			await run('edit', 'gemini-3.1-flash-image-preview', { referenceUrls: refUrl('a'), imageOptions_gemini25FlashImage: { aspect_ratio: 'auto', image_size: '1K' } }),

@@ -17,7 +17,7 @@ const SOURCE_NODE_DIR = path.resolve(__dirname, '../../nodes/UnifiedAiGateway');
 const NODE_TYPE = 'n8n-nodes-unified-ai-gateway.unifiedAiGateway';
 const VERSION_DIR = 'v1.0.0';
 
-/** What a failed input item becomes under On Error = Continue (helpers/perItem.ts, engine/jobs.ts). */
+/** What a failed input item becomes under On Error = Continue (engine/perItem.ts, engine/jobRunner.ts). */
 const ERROR_ITEM = {
 	type: 'object',
 	required: ['error'],
@@ -25,7 +25,6 @@ const ERROR_ITEM = {
 		error: { type: 'string' },
 		description: { type: 'string' },
 		taskId: { type: 'string' },
-		taskCreated: { type: ['boolean', 'string'] },
 		created: { type: 'string', enum: ['no', 'unknown', 'yes'] },
 		status: { type: 'string' },
 		// A result file that could not be fetched: the item keeps its receipt (url, taskId) beside the error.

@@ -2,7 +2,7 @@
 /*
  * What the node's form must show for a model, read from the built registry in dist/ (so a new
  * registry row needs no change in the UI test). Written apart from the package's own field
- * builder (helpers/registryFields.ts) on purpose: a bug there shows up as a difference here.
+ * builder (params/registryProperties.ts) on purpose: a bug there shows up as a difference here.
  */
 
 const fs = require('fs');

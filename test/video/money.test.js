@@ -21,7 +21,7 @@ describe('money: quota, timeouts, lost answers', () => {
 		const json = result.items[0].json;
 		expect(json.error).toMatch(/No answer from the gateway within 1 s while submitting the video job: the job may have been created and billed/);
 		expect(json.description).toMatch(/check the account's task list before running this item again/);
-		expect(json.taskCreated).toBe('unknown');
+		expect(json.created).toBe('unknown');
 		await new Promise((resolve) => setTimeout(resolve, 1700)); // the slow answer arrives: still no second submit
 		expect(submits()).toHaveLength(1);
 		expect(ctx.sim.requests.filter((r) => r.method === 'GET')).toHaveLength(0);

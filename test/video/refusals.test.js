@@ -20,7 +20,7 @@ describe('refused before sending', () => {
 		['URLs on the multipart route', 'grok-imagine-video-1.5', { videoRoute: 'multipart', videoReferenceUrls: 'https://example.com/a.png' }, /takes reference images as files only/],
 		['two references for Veo', 'veo-3.1-flash', { videoReferenceUrls: 'https://example.com/a.png\nhttps://example.com/b.png' }, /veo-3\.1-flash takes at most 1 reference image, got 2/],
 		['a reference that is not a URL', 'seedance-2.0', { videoReferenceUrls: 'file:///etc/passwd' }, /not a public http\(s\) URL/],
-		['an image model', 'gpt-image-2', {}, /'gpt-image-2' is not a video model \(it is listed as image\)/],
+		['an image model', 'gpt-image-2', {}, /'gpt-image-2' is an image model, not a video model/],
 		['Additional Body Fields replacing a checked field', 'sora-2', { videoAdditionalBody: '{"seconds":"10"}' }, /'seconds' is already set by the field Seconds/],
 		['Additional Body Fields replacing a metadata field', 'veo-3.1-flash', { videoMetadataDurationSeconds: 6, videoAdditionalBody: '{"metadata":{"durationSeconds":30}}' }, /'metadata\.durationSeconds' is already set by the field Duration \(Seconds\)/],
 		['Additional Body Fields that are not JSON', 'sora-2', { videoAdditionalBody: '{seconds: 8' }, /not valid JSON/],

@@ -173,6 +173,12 @@ describe('requests per model family and route', () => {
 		});
 	});
 
+	test('reference URLs split by the one rule of edits too: a comma before another URL, never inside a signed query', async () => {
+		const result = await generate('seedance-2.0', { download: false, videoReferenceUrls: 'https://example.com/a.png, https://example.com/b.png?sig=a,b' });
+		expect(result.error).toBeUndefined();
+		expect(submits()[0].body.images).toEqual(['https://example.com/a.png', 'https://example.com/b.png?sig=a,b']);
+	});
+
 	test('grok on the JSON routes: seconds outside the multipart list and aspect_ratio instead of size are sent', async () => {
 		const result = await generate('grok-imagine-video-1.5', { download: false, videoRoute: 'compatibility', videoSeconds_grokImagineVideo15Unified: '8', videoAspectRatio: '9:16' });
 		expect(result.error).toBeUndefined();
@@ -211,7 +217,7 @@ describe('requests per model family and route', () => {
 		const result = await runNode({ parameters, credentials: ctx.creds, continueOnFail: true });
 		expect(submits()[0].body).toEqual({ model: 'wan-2.5', prompt: PROMPT, images: ['https://example.com/a.png'], seconds: '5' });
 		expect(result.items[0].json.error).toMatch(/Model 'wan-2\.5' is not available to this API key's group/);
-		expect(result.items[0].json.taskCreated).toBe(false);
+		expect(result.items[0].json.created).toBe('no');
 	});
 
 	test('Additional Body Fields add channel keys, metadata merged with the fields', async () => {

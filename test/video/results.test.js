@@ -49,7 +49,7 @@ describe('waiting and results', () => {
 		const json = result.items[0].json;
 		expect(json.error).toMatch(/completed but the gateway gave no result URL/);
 		expect(json.taskId).toMatch(/^task_/);
-		expect(json.taskCreated).toBe(true);
+		expect(json.created).toBe('yes');
 		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(0);
 
 		ctx.sim.reset();

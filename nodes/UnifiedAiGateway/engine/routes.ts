@@ -1,8 +1,9 @@
+import type { QueryRoute } from '../registry/types';
 import type { GatewayHost } from '../transport/urls';
 import { taskPathSegment } from './taskIds';
 
-/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10). */
-export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
+// The name list lives with the model rows (each row names its query route); the routes themselves here.
+export type { QueryRoute };
 
 export interface RouteInfo {
 	host: GatewayHost;
@@ -23,6 +24,14 @@ export interface RouteInfo {
 
 const MINUTE = 60_000;
 
+/**
+ * The one place a task's `/content` path is built: where the video routes serve a finished task's
+ * file with the API key (docs/gateway-contract.md §2.7, §4.9).
+ */
+export function videoContentPath(taskId: string): string {
+	return `/v1/videos/${taskPathSegment(taskId)}/content`;
+}
+
 export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 	generic: {
 		host: 'main',
@@ -37,7 +46,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 			{
 				label: 'GET /v1/videos/{id}',
 				path: (id) => `/v1/videos/${taskPathSegment(id)}`,
-				contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
+				contentPath: videoContentPath,
 			},
 		],
 	},
@@ -54,7 +63,7 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		intervalMs: 5_000,
 		deadlineMs: 30 * MINUTE,
 		label: 'video task query',
-		contentPath: (id) => `/v1/videos/${taskPathSegment(id)}/content`,
+		contentPath: videoContentPath,
 	},
 	alt: {
 		host: 'alt',

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted } from './jobs';
+import type { Submitted } from './jobPlan';
 
 /*
  * What one run of the node created, kept for n8n's Retry On Fail. n8n-core's WorkflowExecute
@@ -49,14 +49,14 @@ function recordsOf(ctx: IExecuteFunctions): RunRecords | undefined {
 	return records;
 }
 
-/** The memory of this run's submits (engine/jobs.ts), when a retry can follow. */
+/** The memory of this run's submits (engine/jobRunner.ts), when a retry can follow. */
 export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
 	const records = recordsOf(ctx);
 	return records ? new TryMemory(records.submits) : undefined;
 }
 
 /**
- * The outputs an earlier try of this run gave per item (helpers/perItem.ts for billed calls such
+ * The outputs an earlier try of this run gave per item (engine/perItem.ts for billed calls such
  * as a chat answer), when a retry can follow: an item answered before is output again, not paid again.
  */
 export function outputMemory(ctx: IExecuteFunctions) {

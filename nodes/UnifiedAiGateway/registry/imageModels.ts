@@ -4,7 +4,7 @@ import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
 /*
  * Image models of docs/gateway-contract.md §2.1, one row each. The Image resource builds its fields, its checks,
  * its request bodies and its cost estimates from these rows only (actions/image/* through
- * helpers/registry*.ts), so a new model is one new row. Field rules are keyed by the body key sent to the gateway:
+ * params/registry*.ts), so a new model is one new row. Field rules are keyed by the body key sent to the gateway:
  * - a rule with a `default` is a field of its own, pre-filled and always sent;
  * - a rule without one is an entry of the operation's "Model Options" (sent only when added);
  * - a rule with a single value is sent as is, without a field (response_format: url).
@@ -131,7 +131,6 @@ const ALT_ROW: Omit<ModelSpec, 'id'> = {
 	host: 'alt',
 	mode: 'task',
 	queryRoute: 'alt',
-	family: 'alt',
 	fields: { generate: ALT_FIELDS, edit: ALT_FIELDS },
 	limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 10 },
 	// docs/gateway-contract.md §2.8: per image; it names no resolution multiplier for the alt host.
@@ -145,7 +144,6 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 		host: 'main',
 		mode: 'sync',
 		queryRoute: 'image',
-		family: 'gpt-image-2',
 		fields: {
 			generate: { size: GPT2_SIZE, resolution: GPT2_RESOLUTION, quality: QUALITY, n: N, response_format: URL_ONLY },
 			edit: {
@@ -161,16 +159,16 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 		limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 16, maskField: 'mask_url' },
 		price: GPT_PRICE,
 	},
-	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'gpt-image-async', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', family: 'gpt-image-2.5', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { ...NANO_PRICE, baseUsd: 0.03 } },
-	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', family: 'nano-banana', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
+	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
+	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
+	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { ...NANO_PRICE, baseUsd: 0.03 } },
+	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
 	{ id: 'gemini-2.5-flash-image', ...ALT_ROW },
 	// The same id on the alt host: the node shows a Host choice for ids that have a row per host.
 	{ id: 'gemini-3-pro-image-preview', ...ALT_ROW },
@@ -186,7 +184,6 @@ export const UNKNOWN_IMAGE_MODEL: Omit<ModelSpec, 'id'> = {
 	host: 'main',
 	mode: 'either',
 	queryRoute: 'image',
-	family: 'unknown',
 	fields: {
 		generate: {
 			size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },

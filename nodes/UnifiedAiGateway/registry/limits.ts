@@ -17,7 +17,7 @@ export function promptTooLong(length: number): string | undefined {
 
 /**
  * Every number a user sets on the node or the trigger (a field, an option or an expression) is
- * read through helpers/inputs.ts against one row here: wrong type, empty, NaN, past a bound →
+ * read through params/inputs.ts against one row here: wrong type, empty, NaN, past a bound →
  * an error naming the field and the value, before anything is sent. Each bound says why.
  */
 export interface NumberLimit {

@@ -1,5 +1,7 @@
-import type { QueryRoute } from '../engine/routes';
 import type { GatewayHost } from '../transport/urls';
+
+/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); engine/routes.ts says how. */
+export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 
 export type ModelGroup = 'text' | 'image' | 'video';
 /** sync: URLs in the answer; task: a task id to poll; either: the answer decides. */
@@ -15,8 +17,6 @@ export interface ModelSpec {
 	queryRoute?: QueryRoute;
 	/** The id the gateway recommends instead (legacy aliases). */
 	recommendedId?: string;
-	/** Short family name used for field visibility: 'gpt-image-2', 'nano-banana', 'alt', 'sora'… */
-	family: string;
 	/**
 	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway
 	 * (a dotted key such as `metadata.seed` is nested: `{ metadata: { seed } }`).

@@ -128,16 +128,16 @@ function video(row: VideoRow): ModelSpec {
 }
 
 export const VIDEO_MODELS: readonly ModelSpec[] = [
-	video({ id: 'grok-imagine-video-1.5', family: 'grok', fields: GROK_FIELDS, limits: GROK_LIMITS }),
-	video({ id: 'grok-imagine-1.5-video', family: 'grok', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
-	video({ id: 'veo-3.1-flash', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	video({ id: 'veo-3.1-pro', family: 'veo', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
+	video({ id: 'grok-imagine-video-1.5', fields: GROK_FIELDS, limits: GROK_LIMITS }),
+	video({ id: 'grok-imagine-1.5-video', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
+	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
+	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
-	video({ id: 'sora-2', family: 'sora', fields: SORA_FIELDS, limits: { referenceField: 'image' } }),
-	video({ id: 'seedance-1.0-fast', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.0-mini', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.0-pro', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.5-pro', family: 'seedance', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-2.0', family: 'seedance', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-2.0-fast', family: 'seedance', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'sora-2', fields: SORA_FIELDS, limits: { referenceField: 'image' } }),
+	video({ id: 'seedance-1.0-fast', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'seedance-1.0-mini', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'seedance-1.0-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'seedance-1.5-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'seedance-2.0', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'seedance-2.0-fast', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
 ];

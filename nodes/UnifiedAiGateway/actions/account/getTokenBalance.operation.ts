@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { balanceOperation } from './balance';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { balanceOperation } from '../../api/account';
 
 export const description: INodeProperties[] = [];
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
 import { findModel } from '../../registry/models';
-import { listGatewayModels } from '../../methods/models';
+import { listGatewayModels } from '../../api/models';
 
 export const description: INodeProperties[] = [
 	{

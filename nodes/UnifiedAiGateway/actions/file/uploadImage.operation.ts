@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readInputImage, type ImageType } from '../../helpers/binaryInput';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { uploadImage } from '../../helpers/upload';
+import { readInputImage, type ImageType } from '../../params/binaryInput';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { uploadImage } from '../../api/uploads';
 
 const show = { resource: ['file'], operation: ['uploadImage'] };
 

@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { promptField } from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
+import { promptField } from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
 import { IMAGE_MODELS } from '../../registry/imageModels';
-import { runImageOperation } from './job';
-import { modelFieldProperties } from './modelFields';
+import { runImageOperation } from './imageAdapter';
+import { modelFieldProperties } from './imageFields';
 
 const show = { resource: ['image'], operation: ['edit'] };
 

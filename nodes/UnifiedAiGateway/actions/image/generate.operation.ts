@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { promptField } from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
-import { runImageOperation } from './job';
-import { modelFieldProperties } from './modelFields';
+import { promptField } from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
+import { runImageOperation } from './imageAdapter';
+import { modelFieldProperties } from './imageFields';
 
 export const description: INodeProperties[] = [
 	promptField(

@@ -1,15 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalBodyField } from '../../helpers/bodyFields';
-import { downloadLimitOptions } from '../../helpers/downloadOptions';
-import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../helpers/fields';
-import { spendGuardOptions } from '../../helpers/spendFields';
+import { additionalBodyField } from '../../params/additionalBody';
+import { downloadLimitOptions } from '../../params/downloadOptions';
+import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../params/commonFields';
+import { spendGuardOptions } from '../../params/spendGuardOptions';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
-import { DEFAULT_WAIT_MINUTES } from './job';
-import { hostField } from './modelFields';
-import { SYNC_ONLY_IDS } from './models';
+import { DEFAULT_WAIT_MINUTES } from './imageAdapter';
+import { hostField } from './imageFields';
+import { SYNC_ONLY_IDS } from './imageModel';
 
 export const operations: Record<string, OperationModule> = { generate, edit };
 

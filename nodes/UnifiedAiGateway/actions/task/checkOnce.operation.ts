@@ -6,13 +6,13 @@ import { queryTask } from '../../engine/query';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import type { TaskSnapshot } from '../../engine/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/toolMode';
-import { downloadLimitOptions } from '../../helpers/downloadOptions';
-import { readNumber } from '../../helpers/inputs';
-import { binaryOutputOption, downloadField, optionsField } from '../../helpers/fields';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { downloadLimitOptions } from '../../params/downloadOptions';
+import { readNumber } from '../../params/inputs';
+import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './fields';
+import { languageField, queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
 
@@ -44,7 +44,7 @@ const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
 	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
-	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created', 'taskCreated',
+	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created',
 ];
 
 function carried(json: IDataObject): IDataObject {

@@ -1,14 +1,14 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { fileKindOf, videoContentPath, type QueryRoute } from '../../engine/routes';
 import { queryTask } from '../../engine/query';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { downloadLimitOptions } from '../../helpers/downloadOptions';
-import { binaryOutputOption, optionsField } from '../../helpers/fields';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../helpers/taskOutput';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { downloadLimitOptions } from '../../params/downloadOptions';
+import { binaryOutputOption, optionsField } from '../../params/commonFields';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { queryRouteField, taskIdField } from './fields';
+import { queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['downloadResult'] };
 
@@ -32,7 +32,6 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
-		const route = QUERY_ROUTES[routeName];
 		const snapshot = await queryTask(this, routeName, taskId, { itemIndex: i });
 		const viaContent = routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
 		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
@@ -45,7 +44,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 				},
 			);
 		}
-		const urls = viaContent ? [`${route.path(taskId)}/content`] : snapshot.urls;
+		const urls = viaContent ? [videoContentPath(taskId)] : snapshot.urls;
 		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), {
 			itemIndex: i,
 			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,

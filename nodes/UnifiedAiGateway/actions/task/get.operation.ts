@@ -4,10 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 import { queryTask } from '../../engine/query';
 import { taskIdProblem } from '../../engine/taskIds';
 import type { QueryRoute } from '../../engine/routes';
-import { kindOf } from '../../helpers/inputs';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
-import { rawJson, taskJson } from '../../helpers/taskOutput';
-import { languageField, queryRouteField, taskIdField } from './fields';
+import { kindOf } from '../../params/inputs';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { rawJson, taskJson } from '../../pipeline/taskOutput';
+import { languageField, queryRouteField, taskIdField } from './taskFields';
 
 export const description: INodeProperties[] = [
 	taskIdField('get', ''),

@@ -1,6 +1,7 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { runJobs, type Submitted, type WaitSettings } from '../../engine/jobs';
+import type { Submitted, WaitSettings } from '../../engine/jobPlan';
+import { awaitExistingTasks } from '../../engine/jobRunner';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
 import {
 	binaryOutputOption,
@@ -11,12 +12,12 @@ import {
 	readWaitSettings,
 	waitingField,
 	waitingOptions,
-} from '../../helpers/fields';
-import type { RunOptions } from '../../helpers/perItem';
-import { downloadLimitOptions } from '../../helpers/downloadOptions';
-import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../helpers/taskOutput';
+} from '../../params/commonFields';
+import type { RunOptions } from '../../engine/perItem';
+import { downloadLimitOptions } from '../../params/downloadOptions';
+import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './fields';
+import { languageField, queryRouteField, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
@@ -59,8 +60,9 @@ function routeDeadline(settings: WaitSettings): WaitSettings {
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const startedAt = Date.now();
 	const wait = routeDeadline(readWaitSettings(this, BY_ROUTE, undefined, 'taskWaitDeadlineMinutes'));
-	return await runJobs(this, run.items.length, {
+	return await awaitExistingTasks<Submitted>(this, run.items.length, {
 		noun: 'task',
+		startedAt,
 		continueOnFail: run.continueOnFail,
 		concurrency: readConcurrency(this),
 		wait,
@@ -72,9 +74,6 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const language = route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
 			return { taskId: requireTaskId(this, i), route, language };
 		},
-		ledger: false,
-		// Nothing is sent here: the task exists already, so "submitting" only hands it to the engine.
-		submit: async (prepared): Promise<Submitted> => ({ ...prepared, startedAt, raw: {} as IDataObject }),
 		succeed: async (_prepared, submitted, i, snapshot) => {
 			const download = this.getNodeParameter('download', i, false) as boolean;
 			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../helpers/bodyFields';
-import { readNumber } from '../../helpers/inputs';
+import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../params/additionalBody';
+import { readNumber } from '../../params/inputs';
 import type { NumberField } from '../../registry/limits';
 
 export interface ChatRequest {

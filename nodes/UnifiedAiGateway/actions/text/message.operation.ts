@@ -1,15 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { additionalBodyField } from '../../helpers/bodyFields';
-import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../helpers/fields';
-import { forEachItem, type RunOptions } from '../../helpers/perItem';
+import { additionalBodyField } from '../../params/additionalBody';
+import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../params/commonFields';
+import { forEachItem, type RunOptions } from '../../engine/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
 import { CREATED_NOTE } from '../../transport/created';
-import { gatewayRequest, type ByteStream } from '../../transport/request';
+import type { ByteStream } from '../../transport/request';
 import { readChatRequest, type ChatRequest } from './chatRequest';
-import { ChatStreamError, readChatStream } from './chatStream';
+import { postChatCompletion } from '../../api/chat';
+import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
 const show = { resource: ['text'], operation: ['message'] };
 
@@ -153,17 +154,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 
 /** POST /v1/chat/completions, plain or streamed; both give the same completion object. */
 async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number): Promise<IDataObject> {
-	const { body, headers } = await gatewayRequest.call(ctx, {
-		method: 'POST',
-		path: '/v1/chat/completions',
-		body: request.body,
-		model: request.model,
-		action: `asking model '${request.model}'`,
-		billed: true,
-		stream: request.stream,
-		timeoutMs: request.timeoutMs,
-		itemIndex: i,
-	});
+	const { body, headers } = await postChatCompletion(ctx, { body: request.body, model: request.model, stream: request.stream, timeoutMs: request.timeoutMs, itemIndex: i });
 	if (!request.stream) return checkCompletion(ctx, body, request.model, i);
 	const stream = body as unknown as ByteStream;
 	// A relay that ignores `stream: true` answers one JSON completion: read it as such.

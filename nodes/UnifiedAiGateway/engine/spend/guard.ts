@@ -1,8 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readComparableBalance, type Balance } from '../../actions/account/balance';
-import { readSpendSettings } from '../../helpers/spendFields';
+import { readComparableBalance, type Balance } from '../../api/account';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
 import { plannedText, runSummary, writeCustomData, type BalanceReading } from './summary';
@@ -88,7 +87,11 @@ async function checkBalance(ctx: IExecuteFunctions, run: RunEstimate, settings: 
 	};
 }
 
-export function createSpendGuard<P>(ctx: IExecuteFunctions, estimate: Estimator<P>): SpendGuard<P> {
+/**
+ * `readSettings` reads the Spend Guard options (params/spendGuardOptions.ts) when the run is planned:
+ * the engine reads no node parameter itself, and a bad option refuses the run before any request.
+ */
+export function createSpendGuard<P>(ctx: IExecuteFunctions, readSettings: () => SpendSettings, estimate: Estimator<P>): SpendGuard<P> {
 	let settings: SpendSettings | undefined;
 	const estimates = new Map<number, ItemEstimate>();
 	const byPrepared = new Map<P, ItemEstimate>();
@@ -100,7 +103,7 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, estimate: Estimator<
 		async beforeSubmit(items) {
 			if (items.length === 0) return undefined;
 			try {
-				settings = readSpendSettings(ctx);
+				settings = readSettings();
 			} catch (error) {
 				return error as Error;
 			}

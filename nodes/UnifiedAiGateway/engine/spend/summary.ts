@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { BalanceKind } from '../../actions/account/balance';
+import type { BalanceKind } from '../../api/account';
 import { usd, type RunEstimate } from './tally';
 import type { SpendSettings } from './types';
 

@@ -1,4 +1,4 @@
-import type { BalanceKind } from '../../actions/account/balance';
+import type { BalanceKind } from '../../api/account';
 
 /** One item's part of a run's cost, estimated before anything is sent. */
 export interface ItemEstimate {
@@ -16,7 +16,7 @@ export interface ItemEstimate {
 	unpriced?: string;
 }
 
-/** The Spend Guard options of one node run (helpers/spendFields.ts). */
+/** The Spend Guard options of one node run (params/spendGuardOptions.ts). */
 export interface SpendSettings {
 	/** Max Estimated Cost per Run (USD); undefined = no cap. */
 	capUsd?: number;

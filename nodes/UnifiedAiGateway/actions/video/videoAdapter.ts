@@ -1,0 +1,119 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+
+import { postVideoJob } from '../../api/videos';
+import type { Submitted } from '../../engine/jobPlan';
+import { videoContentPath } from '../../engine/routes';
+import { taskIdOf } from '../../engine/snapshot';
+import { submittedTaskId } from '../../engine/submitAnswer';
+import { readAdditionalBody } from '../../params/additionalBody';
+import { checkPrompt, readNumber } from '../../params/inputs';
+import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../params/registryRules';
+import { readRegistryValues } from '../../params/registryValues';
+import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
+import { resolveModelId } from '../../pipeline/model';
+import { refuse } from '../../pipeline/refusals';
+import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { VIDEO_MODELS } from '../../registry/videoModels';
+import { videoCostJson, videoSpendEstimate } from './videoCost';
+import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
+import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
+import { modelNotes, videoFacts } from './videoOutput';
+import { readVideoReferences, referenceUrls } from './videoReferences';
+import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
+
+/** A video value refusal: 'Seconds (seconds): "10" is not accepted by sora-2; allowed values are 8, 12'. */
+function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string, r: ValueRefusal): NodeOperationError {
+	if (r.reason === 'unusual') {
+		return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is far beyond any video model's range; without ${ALLOW_UNUSUAL_LABEL} it takes ${r.accepts}`, r.hint);
+	}
+	const need = r.reason === 'values' ? `allowed values are ${r.accepts}` : `use ${r.accepts}`;
+	return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`, r.hint);
+}
+
+/** Reads and checks everything of one item; sends nothing (the engine runs this for all items first). */
+async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo> {
+	const { id: modelId, row: model } = resolveModelId(ctx, i, ctx.getNodeParameter('modelId', i, '', { extractValue: true }), 'video', VIDEO_MODELS.map((m) => m.id));
+	const checkedPrompt = checkPrompt(ctx.getNodeParameter('prompt', i, ''));
+	if ('problem' in checkedPrompt) {
+		throw refuse(ctx, i, / is empty$/.test(checkedPrompt.problem) ? `${checkedPrompt.problem}: describe the video to generate` : checkedPrompt.problem);
+	}
+	const prompt = checkedPrompt.value;
+
+	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
+	if (!VIDEO_ROUTES[route]) throw refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
+	if (VIDEO_ROUTES[route].multipart && !model?.limits?.fileReferenceField) {
+		const takers = VIDEO_MODELS.filter((m) => m.limits?.fileReferenceField).map((m) => m.id);
+		throw refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
+	}
+
+	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, model, (r) => valueRefusal(ctx, i, modelId, r), route);
+	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
+	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
+	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
+	const rules = model?.fields?.video ?? {};
+	const labelOf = (key: string) => {
+		if (rules[key]) return registryFieldLabel(key, rules[key]);
+		if (key === refKey) return 'Reference Images';
+		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
+	};
+	const extra = readAdditionalBody(ctx.getNodeParameter('videoAdditionalBody', i, '{}'), '{"metadata": {"fps": 24}}', template, labelOf, (message, hint) =>
+		refuse(ctx, i, message, hint),
+	);
+	const timeoutS = readNumber(ctx, 'videoSubmitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
+	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
+}
+
+/** One POST per item, never repeated: a video is pre-charged when the gateway accepts it. */
+async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Promise<Submitted> {
+	const route = VIDEO_ROUTES[p.route];
+	const body = route.multipart ? multipartBody(p) : jsonBody(p, await referenceUrls(ctx, p.refs, i));
+	const startedAt = Date.now();
+	const answer = await postVideoJob(ctx, { path: route.path, body, model: p.modelId, timeoutMs: p.timeoutMs, itemIndex: i });
+	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', answer, taskIdOf(answer));
+	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('waiting.language', i, 'en') as string) : undefined;
+	return { taskId, route: route.queryRoute, language, startedAt, raw: answer };
+}
+
+/** A video is always a task: the output is the finished task, its facts, its cost and, by default, the file. */
+async function output(
+	ctx: IExecuteFunctions,
+	p: PreparedVideo,
+	submitted: Submitted,
+	i: number,
+	{ snapshot, estimate, wait, continueOnFail }: OutputContext,
+): Promise<INodeExecutionData[]> {
+	const task = snapshot!;
+	const json: IDataObject = {
+		...taskJson(task),
+		...videoFacts(p, task),
+		queryRoute: submitted.route,
+		...modelNotes(p.modelId, p.model),
+		...videoCostJson(estimate),
+	};
+	if (!(ctx.getNodeParameter('download', i, true) as boolean)) return [{ json }];
+	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
+	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
+	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
+	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), {
+		itemIndex: i,
+		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
+		baseName: task.taskId,
+		defaultMimeType: 'video/mp4',
+		kind: 'video',
+		...downloadDeadline('video', submitted.startedAt, wait ? wait.deadlineMs : undefined),
+		receipt: { taskId: task.taskId, expiresAt: task.expiresAt },
+		continueOnFail,
+	});
+}
+
+/** The video adapter of the generation pipeline (pipeline/generation.ts). */
+export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
+	noun: 'video job',
+	waitDefaults: { minutes: DEFAULT_DEADLINE_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
+	prepare,
+	submit,
+	estimate: (p, settings) => videoSpendEstimate(p, settings.videoUsdPerSecond),
+	output,
+	// Pending items (not waited for, or still running) also say which model and price apply.
+	describePending: (p, _submitted, estimate) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...videoCostJson(estimate) }),
+};

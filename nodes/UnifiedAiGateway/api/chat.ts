@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { gatewayRequest } from '../transport/request';
+
+/**
+ * POST /v1/chat/completions (docs/gateway-contract.md §4.3): one billed chat call. A streamed
+ * call's body is the byte stream (api/chatStream.ts reads it); `headers` tell whether a relay
+ * answered one JSON completion instead.
+ */
+export async function postChatCompletion(
+	ctx: IExecuteFunctions,
+	call: { body: IDataObject; model: string; stream: boolean; timeoutMs: number; itemIndex: number },
+): Promise<{ body: IDataObject; headers: IDataObject }> {
+	const { body, headers } = await gatewayRequest.call(ctx, {
+		method: 'POST',
+		path: '/v1/chat/completions',
+		body: call.body,
+		model: call.model,
+		action: `asking model '${call.model}'`,
+		billed: true,
+		stream: call.stream,
+		timeoutMs: call.timeoutMs,
+		itemIndex: call.itemIndex,
+	});
+	return { body, headers };
+}

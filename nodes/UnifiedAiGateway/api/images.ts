@@ -1,0 +1,32 @@
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../transport/request';
+import type { GatewayHost } from '../transport/urls';
+
+export type ImageEndpoint = 'generate' | 'edit';
+
+const PATHS: Record<ImageEndpoint, string> = { generate: '/v1/images/generations', edit: '/v1/images/edits' };
+
+/**
+ * POST /v1/images/generations or /v1/images/edits, on the main or the alt host
+ * (docs/gateway-contract.md §4.4, §4.6, §4.7): the one billed call of an image item. The answer
+ * is returned as the gateway sent it (redacted): image URLs for a sync model, else a task id.
+ */
+export async function postImageJob(
+	ctx: IExecuteFunctions,
+	job: { endpoint: ImageEndpoint; host: GatewayHost; body: IDataObject; model: string; sync: boolean; itemIndex: number },
+): Promise<IDataObject> {
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'POST',
+		host: job.host,
+		path: PATHS[job.endpoint],
+		body: job.body,
+		// A sync model holds the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s).
+		timeoutMs: job.sync ? SYNC_IMAGE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
+		action: `submitting the image ${job.endpoint === 'edit' ? 'edit' : 'generation'}`,
+		billed: true,
+		model: job.model,
+		itemIndex: job.itemIndex,
+	});
+	return body;
+}

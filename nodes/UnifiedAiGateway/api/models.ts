@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import { classifyModel, type ModelGroup } from '../registry/models';
+import type { GatewayContext } from '../transport/context';
+import { gatewayRequest } from '../transport/request';
+
+export interface GatewayModel {
+	id: string;
+	group: ModelGroup;
+	ownedBy?: string;
+	endpointTypes: string[];
+}
+
+/** GET /v1/models (docs/gateway-contract.md §4.12, §10.4): the key's models, each classified text, image or video. */
+export async function listGatewayModels(ctx: GatewayContext, itemIndex?: number): Promise<GatewayModel[]> {
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'GET',
+		path: '/v1/models',
+		action: 'listing the models of this key',
+		itemIndex,
+	});
+	const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];
+	return data
+		.filter((m) => typeof m.id === 'string')
+		.map((m) => ({
+			id: m.id as string,
+			group: classifyModel(m.id as string, m.supported_endpoint_types),
+			ownedBy: typeof m.owned_by === 'string' ? m.owned_by : undefined,
+			endpointTypes: Array.isArray(m.supported_endpoint_types) ? m.supported_endpoint_types.map(String) : [],
+		}))
+		.sort((a, b) => a.id.localeCompare(b.id));
+}

@@ -1,0 +1,67 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { MAX_FILE_MB } from '../engine/downloads';
+import { NUMBER_LIMITS } from '../registry/limits';
+import { OPTIONS_PARAMETER } from './commonFields';
+import { checkNumber } from './inputs';
+
+export type FileKind = 'image' | 'video';
+
+/**
+ * The download limits, as entries of an Options collection (operational knobs, as HTTP Request
+ * keeps them): the size limit of one result file and the time one item's downloads may take. A
+ * bigger file is refused before it fills n8n's memory or disk.
+ */
+export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] {
+	const limit = kind === 'any' ? `${MAX_FILE_MB.image} MB for an image, ${MAX_FILE_MB.video} MB for a video` : `${MAX_FILE_MB[kind]} MB`;
+	return [
+		{
+			displayName: 'Max File Size (MB)',
+			name: 'maxFileSizeMb',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description: `Largest result file accepted when downloading, in MB. 0 (or left out) uses the default: ${limit}. A bigger file is not stored and the item fails with its URL or task ID.`,
+		},
+		{
+			displayName: 'Download Timeout (Seconds)',
+			name: 'downloadTimeoutSeconds',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				'Longest time all files of one item may take to download. 0 (or left out): inside Max Wait when waiting for a task, else 10 min for images and 30 min for videos (a trigger always keeps to its poll budget). A file host that stops sending for 60 s fails sooner.',
+		},
+	];
+}
+
+export interface DownloadLimits {
+	/** The user's size limit in bytes (undefined: the engine's default for the file's kind). */
+	maxBytes?: number;
+	/** The user's bound on one item's downloads (undefined: Max Wait or the download's own bound). */
+	timeoutMs?: number;
+}
+
+export function readDownloadLimits(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number): DownloadLimits {
+	const poll = !('getInputData' in ctx);
+	// Both nodes keep the limits in their Options collection.
+	const options = (poll
+		? (ctx as IPollFunctions).getNodeParameter(OPTIONS_PARAMETER, {})
+		: (ctx as IExecuteFunctions).getNodeParameter(OPTIONS_PARAMETER, itemIndex, {})) as IDataObject;
+	// An option left out is its default; one set (or given by an expression) is checked like every number.
+	const read = (field: 'maxFileSizeMb' | 'downloadTimeoutSeconds', key: string): number | undefined => {
+		if (options?.[key] === undefined) return undefined;
+		const checked = checkNumber(options[key], NUMBER_LIMITS[field]);
+		if ('problem' in checked) {
+			throw new NodeOperationError(ctx.getNode(), checked.problem, {
+				...(poll ? {} : { itemIndex }),
+				description: 'Nothing was downloaded. If the value comes from an expression, check what it gives.',
+			});
+		}
+		return checked.value > 0 ? checked.value : undefined;
+	};
+	const mb = read('maxFileSizeMb', 'maxFileSizeMb');
+	const seconds = read('downloadTimeoutSeconds', 'downloadTimeoutSeconds');
+	return { maxBytes: mb && Math.round(mb * 1024 * 1024), timeoutMs: seconds && Math.round(seconds * 1000) };
+}

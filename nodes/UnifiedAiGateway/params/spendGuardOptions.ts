@@ -1,0 +1,143 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../api/account';
+import type { SpendSettings } from '../engine/spend/types';
+import { NUMBER_LIMITS, type NumberLimit } from '../registry/limits';
+import { checkNumber } from './inputs';
+
+/** The parameter every billed operation keeps its Spend Guard options in. */
+export const SPEND_GUARD_PARAMETER = 'spendGuard';
+
+const VIDEO_PRICES: INodeProperties = {
+	displayName: 'Video Prices per Second',
+	name: 'videoPrices',
+	type: 'fixedCollection',
+	typeOptions: { multipleValues: true },
+	placeholder: 'Add Video Price',
+	default: {},
+	description:
+		"The gateway publishes no video price (video is pre-charged by the site's price and the duration). Give your site's USD price per second for a model and the estimate includes its videos.",
+	options: [
+		{
+			displayName: 'Price',
+			name: 'prices',
+			values: [
+				{ displayName: 'Model', name: 'model', type: 'string', default: '', placeholder: 'sora-2', description: 'The video model ID, as in the Model field' },
+				{
+					displayName: 'USD per Second',
+					name: 'usdPerSecond',
+					type: 'number',
+					typeOptions: { minValue: 0, numberPrecision: 4 },
+					default: 0,
+					description: 'What one second of video of this model costs on your site',
+				},
+			],
+		},
+	],
+};
+
+/**
+ * The Spend Guard of a billed operation: checked once per node run, before its first request.
+ * `video` adds the per-second prices only video needs.
+ */
+export function spendGuardOptions(show: Record<string, string[]>, kind: 'image' | 'video'): INodeProperties {
+	const options: INodeProperties[] = [
+		{
+			displayName: 'Allow Unpriced Items',
+			name: 'allowUnpricedItems',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether a run with a cost cap may send items the node has no price for (video without a price per second, models missing from the price list). They count as 0 in the estimate and the summary says so.',
+		},
+		{
+			displayName: 'Balance Units per USD',
+			name: 'balanceUnitsPerUsd',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 6 },
+			default: 1,
+			description:
+				'The gateway reports balances in the unit its operator configured (USD, CNY or a token count). How many of those units make one USD, e.g. 7.2 for CNY or 500000 for tokens.',
+		},
+		{
+			displayName: 'Check Balance Before Submitting',
+			name: 'checkBalance',
+			type: 'options',
+			default: 'token',
+			options: BALANCE_KIND_OPTIONS,
+			description:
+				'Reads the balance once per run. If the estimate exceeds what remains, nothing is sent. Unlimited quota always passes.',
+		},
+		{
+			displayName: 'Max Estimated Cost per Run (USD)',
+			name: 'maxRunCostUsd',
+			type: 'number',
+			typeOptions: { minValue: 0, numberPrecision: 4 },
+			default: 1,
+			description:
+				"Before the first request, the list-price estimate of all this run's items (model, size, resolution, n) is summed. Over this amount nothing is sent, and the error lists the items that make up the total.",
+		},
+		{
+			displayName: 'Stop If Balance Cannot Be Read',
+			name: 'stopIfBalanceUnreadable',
+			type: 'boolean',
+			default: false,
+			description: 'Whether a failing balance call stops the run before anything is sent. Off: the run goes on and the summary says the balance was not read.',
+		},
+	];
+	if (kind === 'video') options.push(VIDEO_PRICES);
+	return {
+		displayName: 'Spend Guard',
+		name: SPEND_GUARD_PARAMETER,
+		type: 'collection',
+		placeholder: 'Add Limit',
+		default: {},
+		description:
+			"Limits checked once per run, before anything is sent: a cap on the estimated cost and the gateway balance. Every run also reports what it submitted, in its first item and in the execution's custom data.",
+		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+		displayOptions: { show },
+	};
+}
+
+function refuse(ctx: IExecuteFunctions, message: string): never {
+	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description: 'Nothing was sent. Correct the Spend Guard option and run again.' });
+}
+
+function checked(ctx: IExecuteFunctions, value: unknown, limit: NumberLimit): number {
+	const result = checkNumber(value, limit);
+	if ('problem' in result) refuse(ctx, result.problem);
+	return result.value;
+}
+
+function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, number> {
+	const entries = ((raw as IDataObject | undefined)?.prices ?? []) as IDataObject[];
+	const prices: Record<string, number> = {};
+	for (const entry of entries) {
+		const model = String(entry.model ?? '').trim();
+		if (!model) refuse(ctx, 'Video Prices per Second: a price has no model ID');
+		const rate = checkNumber(entry.usdPerSecond, NUMBER_LIMITS.usdPerSecond);
+		if ('problem' in rate) refuse(ctx, `${rate.problem} (the price of ${model})`);
+		prices[model] = rate.value;
+	}
+	return prices;
+}
+
+/** The run's Spend Guard options, read once (from the first item, as they apply to the whole run). */
+export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
+	const raw = ctx.getNodeParameter(SPEND_GUARD_PARAMETER, 0, {}) as IDataObject;
+	const settings: SpendSettings = {
+		balanceUnitsPerUsd: raw.balanceUnitsPerUsd === undefined ? 1 : checked(ctx, raw.balanceUnitsPerUsd, NUMBER_LIMITS.balanceUnitsPerUsd),
+		stopIfBalanceUnreadable: raw.stopIfBalanceUnreadable === true,
+		allowUnpriced: raw.allowUnpricedItems === true,
+		videoUsdPerSecond: videoPrices(ctx, raw.videoPrices),
+	};
+	if (raw.maxRunCostUsd !== undefined) {
+		settings.capUsd = checked(ctx, raw.maxRunCostUsd, NUMBER_LIMITS.maxRunCostUsd);
+	}
+	if (raw.checkBalance !== undefined) {
+		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user') refuse(ctx, `Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance)} is not a balance; use token or user`);
+		settings.balance = raw.checkBalance as BalanceKind;
+	}
+	return settings;
+}

@@ -1,0 +1,73 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import type { Submitted, WaitSettings } from '../engine/jobPlan';
+import { runJobs } from '../engine/jobRunner';
+import type { RunOptions } from '../engine/perItem';
+import type { TaskSnapshot } from '../engine/snapshot';
+import { createSpendGuard } from '../engine/spend/guard';
+import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
+import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
+import { readDownloadLimits } from '../params/downloadOptions';
+import { readSpendSettings } from '../params/spendGuardOptions';
+
+/*
+ * The one pipeline of every billed generation (Image → Generate and Edit, Video → Generate): read
+ * the model, read and check the request, estimate the cost, submit, parse the answer, build the
+ * output. A resource brings an adapter with its own steps; checking every item before any is
+ * sent, the spend guard, the caps, the wait and the receipts are the engine's (engine/jobRunner.ts).
+ */
+
+/** What the output step knows besides the item: the finished task, the item's estimate, the run's settings. */
+export interface OutputContext {
+	/** The finished task; undefined for a synchronous answer. */
+	snapshot?: TaskSnapshot;
+	/** The item's part of the run's estimate (the spend guard's), made before anything was sent. */
+	estimate?: ItemEstimate;
+	wait: false | WaitSettings;
+	continueOnFail: boolean;
+}
+
+export interface GenerationAdapter<P, S extends Submitted> {
+	/** What the work is, for messages: "image job". */
+	noun: string;
+	/** Max Wait default (minutes) and the poll interval the resource's routes advise. */
+	waitDefaults: { minutes: number; intervalMs?: number };
+	/** Reads the model, then reads and checks the request: one item, nothing sent. */
+	prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<P>;
+	/** The one billed call (reference uploads first) and its answer parsed: a task id, or the sync result. */
+	submit(ctx: IExecuteFunctions, prepared: P, itemIndex: number): Promise<S>;
+	/** The item's part of the run's cost, before anything is sent (engine/spend). */
+	estimate(prepared: P, settings: SpendSettings): ItemEstimate;
+	/** The output items of a finished item. */
+	output(ctx: IExecuteFunctions, prepared: P, submitted: S, itemIndex: number, context: OutputContext): Promise<INodeExecutionData[]>;
+	/** What a pending item also says about its request (model, parameters, cost). */
+	describePending(prepared: P, submitted: S, estimate: ItemEstimate | undefined): IDataObject;
+}
+
+/** Runs one resource's generation over all input items: check all, estimate, submit under the cap, wait, output. */
+export async function runGeneration<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	run: RunOptions,
+	adapter: GenerationAdapter<P, S>,
+): Promise<INodeExecutionData[]> {
+	const spendGuard = createSpendGuard<P>(ctx, () => readSpendSettings(ctx), (prepared, settings) => adapter.estimate(prepared, settings));
+	const concurrency = readConcurrency(ctx);
+	const wait = readWaitForCompletion(ctx, adapter.waitDefaults.minutes, adapter.waitDefaults.intervalMs);
+	return await runJobs<P, S>(ctx, run.items.length, {
+		noun: adapter.noun,
+		continueOnFail: run.continueOnFail,
+		concurrency,
+		wait,
+		prepare: async (i) => {
+			const prepared = await adapter.prepare(ctx, i);
+			// The download's own numbers are checked now, not after the paid answer arrives.
+			if (ctx.getNodeParameter('download', i, true) as boolean) readDownloadLimits(ctx, i);
+			return prepared;
+		},
+		submit: async (prepared, i) => await adapter.submit(ctx, prepared, i),
+		succeed: async (prepared, submitted, i, snapshot) =>
+			await adapter.output(ctx, prepared, submitted, i, { snapshot, estimate: spendGuard.estimateOf(prepared), wait, continueOnFail: run.continueOnFail }),
+		describePending: (prepared, submitted) => adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),
+		spendGuard,
+	});
+}

@@ -1,0 +1,148 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { DownloadError, downloadToBinary, type Receipt } from '../engine/downloads';
+import { shownUrl } from '../engine/results';
+import { nodeErrorOf } from '../engine/nodeError';
+import type { TaskSnapshot } from '../engine/snapshot';
+import { capBody } from '../engine/bodyCopy';
+import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
+import { errorItem } from '../engine/perItem';
+import { executionLimit } from '../engine/timeLimit';
+import { isToolRun } from '../engine/toolMode';
+
+/** A task as our outputs show it, whatever route and shape it came from. */
+export function taskJson(snapshot: TaskSnapshot): IDataObject {
+	return {
+		taskId: snapshot.taskId,
+		status: snapshot.status,
+		state: snapshot.state,
+		progress: snapshot.progress,
+		url: snapshot.urls[0] === undefined ? undefined : shownUrl(snapshot.urls[0]),
+		urls: snapshot.urls.map(shownUrl),
+		...(snapshot.expiresAt ? { expiresAt: snapshot.expiresAt } : {}),
+		...(snapshot.answeredBy ? { answeredBy: snapshot.answeredBy } : {}),
+		...(snapshot.error ? { error: snapshot.error } : {}),
+		...(snapshot.estimatedTimeS !== undefined ? { estimatedTimeSeconds: snapshot.estimatedTimeS } : {}),
+	};
+}
+
+/** The gateway's answer as items carry it: capped (engine/bodyCopy.ts). */
+export function rawJson(snapshot: TaskSnapshot): IDataObject {
+	return capBody(snapshot.raw);
+}
+
+export interface FileOutputOptions {
+	itemIndex: number;
+	binaryProperty: string;
+	baseName: string;
+	defaultMimeType: string;
+	/** What is expected, for messages; the size limit follows what the bytes are. */
+	kind?: FileKind;
+	/** Epoch ms by which every download of the item is over (Max Wait, or the download's own bound). */
+	deadlineAt?: number;
+	deadlineName?: string;
+	receipt?: Receipt;
+	/** On: a failed file becomes its own error item beside the good ones. Off: the item fails. */
+	continueOnFail: boolean;
+}
+
+/** Without Wait for Completion (or for Task → Download Result), a download has this long of its own. */
+const OWN_BOUND_MS: Record<FileKind, number> = { image: 10 * 60_000, video: 30 * 60_000 };
+/** A task that finished at the very end of Max Wait still gets this long for its files. */
+const LEAST_MS = 5_000;
+
+/** When the downloads of an item must be over, and what that bound is called in messages. */
+export function downloadDeadline(kind: FileKind, waitStartedAt?: number, maxWaitMs?: number): { deadlineAt: number; deadlineName: string } {
+	if (waitStartedAt !== undefined && maxWaitMs !== undefined && maxWaitMs > 0) {
+		return { deadlineAt: Math.max(waitStartedAt + maxWaitMs, Date.now() + LEAST_MS), deadlineName: 'Max Wait' };
+	}
+	return { deadlineAt: Date.now() + OWN_BOUND_MS[kind], deadlineName: `the download limit of ${OWN_BOUND_MS[kind] / 60_000} min` };
+}
+
+/**
+ * One output item per URL: its json plus, when asked, the file under the chosen binary field.
+ * Each URL is its own attempt: a bad one never drops the good ones. With Continue On Fail a bad
+ * one is an error item carrying its full URL (and task id); without, the item fails naming every
+ * URL that failed.
+ * Never a file for an AI Agent's tool call: n8n hands tools' JSON to the model and drops binaries,
+ * so a download there would only cost time and a file nobody gets; the URL is the result.
+ */
+export async function itemsPerUrl(
+	ctx: IExecuteFunctions,
+	urls: string[],
+	json: (url: string, index: number) => IDataObject,
+	download: FileOutputOptions | undefined,
+): Promise<INodeExecutionData[]> {
+	const items: INodeExecutionData[] = [];
+	const failed: DownloadError[] = [];
+	const limits = download ? readDownloadLimits(ctx, download.itemIndex) : {};
+	const chosen = limits.timeoutMs
+		? { deadlineAt: Date.now() + limits.timeoutMs, deadlineName: `Options → Download Timeout (${limits.timeoutMs / 1000} s)` }
+		: { deadlineAt: download?.deadlineAt, deadlineName: download?.deadlineName };
+	// A download never outlives the execution either: n8n's time limit would cancel it and lose the item.
+	const limit = download ? executionLimit(ctx) : undefined;
+	const bound =
+		limit && (chosen.deadlineAt === undefined || limit.waitEndsAt < chosen.deadlineAt)
+			? { deadlineAt: limit.waitEndsAt, deadlineName: "the workflow's time limit (Timeout Workflow)" }
+			: chosen;
+	for (const [index, url] of urls.entries()) {
+		const base = json(url, index);
+		const itemJson = {
+			...base,
+			// The item's own URL when it names one (a content-route download keeps the task's result URL).
+			url: shownUrl(typeof base.url === 'string' ? base.url : url),
+			...(download?.receipt?.expiresAt ? { expiresAt: download.receipt.expiresAt } : {}),
+		};
+		// An inline (data:) result has no URL to give instead: it is stored even for a tool, costs no request,
+		// and stays in the execution (the model gets the JSON).
+		if (!download || (isToolRun(ctx) && !/^data:/i.test(url))) {
+			items.push({ json: itemJson });
+			continue;
+		}
+		try {
+			const binary = await downloadToBinary(ctx, url, {
+				itemIndex: download.itemIndex,
+				baseName: urls.length > 1 ? `${download.baseName}-${index + 1}` : download.baseName,
+				defaultMimeType: download.defaultMimeType,
+				kind: download.kind,
+				maxBytes: limits.maxBytes,
+				...bound,
+				receipt: download.receipt,
+			});
+			items.push({ json: itemJson, binary: { [download.binaryProperty]: binary } });
+		} catch (error) {
+			if (!(error instanceof DownloadError) || error.context.stopped) throw nodeErrorOf(ctx.getNode(), error);
+			if (!download.continueOnFail) {
+				failed.push(error);
+				continue;
+			}
+			const errorJson: IDataObject = {
+				...itemJson,
+				error: error.message,
+				...(error.description ? { description: error.description } : {}),
+				downloadFailed: true,
+				created: 'yes',
+			};
+			items.push(errorItem(ctx, errorJson, error, download.itemIndex));
+		}
+	}
+	if (failed.length > 0) throw allFailures(failed, urls.length);
+	return items;
+}
+
+/** The first failure, naming every URL that failed (each is a receipt) and what was fetched. */
+function allFailures(failed: DownloadError[], total: number): DownloadError {
+	const [first] = failed;
+	if (failed.length === 1 && total === 1) return first;
+	const others = failed.slice(1).map((error) => `- ${error.url}: ${error.message}`);
+	first.description = [
+		first.description,
+		`${failed.length} of ${total} result files could not be downloaded${others.length > 0 ? '; the others that failed:' : '.'}`,
+		...others,
+		total > failed.length ? `The other ${total - failed.length} files were downloaded, but the item failed: turn on Continue On Fail to get them as items beside the errors.` : '',
+	]
+		.filter(Boolean)
+		.join('\n');
+	first.context.urls = failed.map((error) => error.url);
+	return first;
+}
