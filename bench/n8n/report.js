@@ -27,7 +27,8 @@ function rssOver(run, baseline) {
 function figures(run, baseline) {
 	const bytes = run.executions.reduce((n, e) => n + e.bytes, 0);
 	return {
-		wallOverIdeal: run.wallMs / run.idealMs,
+		// A run whose executions did not all succeed has no wall time to compare: it gave up (or was stopped).
+		wallOverIdeal: run.statuses.every((s) => s === 'success') ? run.wallMs / run.idealMs : NaN,
 		readsPerTask: run.readsPerTask,
 		readsPerImageTask: run.readsPerImageTask,
 		readsPerVideoTask: run.readsPerVideoTask,
@@ -88,7 +89,7 @@ const since = (run, phase) => fmt((run.phases[phase] - run.started) / 1000, 1);
 /** What a run did, beyond the table: timeline, CPU, RSS, each execution. */
 function details(run, baseline, log) {
 	const rss = rssOver(run, baseline);
-	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
+	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
 	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
 	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')}; rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
 	for (const e of run.executions) {

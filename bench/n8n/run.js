@@ -121,7 +121,7 @@ async function benchRun(stack, sim, options) {
 	const gateway = whatTheGatewaySaw(sim);
 	const items = planned.reduce((n, p) => n + p.count, 0);
 	const files = executions.reduce((n, e) => n + e.files, 0);
-	const slowestMs = Math.max(...gateway.tasks.map((t) => t.durationMs).filter(Number.isFinite));
+	const slowestMs = plannedSlowestMs(planned, options.durationMs ?? DURATION_MS);
 	// What the limit itself costs: the submits beyond the bucket's first burst, at its rate.
 	const limitMs = options.limit ? ((items - (options.limit.burst ?? options.limit.perSecond)) / options.limit.perSecond) * 1000 : 0;
 	const idealMs = slowestMs + INTERVAL_S * 1000 + Math.max(0, limitMs);
@@ -202,6 +202,21 @@ function whatTheGatewaySaw(sim) {
 		failedTasks: tasks.filter((t) => t.outcome === 'failed').length,
 		phases,
 	};
+}
+
+/**
+ * The slowest task the plan makes, from the simulator's own rule (test/simulator/tasks.js: the
+ * n-th task of a model takes min + (max - min) × frac(n × golden ratio)): the ideal of a scenario
+ * is the same for every side, whether or not a side got all its tasks created.
+ */
+function plannedSlowestMs(planned, [min, max]) {
+	const golden = (Math.sqrt(5) - 1) / 2;
+	let slowest = 0;
+	for (const kind of new Set(planned.map((p) => p.kind))) {
+		const count = planned.filter((p) => p.kind === kind).reduce((n, p) => n + p.count, 0);
+		for (let i = 0; i < count; i++) slowest = Math.max(slowest, Math.round(min + (max - min) * ((i * golden) % 1)));
+	}
+	return slowest;
 }
 
 const avg = (list) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : NaN);
