@@ -9,7 +9,11 @@
  * interval later.
  */
 
+const os = require('os');
+
 const { INTERVAL_S } = require('./workflows');
+
+const CORES = os.cpus().length;
 
 /** Issue targets: the package's wall within 5 % of ideal and no more reads per task than the loop at its interval. */
 const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1 };
@@ -91,7 +95,8 @@ function details(run, baseline, log) {
 	const rss = rssOver(run, baseline);
 	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
 	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
-	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')}; rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
+	const cpuTotal = Object.values(run.cpu).reduce((a, b) => a + b, 0);
+	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
 	for (const e of run.executions) {
 		log(`    execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`);
 	}

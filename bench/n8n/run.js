@@ -77,7 +77,9 @@ async function benchRun(stack, sim, options) {
 	let seen = [];
 	let stoppedByBench = 0;
 	try {
-		await Promise.all(planned.map((p) => post(stack, target(p.kind).path, { run, count: p.count })));
+		// Each execution's items start where the previous one's of the same kind ended: every prompt is unique in the run.
+		const from = (i) => planned.slice(0, i).filter((q) => q.kind === planned[i].kind).reduce((n, q) => n + q.count, 0);
+		await Promise.all(planned.map((p, i) => post(stack, target(p.kind).path, { run, count: p.count, from: from(i) })));
 		for (let turn = 0; ; turn++) {
 			await sleep(250);
 			const recs = records(sim, run);

@@ -34,10 +34,13 @@ function node(id, name, type, parameters, extra = {}) {
 const webhook = (path) =>
 	node(1, 'Webhook', 'n8n-nodes-base.webhook', { httpMethod: 'POST', path, responseMode: 'onReceived', options: {} }, { typeVersion: 2, webhookId: `be4c4000-${path}` });
 
-/** Prompts unique per run and item: a prompt seen twice in the gateway's records is a double submit. */
+/**
+ * Prompts unique per run and item (`from`: where this execution's items start, when several
+ * executions share a run): a prompt that made two tasks is a double submit.
+ */
 const items = (kind) =>
 	node(2, 'Items', 'n8n-nodes-base.code', {
-		jsCode: `const body = $('Webhook').first().json.body;\nreturn Array.from({ length: body.count }, (_, i) => ({ json: { prompt: body.run + ' ${kind} ' + i } }));`,
+		jsCode: `const body = $('Webhook').first().json.body;\nconst from = Number(body.from || 0);\nreturn Array.from({ length: body.count }, (_, i) => ({ json: { prompt: body.run + ' ${kind} ' + (from + i) } }));`,
 	}, { typeVersion: 2 });
 
 const waitAndDownload = { waitForCompletion: true, waitIntervalSeconds: INTERVAL_S, waitDeadlineMinutes: 10, onTimeout: 'fail', download: true, concurrency: CONCURRENCY };
