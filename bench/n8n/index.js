@@ -165,9 +165,10 @@ async function main(args) {
 		if (interrupted) return await stopAll().finally(leave);
 		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the executions run in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
 
-		// The baseline: idle after start-up, before any execution (the lowest of a few samples).
+		// The baseline: idle after start-up, before any execution (the lowest sample over 10 s: a
+		// process just started still frees what its start-up left).
 		let baseline = rssNow(stack.runners);
-		for (let i = 0; i < 6; i++) {
+		for (let i = 0; i < 20; i++) {
 			await sleep(500);
 			const now = rssNow(stack.runners);
 			baseline = Object.fromEntries(Object.entries(now).map(([name, mb]) => [name, Math.min(mb, baseline[name])]));

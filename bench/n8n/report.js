@@ -94,6 +94,9 @@ const since = (run, phase) => fmt((run.phases[phase] - run.started) / 1000, 1);
 function details(run, baseline, log) {
 	const rss = rssOver(run, baseline);
 	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
+	// What the reads and downloads add after the gateway's work: the last task done (its submit came when it came) + one interval.
+	const afterSubmits = run.phases.lastTask - run.started + INTERVAL_S * 1000;
+	log(`    after the submits: the last task was done at ${fmt((run.phases.lastTask - run.started) / 1000, 1)} s; wall ÷ (that + interval) = ${fmt(run.wallMs / afterSubmits)}`);
 	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
 	const cpuTotal = Object.values(run.cpu).reduce((a, b) => a + b, 0);
 	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
@@ -126,7 +129,8 @@ function report(runs, baseline, { heapCapMb, queueScale } = {}, log = console.lo
 		if (dup) missed.push(`duplicate_submits ${dup}`);
 		log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
 		const workers = rssOver(run, baseline).byRunner.map((g) => `${g.name}:${fmt(g.peak, 0)}`).join(',');
-		log(`bench-n8n-queue items=${run.items} executions=${run.executions.length} wall_over_ideal=${fmt(f.wallOverIdeal)} reads_per_task=${fmt(f.readsPerTask)} heap_cap_mb=${heapCapMb ?? 'none'} worker_rss_peak_mb=${workers} rss_peak_over_baseline_mb=${fmt(f.rssOverMb, 0)} failed=${run.failed} duplicate_submits=${dup}`);
+		const afterSubmits = run.wallMs / (run.phases.lastTask - run.started + INTERVAL_S * 1000);
+		log(`bench-n8n-queue items=${run.items} executions=${run.executions.length} wall_over_ideal=${fmt(f.wallOverIdeal)} wall_over_last_task_plus_interval=${fmt(afterSubmits)} reads_per_task=${fmt(f.readsPerTask)} heap_cap_mb=${heapCapMb ?? 'none'} worker_rss_peak_mb=${workers} rss_peak_over_baseline_mb=${fmt(f.rssOverMb, 0)} failed=${run.failed} duplicate_submits=${dup}`);
 		return missed.length ? 1 : 0;
 	}
 	const pkg = runs.find((r) => r.scenario === 'default' && r.side === 'package');
