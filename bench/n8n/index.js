@@ -18,7 +18,7 @@
  *   --scenarios all    the three
  *   --queue --items 5000 [--executions 10]   scale: N images over E executions posted at once
  *                      (as a scheduled batch would), run by two workers; the package only
- *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 384 MB)
+ *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 320 MB)
  *   --probe-heap-cap   find the smallest cap n8n starts in first (256, 320, 384, … MB) and use it
  *   --uncapped         no cap: RSS growth for information only (V8 collects late when it may)
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
@@ -51,8 +51,8 @@ const { report } = require('./report');
 const VERSION = process.env.N8N_VERSION || n8n.NEWEST_2X;
 const COUNTS = { image: Number(process.env.BENCH_IMAGES ?? 500), video: Number(process.env.BENCH_VIDEOS ?? 100) };
 const LIMIT = { perSecond: 20, burst: 20 };
-/** The smallest heap n8n 2.41.1 starts in (--probe-heap-cap: 256 MB aborts, 384 MB starts). */
-const DEFAULT_HEAP_CAP_MB = 384;
+/** The smallest heap n8n 2.41.1 starts in, as --probe-heap-cap found it: 256 MB aborts, 320 MB starts. */
+const DEFAULT_HEAP_CAP_MB = 320;
 const HEADER_CRED = { id: 'benchHeaderAuth', name: 'Gateway key (header)' };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
