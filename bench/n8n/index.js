@@ -19,7 +19,7 @@
  *   --queue --items 5000 [--executions 10]   scale: N images over E executions posted at once
  *                      (as a scheduled batch would), run by two workers; the package only
  *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 320 MB)
- *   --probe-heap-cap   find the smallest cap n8n starts in first (256, 320, 384, … MB) and use it
+ *   --probe-heap-cap   find the smallest cap n8n starts in first (192, 256, 320, … MB) and use it
  *   --uncapped         no cap: RSS growth for information only (V8 collects late when it may)
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
  *   BENCH_IMAGES / BENCH_VIDEOS   the default scenario's counts (default 500 / 100)

@@ -91,7 +91,7 @@ async function startQueue({ version, dir, credential, vars, variants, heapCapMb,
  * folder, SQLite, nothing imported): n8n's own floor, below which no workflow could run at all.
  * Each try is one start-up; a cap too small aborts with V8's "heap out of memory" or never answers.
  */
-async function probeHeapCap({ version, dir, caps = [256, 320, 384, 448, 512] }) {
+async function probeHeapCap({ version, dir, caps = [192, 256, 320, 384, 448, 512] }) {
 	const line = n8n.n8nLine(version);
 	const tried = [];
 	for (const cap of caps) {
