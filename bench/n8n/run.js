@@ -75,7 +75,7 @@ async function benchRun(stack, sim, options) {
 	const timeoutMs = options.timeoutMs ?? 900_000;
 	let peaks;
 	let seen = [];
-	let stoppedByBench = 0;
+	const stoppedByBench = new Set();
 	try {
 		// Each execution's items start where the previous one's of the same kind ended: every prompt is unique in the run.
 		const from = (i) => planned.slice(0, i).filter((q) => q.kind === planned[i].kind).reduce((n, q) => n + q.count, 0);
@@ -90,9 +90,9 @@ async function benchRun(stack, sim, options) {
 				const over = seen.length >= planned.length && seen.every((e) => !RUNNING.includes(e.status));
 				if (over || (enough && side === 'package')) break;
 				if (options.stopAfterMs && Date.now() - started > options.stopAfterMs) {
-					for (const e of seen.filter((x) => RUNNING.includes(x.status))) {
+					for (const e of seen.filter((x) => RUNNING.includes(x.status) && !stoppedByBench.has(x.id))) {
 						await restJson(stack.baseUrl, 'POST', `/rest/executions/${e.id}/stop`, undefined, stack.cookie).catch(() => {});
-						stoppedByBench++;
+						stoppedByBench.add(e.id);
 					}
 				}
 			}
@@ -117,7 +117,7 @@ async function benchRun(stack, sim, options) {
 		const files = mine.reduce((n, r) => n + Number(r.query.files), 0);
 		const failedItems = mine.reduce((n, r) => n + Number(r.query.failed), 0);
 		const lastRecord = Math.max(0, ...mine.map((r) => r.at));
-		executions.push({ kind, id: e.id, items, files, failed: failedItems, endedAt: Math.max(lastRecord, side === 'loop' && files < items ? stored.stoppedAt ?? e.stoppedAt ?? 0 : 0) || endedAt, ...stored, kbPerItem: stored.bytes / 1024 / Math.max(1, items) });
+		executions.push({ kind, id: e.id, items, files, failed: failedItems, endedAt: Math.max(lastRecord, side === 'loop' && files < items ? e.stoppedAt ?? 0 : 0) || endedAt, ...stored, kbPerItem: stored.bytes / 1024 / Math.max(1, items) });
 	}
 	const wallMs = Math.max(...executions.map((e) => e.endedAt)) - started;
 	const gateway = whatTheGatewaySaw(sim);
@@ -145,7 +145,7 @@ async function benchRun(stack, sim, options) {
 		// An item without its file counts as failed, whatever the node said.
 		failed: items - files,
 		failedWithReason: executions.reduce((n, e) => n + e.failed, 0),
-		stoppedByBench,
+		stoppedByBench: stoppedByBench.size,
 		statuses: executions.map((e) => e.status),
 		limited: gate?.limited ?? 0,
 		...gateway,

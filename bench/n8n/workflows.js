@@ -1,15 +1,17 @@
 'use strict';
 /*
- * The two workflows of the benchmark, each started by its own Webhook: two executions run side by
- * side (in one workflow n8n would run the image branch and the video branch one after the other).
+ * The workflows of the benchmark, each started by its own Webhook, so executions run side by side
+ * (in one workflow n8n would run the image branch and the video branch one after the other).
  *
- *   bench-images  body { run, count }: `count` async image items, one node run, Wait for Completion
- *                 and Download Result on (binaries go to n8n's binary data store)
+ *   bench-images  body { run, count, from }: `count` async image items, one node run, Wait for
+ *                 Completion and Download Result on (binaries go to n8n's binary data store)
  *   bench-videos  the same with sora-2 videos
+ *   bench-loop-images[-retry|-batch], bench-loop-videos[…]: the hand-built loop (below)
  *
- * Each ends by recording itself on the simulator's files origin (POST /e2e/record, as test/queue
- * does): the moment it ended, how many items came out, how many with a file, how many failed. The
- * gateway node continues on error, so a failed item is counted instead of failing the execution.
+ * Each records itself on the simulator's files origin (POST /e2e/record, as test/queue does): the
+ * package's at its end (how many items came out, how many with a file, how many failed; the
+ * gateway node continues on error, so a failed item is counted instead of failing the
+ * execution), the loop's after each pass of its Download (the files of that pass).
  */
 
 const fs = require('fs');
