@@ -45,15 +45,20 @@ async function post(stack, path, body) {
 
 const records = (sim, run) => sim.find('POST', '/e2e/record', 'files').filter((r) => r.query.run === run);
 
+const RUNNING = ['new', 'running', 'waiting', 'unknown'];
+
 /** The executions of a workflow started since `since` (n8n's execution list, newest first). */
 async function executionsOf(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=100`, undefined, stack.cookie);
 	const list = json.results ?? json;
-	return list.filter((e) => Date.parse(e.startedAt) >= since - 1000).map((e) => ({ id: String(e.id), workflowId, status: e.status, stoppedAt: e.stoppedAt ? Date.parse(e.stoppedAt) : undefined }));
+	// n8n lists the running executions and then the finished ones: one that ends between the two
+	// reads can be in both. One entry per id, the finished one first.
+	const byId = new Map();
+	for (const e of [...list].sort((a, b) => Number(RUNNING.includes(a.status)) - Number(RUNNING.includes(b.status)))) if (!byId.has(String(e.id))) byId.set(String(e.id), e);
+	return [...byId.values()].filter((e) => Date.parse(e.startedAt) >= since - 1000).map((e) => ({ id: String(e.id), workflowId, status: e.status, stoppedAt: e.stoppedAt ? Date.parse(e.stoppedAt) : undefined }));
 }
 
-const RUNNING = ['new', 'running', 'waiting', 'unknown'];
 
 /**
  * options: { run (name), side ('package' | 'loop'), variant (the loop's, default plain),
