@@ -52,8 +52,8 @@ async function executionsOf(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 	const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=100`, undefined, stack.cookie);
 	const list = json.results ?? json;
-	// n8n lists the running executions and then the finished ones: one that ends between the two
-	// reads can be in both. One entry per id, the finished one first.
+	// n8n's list can hold one execution twice (seen once: 11 entries for 10 executions, most likely
+	// one that ended while the list was read): one entry per id, a finished one first.
 	const byId = new Map();
 	for (const e of [...list].sort((a, b) => Number(RUNNING.includes(a.status)) - Number(RUNNING.includes(b.status)))) if (!byId.has(String(e.id))) byId.set(String(e.id), e);
 	return [...byId.values()].filter((e) => Date.parse(e.startedAt) >= since - 1000).map((e) => ({ id: String(e.id), workflowId, status: e.status, stoppedAt: e.stoppedAt ? Date.parse(e.stoppedAt) : undefined }));
