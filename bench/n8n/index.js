@@ -1,20 +1,38 @@
 #!/usr/bin/env node
-'use strict';
 /*
- * npm run bench:n8n [-- --queue]: 500-item nights, measured in a real n8n (not part of CI).
+ * npm run bench:n8n [-- flags]: the package against the loop users build by hand, in a real n8n
+ * (not part of CI).
  *
  * One n8n (regular mode: `n8n start`; --queue: Redis + PostgreSQL + main + two workers) with the
- * packed package, the gateway simulator on loopback. Two Webhook workflows started at the same
- * moment: 500 gpt-image-2-async images and 100 sora-2 videos, each waited and downloaded in one
- * node run; tasks take 2-20 s each, half without estimated_time. Run 1 as is, run 2 behind a
- * 20 requests/s limit on the submit routes. The last line holds the worst figures of both runs.
+ * packed package, the gateway simulator on loopback, n8n's heap capped. Each scenario runs the
+ * package's workflows (one node run waits and downloads every item) and then the hand-built loop
+ * (loop-images.json, loop-videos.json: HTTP Request submit → Wait → status → If done → download)
+ * on the same workload at the same poll interval, one after the other in the same n8n; report.js
+ * prints them side by side. Tasks take 1.5-20 s, none says estimated_time.
  *
+ *   default            500 images + 100 videos: package, loop
+ *   --scenarios faults 100 + 20 items, every 5th task fails: package, loop (stopped at 90 s)
+ *   --scenarios limited  500 + 100 behind a 20 requests/s limit on the submits (429 beyond):
+ *                        package, loop plain, loop with Retry On Fail on its submit, loop with
+ *                        the submit's Batching (10 items a second)
+ *   --scenarios all    the three
+ *   --queue --items 5000 [--executions 10]   scale: N images over E executions posted at once
+ *                      (as a scheduled batch would), run by two workers; the package only
+ *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 320 MB)
+ *   --probe-heap-cap   find the smallest cap n8n starts in first (192, 256, 320, … MB) and use it
+ *   --uncapped         no cap: RSS growth for information only (V8 collects late when it may)
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
- *   BENCH_IMAGES / BENCH_VIDEOS   item counts (default 500 / 100)
- *   BENCH_RENDER=1         the simulator draws every result picture (default: once per size, see simulator.js)
- *   BENCH_RUNS=night       only that run (night or limited)
- *   E2E_KEEP=1             keep the temp folder (n8n logs, database)
+ *   BENCH_IMAGES / BENCH_VIDEOS   the default scenario's counts (default 500 / 100)
+ *   BENCH_INTERVAL_S   the poll interval of both sides (default 5)
+ *   BENCH_RENDER=1     the simulator draws every result picture (default: once per size, see simulator.js)
+ *   E2E_KEEP=1         keep the temp folder (n8n logs, database)
+ *
+ * The last line: bench-n8n wall_over_ideal=… reads_per_task=… loop_wall_over_ideal=…
+ * loop_reads_per_task=… heap_cap_mb=… rss_peak_over_baseline_mb=… failed=… duplicate_submits=…
+ * (the default scenario; with --items, a bench-n8n-queue line).
  */
+
+'use strict';
 
 const fs = require('fs');
 const os = require('os');
@@ -24,19 +42,75 @@ const { execFileSync } = require('child_process');
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
 const { startSimulator, picturesDrawnOnce } = require('./simulator');
-const { startStack } = require('./stack');
+const { startStack, probeHeapCap } = require('./stack');
 const { benchRun } = require('./run');
+const { INTERVAL_S } = require('./workflows');
 const { rssNow } = require('./measure');
 const { report } = require('./report');
 
 const VERSION = process.env.N8N_VERSION || n8n.NEWEST_2X;
 const COUNTS = { image: Number(process.env.BENCH_IMAGES ?? 500), video: Number(process.env.BENCH_VIDEOS ?? 100) };
 const LIMIT = { perSecond: 20, burst: 20 };
+/** The smallest heap n8n 2.41.1 starts in, as --probe-heap-cap found it: 256 MB aborts, 320 MB starts. */
+const DEFAULT_HEAP_CAP_MB = 320;
+const HEADER_CRED = { id: 'benchHeaderAuth', name: 'Gateway key (header)' };
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
 
+function parseArgs(args) {
+	const value = (name) => {
+		const i = args.indexOf(name);
+		if (i < 0) return undefined;
+		const v = args[i + 1];
+		if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+		return v;
+	};
+	const number = (name) => {
+		const v = value(name);
+		if (v === undefined) return undefined;
+		if (!/^[1-9]\d*$/.test(v)) throw new Error(`${name} takes a whole number > 0, not ${JSON.stringify(v)}`);
+		return Number(v);
+	};
+	const known = ['--queue', '--items', '--executions', '--heap-cap-mb', '--probe-heap-cap', '--uncapped', '--scenarios'];
+	for (const a of args) if (a.startsWith('--') && a !== '--' && !known.includes(a)) throw new Error(`unknown flag ${a} (known: ${known.join(', ')})`);
+	let scenarios = (value('--scenarios') ?? '').split(',').filter(Boolean);
+	if (scenarios.includes('all')) scenarios = ['faults', 'limited'];
+	for (const s of scenarios) if (!['faults', 'limited'].includes(s)) throw new Error(`--scenarios takes faults, limited or all, not ${s}`);
+	const opts = { queue: args.includes('--queue'), items: number('--items'), executions: number('--executions') ?? 10, heapCapMb: number('--heap-cap-mb'), probe: args.includes('--probe-heap-cap'), uncapped: args.includes('--uncapped'), scenarios };
+	if (opts.uncapped && (opts.heapCapMb || opts.probe)) throw new Error('--uncapped goes with neither --heap-cap-mb nor --probe-heap-cap');
+	if (opts.items && opts.items % opts.executions) throw new Error(`--items ${opts.items} does not split evenly over --executions ${opts.executions}`);
+	return opts;
+}
+
+const executionsOf = (counts) => Object.entries(counts).filter(([, n]) => n > 0).map(([kind, count]) => ({ kind, count }));
+const workload = (counts, extra = '') => `${counts.image} images + ${counts.video} videos, tasks 1.5-20 s, no estimated_time, poll interval ${INTERVAL_S} s on both sides${extra}`;
+
+/** The runs of each scenario asked for: [{ scenario, describe, side, variant, executions, … }]. */
+function plan(opts) {
+	if (opts.items) {
+		const each = opts.items / opts.executions;
+		return [{ scenario: 'scale', describe: `${opts.items} images over ${opts.executions} executions of ${each} posted at once, two workers, tasks 1.5-20 s, poll interval ${INTERVAL_S} s`, side: 'package', executions: Array.from({ length: opts.executions }, () => ({ kind: 'image', count: each })) }];
+	}
+	const runs = [];
+	const both = (scenario, describe, extra, variants = ['plain']) => {
+		runs.push({ scenario, describe, side: 'package', ...extra });
+		for (const variant of variants) runs.push({ scenario, describe, side: 'loop', variant, ...extra, ...(extra.loop || {}) });
+	};
+	both('default', workload(COUNTS), { executions: executionsOf(COUNTS) });
+	if (opts.scenarios.includes('faults')) {
+		const counts = { image: 100, video: 20 };
+		both('faults', workload(counts, ', every 5th task fails; the loop is stopped at 90 s, as a user would'), { executions: executionsOf(counts), failEvery: 5, loop: { stopAfterMs: 90_000 } });
+	}
+	if (opts.scenarios.includes('limited')) {
+		both('limited', workload(COUNTS, `, behind ${LIMIT.perSecond} requests/s on the submits (burst ${LIMIT.burst}; 429 beyond)`), { executions: executionsOf(COUNTS), limit: LIMIT }, ['plain', 'retry', 'batch']);
+	}
+	return runs;
+}
+
 async function main(args) {
-	const queue = args.includes('--queue');
+	const opts = parseArgs(args);
+	const runsPlanned = plan(opts);
+	const variants = [...new Set(runsPlanned.filter((r) => r.side === 'loop').map((r) => r.variant))];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-n8n-'));
 	let sim;
 	let stack;
@@ -64,35 +138,66 @@ async function main(args) {
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
 	try {
-		console.log(`bench-n8n: n8n ${VERSION}, ${queue ? 'queue mode (main + 2 workers)' : 'regular mode'}; ${COUNTS.image} images + ${COUNTS.video} videos; load: ${uptime()}`);
+		console.log(`bench-n8n: n8n ${VERSION}, ${opts.queue ? 'queue mode (main + 2 workers)' : 'regular mode'}; scenarios: ${[...new Set(runsPlanned.map((r) => r.scenario))].join(', ')}; load: ${uptime()}`);
 		const host = await n8n.prepareN8n({ version: VERSION });
 		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir}); result pictures ${picturesDrawnOnce ? 'drawn once per size (BENCH_RENDER=1 draws each)' : 'drawn for every task'}`);
+		let heapCapMb = opts.uncapped ? undefined : opts.heapCapMb ?? DEFAULT_HEAP_CAP_MB;
+		if (opts.probe) {
+			starting = true;
+			const probe = await probeHeapCap({ version: VERSION, dir }).finally(() => (starting = false));
+			if (interrupted) return await stopAll().finally(leave);
+			heapCapMb = probe.capMb;
+			console.log(`heap cap probe: ${probe.tried.join('; ')}`);
+		}
+		console.log(`heap cap: ${heapCapMb ? `${heapCapMb} MB (NODE_OPTIONS=--max-old-space-size=${heapCapMb} in every n8n process; ${opts.probe ? 'probed' : opts.heapCapMb ? 'given' : 'the default'})` : 'none (--uncapped: RSS growth for information only)'}`);
 		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
-		const credential = cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY });
-		const vars = { SIM_FILES: sim.filesUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME };
+		const credential = [
+			cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY }),
+			// The loop's HTTP Request nodes send the key as users set it up: a Header Auth credential.
+			{ ...HEADER_CRED, type: 'httpHeaderAuth', data: { name: 'Authorization', value: `Bearer ${n8n.SIM_API_KEY}` } },
+		];
+		const vars = { SIM_FILES: sim.filesUrl, SIM_MAIN: sim.mainUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME, HEADER_CRED_ID: HEADER_CRED.id, HEADER_CRED_NAME: HEADER_CRED.name };
 		const t = Date.now();
 		starting = true;
-		stack = await startStack({ queue, version: VERSION, dir, credential, vars }).finally(() => (starting = false));
+		// Queue mode: each worker runs up to half the executions at once (a batch's executions run side by side).
+		const concurrency = Math.max(10, Math.ceil((opts.items ? opts.executions : 2) / 2));
+		stack = await startStack({ queue: opts.queue, version: VERSION, dir, credential, vars, variants, heapCapMb, concurrency }).finally(() => (starting = false));
 		if (interrupted) return await stopAll().finally(leave);
-		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the node runs in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
+		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the executions run in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
+
+		// The baseline: idle after start-up, before any execution (the lowest sample over 10 s: a
+		// process just started still frees what its start-up left).
+		let baseline = rssNow(stack.runners);
+		for (let i = 0; i < 20; i++) {
+			await sleep(500);
+			const now = rssNow(stack.runners);
+			baseline = Object.fromEntries(Object.entries(now).map(([name, mb]) => [name, Math.min(mb, baseline[name])]));
+		}
+		console.log(`baseline RSS, idle after start-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
 
 		// Warm-up: code loaded, pools and caches filled; in queue mode a few runs so both workers take some.
-		for (let i = 0; i < (queue ? 3 : 1); i++) {
-			await benchRun(stack, sim, { run: `warmup${i}`, counts: { image: 10, video: 4 }, durationMs: [500, 1500], sampleRss: false, timeoutMs: 120_000 });
+		const warm = executionsOf({ image: 10, video: 4 });
+		for (let i = 0; i < (opts.queue ? 3 : 1); i++) {
+			await benchRun(stack, sim, { run: `warmup${i}`, side: 'package', executions: warm, durationMs: [500, 1500], sampleRss: false, timeoutMs: 120_000 });
 		}
+		if (variants.length) await benchRun(stack, sim, { run: 'warmloop', side: 'loop', executions: warm, durationMs: [500, 1500], sampleRss: false, timeoutMs: 120_000 });
 		await sleep(3000);
-		const baseline = rssNow(stack.runners);
-		console.log(`baseline RSS after start-up and warm-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
+		// A process may hold more right after start-up than once it has run something and collected:
+		// the baseline is the lower of the two idle figures, so the growth is never understated.
+		const warmed = rssNow(stack.runners);
+		console.log(`RSS idle after the warm-up: ${Object.entries(warmed).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
+		for (const name of Object.keys(baseline)) baseline[name] = Math.min(baseline[name], warmed[name]);
 
 		const runs = [];
-		// BENCH_RUNS=night (or limited) runs one of the two, for a quicker look while tuning.
-		const plan = [['night', undefined], ['limited', LIMIT]].filter(([name]) => !process.env.BENCH_RUNS || process.env.BENCH_RUNS.split(',').includes(name));
-		for (const [name, limit] of plan) {
+		for (const [i, p] of runsPlanned.entries()) {
 			const r0 = Date.now();
-			runs.push(await benchRun(stack, sim, { run: name, counts: COUNTS, limit }));
-			console.log(`run ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s${limit ? ` (behind ${limit.perSecond} requests/s, burst ${limit.burst})` : ''}; load: ${uptime()}`);
+			const name = `${p.scenario}-${p.side}${p.variant ? `-${p.variant}` : ''}`;
+			const run = await benchRun(stack, sim, { ...p, run: name });
+			runs.push({ ...run, scenario: p.scenario, describe: p.describe });
+			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s; load: ${uptime()}`);
+			await sleep(2000);
 		}
-		failed = report(runs, baseline) !== 0;
+		failed = report(runs, baseline, { heapCapMb, queueScale: Boolean(opts.items) }) !== 0;
 	} catch (e) {
 		failed = true;
 		console.log(`bench-n8n failed: ${n8n.redact(e.stack || e.message)}`);

@@ -1,72 +1,152 @@
 'use strict';
 /*
- * The figures of each run, the targets, and the last line: the worst over the runs (max ratio, max
- * RSS growth, sum of failed items, sum of double submits, the largest stored execution per item).
+ * The figures of each run, side by side per scenario (the package against the hand-built loop in
+ * the same n8n, at the same poll interval), the targets, and the last line.
+ *
+ * Ideal wall time: the slowest task of the run + one poll interval (+ what a rate limit itself
+ * imposes: the submits beyond its first burst, at its rate). Nobody can have every file sooner:
+ * the slowest task must finish, and a poller that reads every interval sees it done at most one
+ * interval later.
  */
 
-const TARGETS = { wallOverIdeal: 1.3, rssGrowthMb: 150, failed: 0, duplicates: 0, executionKbPerItem: 2, pollRatio: 1 };
+const os = require('os');
 
-const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : String(n));
+const { INTERVAL_S } = require('./workflows');
 
-/** Growth of each runner over its baseline (after start-up and the warm-up); the largest counts. */
-function rssGrowth(run, baseline) {
-	const growth = Object.entries(run.peaks || {}).map(([name, peak]) => ({ name, mb: peak - baseline[name] }));
-	return { byRunner: growth, mb: Math.max(...growth.map((g) => g.mb)) };
+const CORES = os.cpus().length;
+
+/** Issue targets: the package's wall within 5 % of ideal and no more reads per task than the loop at its interval. */
+const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1 };
+
+const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : '-');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? fmt(a / b) : '-');
+
+/** Peak RSS of each runner over its idle baseline (after start-up and the warm-up); the largest counts. */
+function rssOver(run, baseline) {
+	const byRunner = Object.entries(run.peaks || {}).map(([name, peak]) => ({ name, peak, mb: peak - baseline[name] }));
+	return { byRunner, mb: Math.max(...byRunner.map((g) => g.mb)) };
 }
 
-/** The worst poll count against 1.5 × ceil(T / interval) + 2 among the tasks without estimated_time. */
-function worstPolls(run) {
-	const without = run.tasks.filter((t) => t.withoutEstimate);
-	const worst = without.reduce((w, t) => (!w || t.ratio > w.ratio ? t : w), undefined);
-	return { worst, count: without.length, polls: run.tasks.reduce((n, t) => n + t.polls, 0) };
+/** The figures of one run, as the table shows them. */
+function figures(run, baseline) {
+	const bytes = run.executions.reduce((n, e) => n + e.bytes, 0);
+	return {
+		// A run whose executions did not all succeed has no wall time to compare: it gave up (or was stopped).
+		wallOverIdeal: run.statuses.every((s) => s === 'success') ? run.wallMs / run.idealMs : NaN,
+		readsPerTask: run.readsPerTask,
+		readsPerImageTask: run.readsPerImageTask,
+		readsPerVideoTask: run.readsPerVideoTask,
+		requestsPerTask: run.requestsPerTask,
+		mainCpu: run.mainCpu,
+		kbPerItem: bytes / 1024 / Math.max(1, run.items),
+		files: run.files,
+		failed: run.failed,
+		failedWithReason: run.failedWithReason,
+		lost: run.lost,
+		duplicates: run.duplicates,
+		posts: run.posts,
+		limited: run.limited,
+		wallS: run.wallMs / 1000,
+		rssOverMb: rssOver(run, baseline).mb,
+	};
+}
+
+// [label, figure, decimals, whether loop ÷ package is shown]
+const ROWS = [
+	['wall ÷ ideal', 'wallOverIdeal', 2, true],
+	['wall (s)', 'wallS', 1, true],
+	['task reads per task', 'readsPerTask', 2, true],
+	['  per image task', 'readsPerImageTask', 2, true],
+	['  per video task', 'readsPerVideoTask', 2, true],
+	['gateway requests per task', 'requestsPerTask', 2, true],
+	['main CPU (s)', 'mainCpu', 1, true],
+	['stored KB per item', 'kbPerItem', 2, true],
+	['files out', 'files', 0],
+	['failed items (no file)', 'failed', 0],
+	['  of them out with a reason', 'failedWithReason', 0],
+	['lost tasks', 'lost', 0],
+	['double submits', 'duplicates', 0],
+	['submit POSTs (429s)', 'posts', 0],
+	['RSS peak over baseline (MB)', 'rssOverMb', 0],
+];
+
+const label = (run) => (run.side === 'package' ? 'package' : `loop${run.variant === 'plain' ? '' : ` ${run.variant}`}`);
+
+/** One scenario's runs as a table: a column per run, and the first loop ÷ the package. */
+function table(runs, baseline, log) {
+	const cols = runs.map((r) => ({ name: label(r), f: figures(r, baseline), run: r }));
+	const pkg = cols.find((c) => c.run.side === 'package');
+	const loop = cols.find((c) => c.run.side === 'loop');
+	const both = pkg && loop;
+	const pad = (s, n) => String(s).padEnd(n);
+	log(`  ${pad('figure', 30)}${cols.map((c) => pad(c.name, 14)).join('')}${both ? `${loop.name} ÷ package` : ''}`);
+	for (const [name, key, d, shown] of ROWS) {
+		const cells = cols.map((c) => pad(key === 'posts' ? `${c.f.posts} (${c.f.limited})` : fmt(c.f[key], d), 14)).join('');
+		log(`  ${pad(name, 30)}${cells}${both && shown ? ratio(loop.f[key], pkg.f[key]) : ''}`);
+	}
+	const statuses = (run) => Object.entries(run.statuses.reduce((m, s) => ({ ...m, [s]: (m[s] ?? 0) + 1 }), {})).map(([s, n]) => `${n} ${s}`).join(', ');
+	log(`  ${pad('executions', 30)}${cols.map((c) => pad(statuses(c.run) + (c.run.stoppedByBench ? ' (stopped)' : ''), 14)).join('')}`);
 }
 
 const since = (run, phase) => fmt((run.phases[phase] - run.started) / 1000, 1);
 
-function describeRun(run, baseline) {
-	const growth = rssGrowth(run, baseline);
-	const polls = worstPolls(run);
-	const lines = [
-		`${run.run}: wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s (slowest task ${fmt(run.slowestMs / 1000, 1)} s + interval${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}) → wall_over_ideal=${fmt(run.wallMs / run.idealMs)}`,
-		`  timeline (s from the first POST): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`,
-		`  cpu seconds during the run: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (2 cores shared with other work)`,
-		`  submits: ${run.posts} POSTs for ${run.prompts} prompts, ${run.limited} answered 429, duplicates=${run.duplicates}, failed=${run.failed}`,
-		`  rss: ${growth.byRunner.map((g) => `${g.name} peak ${fmt(run.peaks[g.name], 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`,
-		...run.executions.map(
-			(e) => `  execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`,
-		),
-		`  polls: ${polls.polls} for ${run.tasks.length} tasks; without estimated_time (${polls.count}) the worst is ${polls.worst ? `${polls.worst.polls} polls for T=${fmt(polls.worst.durationMs / 1000, 1)} s against a bound of ${fmt(polls.worst.bound, 1)} (ratio ${fmt(polls.worst.ratio)})` : 'none'}`,
-	];
-	return { lines, growth, polls };
+/** What a run did, beyond the table: timeline, CPU, RSS, each execution. */
+function details(run, baseline, log) {
+	const rss = rssOver(run, baseline);
+	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
+	// What the reads and downloads add after the gateway's work: the last task done (its submit came when it came) + one interval.
+	const afterSubmits = run.phases.lastTask - run.started + INTERVAL_S * 1000;
+	log(`    after the submits: the last task was done at ${fmt((run.phases.lastTask - run.started) / 1000, 1)} s; wall ÷ (that + interval) = ${fmt(run.wallMs / afterSubmits)}`);
+	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
+	const cpuTotal = Object.values(run.cpu).reduce((a, b) => a + b, 0);
+	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
+	for (const e of run.executions) {
+		log(`    execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`);
+	}
 }
 
-/** Prints everything; returns the exit code (1 when a target is missed, each one said). */
-function report(runs, baseline, log = console.log) {
-	const described = runs.map((run) => describeRun(run, baseline));
-	for (const d of described) for (const line of d.lines) log(line);
-	const worst = {
-		wallOverIdeal: Math.max(...runs.map((r) => r.wallMs / r.idealMs)),
-		rssGrowthMb: Math.max(...described.map((d) => d.growth.mb)),
-		failed: runs.reduce((n, r) => n + r.failed, 0),
-		duplicates: runs.reduce((n, r) => n + r.duplicates, 0),
-		executionKbPerItem: Math.max(...runs.flatMap((r) => r.executions.map((e) => e.kbPerItem))),
-		pollRatio: Math.max(...described.map((d) => d.polls.worst?.ratio ?? 0)),
-	};
-	const inline = runs.some((r) => r.executions.some((e) => e.binaries.inline || e.binaries.byReference === 0));
+/**
+ * Prints every scenario (runs grouped by run.scenario) and the last line; returns the exit code
+ * (1 when a target is missed, each one said). `cap`: { heapCapMb, how } (how the cap was chosen).
+ */
+function report(runs, baseline, { heapCapMb, queueScale } = {}, log = console.log) {
+	const scenarios = [...new Set(runs.map((r) => r.scenario))];
+	for (const s of scenarios) {
+		const group = runs.filter((r) => r.scenario === s);
+		log('');
+		log(`scenario ${s}: ${group[0].describe}`);
+		table(group, baseline, log);
+		for (const r of group) details(r, baseline, log);
+	}
+	log('');
 	const missed = [];
-	if (worst.wallOverIdeal > TARGETS.wallOverIdeal) missed.push(`wall_over_ideal ${fmt(worst.wallOverIdeal)} > ${TARGETS.wallOverIdeal}`);
-	if (worst.rssGrowthMb > TARGETS.rssGrowthMb) missed.push(`rss_growth_mb ${fmt(worst.rssGrowthMb, 0)} > ${TARGETS.rssGrowthMb}`);
-	if (worst.failed > TARGETS.failed) missed.push(`failed ${worst.failed} > 0`);
-	if (worst.duplicates > TARGETS.duplicates) missed.push(`duplicate_submits ${worst.duplicates} > 0`);
-	if (worst.executionKbPerItem > TARGETS.executionKbPerItem) missed.push(`execution_data_kb ${fmt(worst.executionKbPerItem)} > ${TARGETS.executionKbPerItem} per item`);
-	if (inline) missed.push('execution data holds binaries inline (or references none)');
-	if (worst.pollRatio > TARGETS.pollRatio) missed.push(`polls per task above 1.5 × ceil(T / interval) + 2 (worst ratio ${fmt(worst.pollRatio)})`);
-	log(`polls_worst_ratio=${fmt(worst.pollRatio)} (polls ÷ (1.5 × ceil(T / interval) + 2), tasks without estimated_time; target ≤ 1)`);
+	const dup = runs.filter((r) => r.side === 'package').reduce((n, r) => n + r.duplicates, 0);
+	if (queueScale) {
+		const run = runs.find((r) => r.scenario === 'scale');
+		const f = figures(run, baseline);
+		if (f.wallOverIdeal > TARGETS.queueWallOverIdeal) missed.push(`wall_over_ideal ${fmt(f.wallOverIdeal)} > ${TARGETS.queueWallOverIdeal}`);
+		if (run.failed) missed.push(`failed ${run.failed}`);
+		if (dup) missed.push(`duplicate_submits ${dup}`);
+		log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
+		const workers = rssOver(run, baseline).byRunner.map((g) => `${g.name}:${fmt(g.peak, 0)}`).join(',');
+		const afterSubmits = run.wallMs / (run.phases.lastTask - run.started + INTERVAL_S * 1000);
+		log(`bench-n8n-queue items=${run.items} executions=${run.executions.length} wall_over_ideal=${fmt(f.wallOverIdeal)} wall_over_last_task_plus_interval=${fmt(afterSubmits)} reads_per_task=${fmt(f.readsPerTask)} heap_cap_mb=${heapCapMb ?? 'none'} worker_rss_peak_mb=${workers} rss_peak_over_baseline_mb=${fmt(f.rssOverMb, 0)} failed=${run.failed} duplicate_submits=${dup}`);
+		return missed.length ? 1 : 0;
+	}
+	const pkg = runs.find((r) => r.scenario === 'default' && r.side === 'package');
+	const loop = runs.find((r) => r.scenario === 'default' && r.side === 'loop');
+	const p = figures(pkg, baseline);
+	const l = loop ? figures(loop, baseline) : {};
+	if (p.wallOverIdeal > TARGETS.wallOverIdeal) missed.push(`wall_over_ideal ${fmt(p.wallOverIdeal)} > ${TARGETS.wallOverIdeal}`);
+	if (loop && p.readsPerTask > l.readsPerTask) missed.push(`reads_per_task ${fmt(p.readsPerTask)} > the loop's ${fmt(l.readsPerTask)} at the same ${INTERVAL_S} s interval`);
+	if (pkg.failed) missed.push(`failed ${pkg.failed} (under heap cap ${heapCapMb ?? 'none'})`);
+	if (dup) missed.push(`duplicate_submits ${dup}`);
+	if (loop && (loop.failed || loop.lost)) missed.push(`the hand-built loop did not finish the default run (${loop.failed} failed, ${loop.lost} lost): its line is no comparison`);
 	log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
 	log(
-		`bench-n8n wall_over_ideal=${fmt(worst.wallOverIdeal)} rss_growth_mb=${fmt(worst.rssGrowthMb, 0)} failed=${worst.failed} duplicate_submits=${worst.duplicates} execution_data_kb=${fmt(worst.executionKbPerItem)}`,
+		`bench-n8n wall_over_ideal=${fmt(p.wallOverIdeal)} reads_per_task=${fmt(p.readsPerTask)} loop_wall_over_ideal=${fmt(l.wallOverIdeal)} loop_reads_per_task=${fmt(l.readsPerTask)} heap_cap_mb=${heapCapMb ?? 'none'} rss_peak_over_baseline_mb=${fmt(p.rssOverMb, 0)} failed=${pkg.failed} duplicate_submits=${dup}`,
 	);
 	return missed.length ? 1 : 0;
 }
 
-module.exports = { report, TARGETS };
+module.exports = { report, figures, TARGETS };

@@ -4,7 +4,8 @@
  *   regular  one `n8n start` with a fresh user folder (SQLite); the node runs in main
  *   queue    Redis + PostgreSQL + main + two `n8n worker`s (test/queue/cluster.js); the node runs
  *            in the workers
- * Both give { baseUrl, cookie, runners: [{ name, pid }] (the processes whose RSS is sampled), stop() }.
+ * Both give { baseUrl, cookie, main: { name, pid }, runners: [{ name, pid }] (the processes that run
+ * the executions: main, or the workers; their RSS is sampled), stop() }.
  * stop() ends everything started, by process id; a failed start has stopped its part already.
  */
 
@@ -17,38 +18,43 @@ const pkg = require('../../test/e2e/package');
 const { startCluster, waitForWebhooks } = require('../../test/queue/cluster');
 const workflows = require('./workflows');
 
-/** Settings of every n8n process: binary data on disk on both lines (the workflows save executions in full). */
-function benchEnv(line) {
+/**
+ * Settings of every n8n process: binary data on disk on both lines (the workflows save executions
+ * in full), and the heap cap (V8's old space, in MB) when one is given.
+ */
+function benchEnv(line, heapCapMb) {
 	return {
 		// 2.x stores binaries on disk always (and refuses the old setting's "default"); 1.x needs it said.
 		...(line.major < 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
+		...(heapCapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapCapMb}` } : {}),
 	};
 }
 
-async function startRegular({ version, dir, credential, vars }) {
+async function startRegular({ version, dir, credential, vars, variants, heapCapMb }) {
 	const line = n8n.n8nLine(version);
 	const userFolder = path.join(dir, 'main');
 	fs.mkdirSync(userFolder, { recursive: true });
 	const cmd = { version };
 	await pkg.installPackage(userFolder, { packDir: path.join(dir, 'pack') });
 	await cli.importCredential(userFolder, credential, cmd);
-	const list = workflows.ALL();
+	const list = workflows.ALL(variants);
 	await cli.importWorkflow(userFolder, list, vars, cmd);
 	for (const wf of list) await cli.activateWorkflow(userFolder, wf.id, cmd);
-	const server = await n8n.startN8n(userFolder, { version, env: benchEnv(line) });
+	const server = await n8n.startN8n(userFolder, { version, env: benchEnv(line, heapCapMb) });
 	try {
-		await waitForWebhooks(server.baseUrl, workflows.PROBES);
+		await waitForWebhooks(server.baseUrl, workflows.probes(variants));
 		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
-		return { mode: 'regular', line, baseUrl: server.baseUrl, cookie, runners: [{ name: 'main', pid: server.pid }], logs: [server.logFile], stop: () => server.stop() };
+		const main = { name: 'main', pid: server.pid };
+		return { mode: 'regular', line, baseUrl: server.baseUrl, cookie, main, runners: [main], logs: [server.logFile], stop: () => server.stop() };
 	} catch (e) {
 		await server.stop();
 		throw e;
 	}
 }
 
-async function startQueue({ version, dir, credential, vars }) {
+async function startQueue({ version, dir, credential, vars, variants, heapCapMb, concurrency }) {
 	const line = n8n.n8nLine(version);
-	const list = workflows.ALL();
+	const list = workflows.ALL(variants);
 	const cluster = await startCluster({
 		version,
 		dir,
@@ -56,8 +62,11 @@ async function startQueue({ version, dir, credential, vars }) {
 		workflows: list,
 		vars,
 		activate: list.map((w) => w.id),
-		probes: workflows.PROBES,
-		env: benchEnv(line),
+		probes: workflows.probes(variants),
+		// Every n8n process capped alike (main takes the webhooks, the workers run the executions).
+		env: benchEnv(line, heapCapMb),
+		// Executions one worker runs at once: enough for every execution of a batch to run side by side.
+		concurrency,
 	});
 	try {
 		const { cookie } = await n8n.setupOwnerAndLogin(cluster.main.baseUrl);
@@ -66,6 +75,7 @@ async function startQueue({ version, dir, credential, vars }) {
 			line,
 			baseUrl: cluster.main.baseUrl,
 			cookie,
+			main: { name: 'main', pid: cluster.main.pid },
 			runners: cluster.workers.map((w) => ({ name: w.name, pid: w.server.pid })),
 			logs: [cluster.main.logFile, ...cluster.workers.map((w) => w.server.logFile)],
 			stop: () => cluster.stop(),
@@ -76,9 +86,36 @@ async function startQueue({ version, dir, credential, vars }) {
 	}
 }
 
-/** options: { queue, version, dir, credential, vars } */
+/**
+ * The smallest heap cap (MB) among `caps` in which `n8n start` of this line comes up (fresh user
+ * folder, SQLite, nothing imported): n8n's own floor, below which no workflow could run at all.
+ * Each try is one start-up; a cap too small aborts with V8's "heap out of memory" or never answers.
+ */
+async function probeHeapCap({ version, dir, caps = [192, 256, 320, 384, 448, 512] }) {
+	const line = n8n.n8nLine(version);
+	const tried = [];
+	for (const cap of caps) {
+		const folder = path.join(dir, `probe-${cap}`);
+		fs.mkdirSync(folder, { recursive: true });
+		const t = Date.now();
+		try {
+			const server = await n8n.startN8n(folder, { version, env: benchEnv(line, cap), timeoutMs: 180_000 });
+			await server.stop();
+			tried.push(`${cap} MB starts (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+			return { capMb: cap, tried };
+		} catch (e) {
+			const oom = /heap out of memory|Allocation failed|exited early/i.test(e.message);
+			tried.push(`${cap} MB ${oom ? 'aborts' : 'does not come up'} (${((Date.now() - t) / 1000).toFixed(0)} s)`);
+		} finally {
+			fs.rmSync(folder, { recursive: true, force: true });
+		}
+	}
+	throw new Error(`n8n ${version} starts under none of the heap caps ${caps.join(', ')} MB: ${tried.join('; ')}`);
+}
+
+/** options: { queue, version, dir, credential (one or a list), vars, variants (loop variants), heapCapMb, concurrency (queue) } */
 async function startStack(options) {
 	return options.queue ? startQueue(options) : startRegular(options);
 }
 
-module.exports = { startStack };
+module.exports = { startStack, probeHeapCap };
