@@ -13,7 +13,7 @@ import { fingerprintOf, tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
 import type { QueryRoute } from './routes';
-import type { TaskSnapshot } from './snapshot';
+import { estimatedTimeOf, type TaskSnapshot } from './snapshot';
 import type { SpendGuard } from './spend/guard';
 import { isToolRun, toolPendingJson, toolWait } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
@@ -143,7 +143,7 @@ export async function runJobs<P, S extends Submitted>(
 					route: s.submitted!.route!,
 					// A task taken up from an earlier try is read at once and gets a wait of its own.
 					startedAt: s.takenUp ? undefined : s.submitted!.startedAt,
-					estimatedTimeS: s.takenUp ? undefined : s.submitted!.estimatedTimeS,
+					estimatedTimeS: s.takenUp ? undefined : (s.submitted!.estimatedTimeS ?? estimatedTimeOf(s.submitted!.raw)),
 					pollNow: s.takenUp,
 					language: s.submitted!.language,
 				})),
