@@ -33,8 +33,8 @@ test('20 tasks of similar time: the leaders find out how long they take, the oth
 	const counts = ids.map((id) => reads(id));
 	// The first √20 items lead (read from the interval on, like a task alone); the later 15 wait for them.
 	for (const count of counts.slice(5)) expect(count).toBeLessThanOrEqual(2);
-	// A fixed 0.1 s interval would read each ~20 times; the leaders alone cost some 10 reads each.
-	expect(counts.reduce((a, b) => a + b, 0) / ids.length).toBeLessThan(4);
+	// A fixed 0.1 s interval would read each ~22 times; the leaders cost some 15 reads each.
+	expect(counts.reduce((a, b) => a + b, 0) / ids.length).toBeLessThan(6);
 	// …at the same speed: the last task is found soon after it ends.
 	expect(result.durationMs).toBeLessThan(2400 * 1.15 + 1500);
 });

@@ -103,6 +103,7 @@ export async function waitForTasks(
 
 	const launch = (watch: Watch) => {
 		watch.busy = true;
+		schedule.sent(watch.paced);
 		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
 			.then((outcome) => {
 				if (!outcome) return;
