@@ -22,8 +22,9 @@ export const SCHEDULE = {
 	 */
 	findChance: 0.5,
 	/**
-	 * Fewer than this share of the leaders ran as long as the task already has: it is among the
-	 * slowest, the one the run waits for, and is read after `tailShare` of its time.
+	 * Fewer than this share of the leaders ran as long as the task already has (itself included,
+	 * so a task alone never is): it is among the slowest, the ones the run waits for, and is read
+	 * after `tailShare` of its time.
 	 */
 	tailSurvival: 0.15,
 	tailShare: 0.1,
@@ -129,14 +130,14 @@ export class PollSchedule {
 		if (estimateMs > task.runningMs) return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
 		const group = this.groups.get(task.route)!;
 		const share = (part: number) => (task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs));
-		if (this.leaders.has(task)) return share(SCHEDULE.leaderShare);
-
 		const k = group.leaders.length;
 		if (k === 0) return share(SCHEDULE.leaderShare);
 		const openLeaders = k - group.took.length;
 		const stillRunning = (ageMs: number) => openLeaders + group.took.filter((t) => t > ageMs).length;
 		const survival = stillRunning(task.runningMs) / k;
+		// Leaders too: the last of them to finish may be the task the run waits for.
 		if (survival <= SCHEDULE.tailSurvival) return share(SCHEDULE.tailShare);
+		if (this.leaders.has(task)) return share(SCHEDULE.leaderShare);
 		// Read again at the age by which enough leaders that ran this long have finished.
 		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
 		if (allowed < 0) return Infinity;
