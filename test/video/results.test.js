@@ -23,7 +23,8 @@ describe('waiting and results', () => {
 	});
 
 	test('100% with in_progress is not success and not an error: it keeps waiting until completed', async () => {
-		ctx.sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000 });
+		// No estimated_time: a task's estimate would rightly defer its next read past the stuck phase.
+		ctx.sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000, estimatedTime: 'none' });
 		const result = await generate('sora-2', { download: false });
 		expect(result.error).toBeUndefined();
 		const [submit] = submits();

@@ -9,6 +9,7 @@ import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
+import { estimatedTimeOf } from './snapshot';
 import { isToolRun, toolPendingJson, toolWait } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
 
@@ -92,7 +93,7 @@ async function awaitResults<P, S extends Submitted>(
 					route: s.submitted!.route!,
 					// A task taken up from an earlier try is read at once and gets a wait of its own.
 					startedAt: s.takenUp ? undefined : s.submitted!.startedAt,
-					estimatedTimeS: s.takenUp ? undefined : s.submitted!.estimatedTimeS,
+					estimatedTimeS: s.takenUp ? undefined : (s.submitted!.estimatedTimeS ?? estimatedTimeOf(s.submitted!.raw)),
 					pollNow: s.takenUp,
 					language: s.submitted!.language,
 				})),

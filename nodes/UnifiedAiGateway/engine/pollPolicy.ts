@@ -2,7 +2,8 @@ import { GatewayRequestError } from '../transport/request';
 import { backoffDelay } from '../transport/retry';
 
 /**
- * How the engine treats the answers to a poll of a task that exists. One policy for the node's
+ * How the engine treats the answers to a poll of a task that exists (when a running task is read
+ * next is pollSchedule.ts's part). One policy for the node's
  * waits and the trigger, so both call a live task failed only for the same reasons.
  */
 export const POLL_POLICY = {
@@ -16,14 +17,6 @@ export const POLL_POLICY = {
 	inFlight: 10,
 	/** One poll may take this long; a slower answer only delays its own task. */
 	timeoutMs: 30_000,
-	/**
-	 * A task still running is polled less often the longer it runs: the next poll waits this
-	 * share of the time already waited (never less than the route's interval, never more than
-	 * `maxIntervalFactor` intervals). A task taking T is thus read at most ~15 % after it ends,
-	 * with fewer polls than a fixed interval would send.
-	 */
-	backoffShare: 0.15,
-	maxIntervalFactor: 6,
 };
 
 /**
@@ -41,12 +34,6 @@ export function pollFaultOf(error: unknown): PollFault {
 /** A refusal of the key or the account (401, 403), not of one task: the same for every task. */
 export function isAccountRefusal(error: unknown): boolean {
 	return error instanceof GatewayRequestError && ['401', '403'].includes(String(error.httpCode));
-}
-
-/** The wait before the next poll of a task that is still running. */
-export function nextPollDelay(intervalMs: number, waitedMs: number): number {
-	const stretched = Math.min(waitedMs * POLL_POLICY.backoffShare, intervalMs * POLL_POLICY.maxIntervalFactor);
-	return Math.max(intervalMs, Math.round(stretched));
 }
 
 /** The wait after a failed poll: backoff with jitter, at least the interval and any Retry-After. */

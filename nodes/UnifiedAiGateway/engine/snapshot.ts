@@ -17,6 +17,8 @@ export interface TaskSnapshot {
 	contentRoute?: boolean;
 	error?: string;
 	estimatedTimeS?: number;
+	/** How long the task took, once finished (`actual_time`, docs/gateway-contract.md §2.3): the wait learns from it. */
+	actualTimeS?: number;
 	/** Where the result URLs expire, when the gateway says (`expires_at`, epoch seconds or a date). */
 	expiresAt?: string;
 	/** The route that answered when the task's own route is missing on this gateway (`GET /v1/video/generations/{id}`). */
@@ -44,6 +46,16 @@ export function taskIdOf(body: unknown): string | undefined {
 	const root = obj(body);
 	const data = obj(root?.data);
 	return firstString(root?.task_id, data?.task_id, data?.id, root?.id, root?.request_id);
+}
+
+/**
+ * The gateway's estimate in seconds (`estimated_time`, docs/gateway-contract.md §2.3): the contract
+ * shows it in the task query's answer only, but a submit answer that carries it is read the same way.
+ */
+export function estimatedTimeOf(body: unknown): number | undefined {
+	const root = obj(body);
+	const seconds = firstNumber(root?.estimated_time, obj(root?.data)?.estimated_time);
+	return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
 /** The first `items[]` entry wherever the answer puts it (docs/gateway-contract.md §2.3 `result.items`, §4.5 top level). */
@@ -121,7 +133,8 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 		urls,
 		...(contentRoute ? { contentRoute } : {}),
 		error: state === 'failed' ? error : undefined,
-		estimatedTimeS: firstNumber(root.estimated_time, data?.estimated_time),
+		estimatedTimeS: estimatedTimeOf(root),
+		actualTimeS: firstNumber(root.actual_time, data?.actual_time),
 		...expiryOf(root, data),
 		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
 		raw: root,

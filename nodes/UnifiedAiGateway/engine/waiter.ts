@@ -4,7 +4,8 @@ import { abortableSleep } from '../transport/sleep';
 import { cancelSignalOf, type GatewayContext } from '../transport/context';
 import type { GatewayRequestError } from '../transport/request';
 import { announce, pollIntervals } from './interval';
-import { doubtfulVerdict, failedPollDelay, nextPollDelay, POLL_POLICY, pollFaultOf } from './pollPolicy';
+import { doubtfulVerdict, failedPollDelay, POLL_POLICY, pollFaultOf } from './pollPolicy';
+import { PollSchedule, type Paced } from './pollSchedule';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 import { queryTask } from './query';
 import { executionLimit } from './timeLimit';
@@ -16,7 +17,7 @@ export interface PendingTask {
 	route: QueryRoute;
 	/** When the task was created; its first poll and its deadline count from here. */
 	startedAt?: number;
-	/** The gateway's own estimate (estimated_time): the first poll waits that long. */
+	/** The gateway's own estimate (estimated_time, seconds): the first poll waits that long. */
 	estimatedTimeS?: number;
 	/** Read at once (a task an earlier try created may be finished already). */
 	pollNow?: boolean;
@@ -50,7 +51,10 @@ interface Watch {
 	task: PendingTask;
 	intervalMs: number;
 	startedAt: number;
-	nextAt: number;
+	/** Its schedule (pollSchedule.ts): when it is read next, learnt from the other tasks of the wait. */
+	paced: Paced;
+	/** After a failed poll: not before this (the fault policy's backoff, any Retry-After). */
+	notBefore: number;
 	deadlineAt: number;
 	/** The deadline is the execution's time limit (n8n would cancel the wait), not Max Wait. */
 	cutByExecution: boolean;
@@ -65,9 +69,10 @@ interface Watch {
 }
 
 /**
- * The one polling loop. All tasks of a node run share it, but each task keeps its own schedule:
- * a poll goes out when its task is due and a slot is free (at most `concurrency` in flight), so
- * a slow answer delays only its own task. Every wait ends on Stop.
+ * The one polling loop. All tasks of a node run share it, but each task keeps its own schedule
+ * (pollSchedule.ts: learnt from how long the other tasks of the wait take): a poll goes out when
+ * its task is due and a slot is free (at most `concurrency` in flight), so a slow answer delays
+ * only its own task. Every wait ends on Stop.
  */
 export async function waitForTasks(
 	ctx: GatewayContext,
@@ -83,22 +88,26 @@ export async function waitForTasks(
 	const watches: Watch[] = tasks.map((task, index) => {
 		const intervalMs = safeInterval(intervals.of(task.route), task.route);
 		const startedAt = task.startedAt ?? now;
-		const firstWait = task.pollNow ? 0 : task.estimatedTimeS ? Math.max(task.estimatedTimeS * 1000, 1000) : intervalMs;
+		const paced: Paced = { route: task.route, intervalMs, startedAt, pollNow: task.pollNow, estimatedTimeS: task.pollNow ? undefined : task.estimatedTimeS, runningMs: 0 };
 		const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
 		const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
 		const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
-		const nextAt = Math.min(startedAt + firstWait, deadlineAt);
-		return { index, task, intervalMs, startedAt, nextAt, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false };
+		return { index, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false };
 	});
+	const schedule = new PollSchedule(watches.map((watch) => watch.paced));
+	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
+	const dueAt = (watch: Watch) => Math.min(Math.max(schedule.dueAt(watch.paced), watch.notBefore), watch.deadlineAt);
 	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	let stopError: unknown;
 
 	const launch = (watch: Watch) => {
 		watch.busy = true;
-		const poll: Promise<void> = pollOnce(ctx, watch)
+		schedule.sent(watch.paced);
+		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
 			.then((outcome) => {
 				if (!outcome) return;
+				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) schedule.gone(watch.paced);
 				outcomes[watch.index] = outcome;
 				options.onOutcome?.(watch.index, outcome);
 			})
@@ -116,13 +125,16 @@ export async function waitForTasks(
 		if (stopError) throw asNodeError(ctx, stopError);
 		const open = watches.filter((watch) => outcomes[watch.index] === undefined);
 		if (open.length === 0) return outcomes;
-		const idle = open.filter((watch) => !watch.busy).sort((a, b) => a.nextAt - b.nextAt);
-		for (const watch of idle) {
-			if (inFlight.size >= cap || watch.nextAt > Date.now()) break;
+		const idle = open
+			.filter((watch) => !watch.busy)
+			.map((watch) => ({ watch, at: dueAt(watch) }))
+			.sort((a, b) => a.at - b.at);
+		for (const { watch, at } of idle) {
+			if (inFlight.size >= cap || at > Date.now()) break;
 			launch(watch);
 		}
-		const waiting = idle.filter((watch) => !watch.busy);
-		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].nextAt : Infinity;
+		const waiting = idle.filter(({ watch }) => !watch.busy);
+		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
 		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
 	}
 }
@@ -162,8 +174,9 @@ async function untilWakeOrAnswer(wakeAt: number, polls: Array<Promise<void>>, si
 }
 
 /** One poll of one task; an outcome when the task is done with, undefined to poll again. */
-async function pollOnce(ctx: GatewayContext, watch: Watch): Promise<WaitOutcome | undefined> {
+async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedule): Promise<WaitOutcome | undefined> {
 	watch.polls++;
+	const sentAt = Date.now();
 	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot: watch.snapshot });
 	try {
 		const snapshot = await queryTask(ctx, watch.task.route, watch.task.taskId, {
@@ -174,9 +187,11 @@ async function pollOnce(ctx: GatewayContext, watch: Watch): Promise<WaitOutcome 
 		watch.snapshot = snapshot;
 		watch.failures = 0;
 		watch.doubtful = 0;
+		watch.notBefore = 0;
+		if (snapshot.state !== 'pending') schedule.finished(watch.paced, Date.now(), snapshot.actualTimeS);
 		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
 		if (snapshot.state === 'failed') return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
-		watch.nextAt = Math.min(Date.now() + nextPollDelay(watch.intervalMs, Date.now() - watch.startedAt), watch.deadlineAt);
+		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
 	} catch (error) {
 		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
 		if (pollFaultOf(error) === 'stop') throw asNodeError(ctx, error);
@@ -186,8 +201,8 @@ async function pollOnce(ctx: GatewayContext, watch: Watch): Promise<WaitOutcome 
 		if (pollFaultOf(error) === 'doubtful' && ++watch.doubtful >= POLL_POLICY.doubtfulAnswersToReport) {
 			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, failed.message), error: failed };
 		}
-		const delay = failedPollDelay(watch.intervalMs, watch.failures, failed.retryAfterMs);
-		watch.nextAt = Math.min(Date.now() + delay, watch.deadlineAt);
+		schedule.faulted(watch.paced);
+		watch.notBefore = Date.now() + failedPollDelay(watch.intervalMs, watch.failures, failed.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
 }

@@ -1,0 +1,151 @@
+import type { QueryRoute } from './routes';
+
+/**
+ * When each task of one wait is read next. Tasks read through the same route in one wait are a
+ * group (one node run is one operation, so mostly one model): a few of them, the leaders (the
+ * earliest submitted, √n of n), are read on a schedule of their own that needs no history; the
+ * others are read when enough leaders have finished since their last reading that the read is
+ * likely to find them done. A batch thus costs about two reads per task while the leaders find out
+ * how long the model takes, and the last task is still found within a small share of its time.
+ * Measured by `npm run bench` (bench/run.js); docs/ARCHITECTURE.md describes the rules.
+ */
+export const SCHEDULE = {
+	/**
+	 * A leader (or a task alone in its wait) is read after this share of the time it has run (never
+	 * sooner than the interval): the reads grow with the log of a task's time, and a task taking T
+	 * is found at most ~15 % after it ends.
+	 */
+	leaderShare: 0.15,
+	/**
+	 * A task is read again once the leaders show it has at least this chance of having finished since
+	 * its last reading (half of the leaders still running then have finished since).
+	 */
+	findChance: 0.5,
+	/**
+	 * Fewer than this share of the leaders ran as long as the task already has (itself included,
+	 * so a task alone never is): it is among the slowest, the ones the run waits for, and is read
+	 * after `tailShare` of its time.
+	 */
+	tailSurvival: 0.15,
+	tailShare: 0.1,
+};
+
+/** What the schedule knows of one task. */
+export interface Paced {
+	route: QueryRoute;
+	/** The task's own minimum gap between reads: the Poll Interval, raised as interval.ts says. */
+	intervalMs: number;
+	startedAt: number;
+	/** Read at once (a task an earlier try created may be finished already). */
+	pollNow?: boolean;
+	/** The gateway's estimate (estimated_time, seconds): the first read waits that long. */
+	estimatedTimeS?: number;
+	/** When the last read was answered; the answer said the task was still running. */
+	lastReadAt?: number;
+	/** Its age then: the task is known to run at least this long. */
+	runningMs: number;
+	/** How long it took, once a read found it finished (or failed). */
+	tookMs?: number;
+	/** A read of it failed and the fault policy is backing off: its readings are not current. */
+	faulting?: boolean;
+	/** A read of it is on its way: a slow answer must not hold up the tasks waiting for its news. */
+	reading?: boolean;
+}
+
+interface Group {
+	leaders: Paced[];
+	/** Finished leaders' times, ascending; rebuilt when one finishes. */
+	took: number[];
+}
+
+export class PollSchedule {
+	private readonly groups = new Map<QueryRoute, Group>();
+	private readonly leaders = new Set<Paced>();
+
+	constructor(tasks: readonly Paced[]) {
+		const byRoute = new Map<QueryRoute, Paced[]>();
+		for (const task of tasks) byRoute.set(task.route, [...(byRoute.get(task.route) ?? []), task]);
+		for (const [route, members] of byRoute) {
+			// The earliest submitted lead: their readings run ahead of the tasks submitted after them.
+			const leaders = [...members].sort((a, b) => a.startedAt - b.startedAt).slice(0, Math.ceil(Math.sqrt(members.length)));
+			for (const leader of leaders) this.leaders.add(leader);
+			this.groups.set(route, { leaders, took: [] });
+		}
+	}
+
+	/** A read of the task goes out. */
+	sent(task: Paced): void {
+		task.reading = true;
+	}
+
+	/** A read sent at `sentAt` found the task still running; the next keeps the interval from its answer. */
+	running(task: Paced, sentAt: number, answeredAt: number, estimatedTimeS?: number): void {
+		task.reading = false;
+		task.lastReadAt = answeredAt;
+		task.runningMs = Math.max(task.runningMs, sentAt - task.startedAt);
+		task.faulting = false;
+		if (estimatedTimeS !== undefined && estimatedTimeS > 0) task.estimatedTimeS = estimatedTimeS;
+	}
+
+	/**
+	 * A read answered at `answeredAt` found the task done. It took between its last running age and
+	 * this answer; the answer is what counts (a task read when half the leaders were seen done is
+	 * then done with at least even odds), unless the gateway's `actual_time`
+	 * (docs/gateway-contract.md §2.3) places it inside that span.
+	 */
+	finished(task: Paced, answeredAt: number, actualTimeS?: number): void {
+		const upper = Math.max(task.runningMs, answeredAt - task.startedAt);
+		const actual = actualTimeS !== undefined && actualTimeS > 0 ? actualTimeS * 1000 : undefined;
+		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : upper;
+		task.faulting = false;
+		task.reading = false;
+		if (!this.leaders.has(task)) return;
+		const group = this.groups.get(task.route)!;
+		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+	}
+
+	/**
+	 * The task is done with but nothing says how long it took (it timed out, or could not be read):
+	 * it leaves the leaders, so the others stop waiting for its news.
+	 */
+	gone(task: Paced): void {
+		if (!this.leaders.delete(task)) return;
+		const group = this.groups.get(task.route)!;
+		group.leaders = group.leaders.filter((l) => l !== task);
+		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+	}
+
+	/** A read failed; the fault policy sets its own pause (pollPolicy.ts), this only stops trusting it. */
+	faulted(task: Paced): void {
+		task.faulting = true;
+		task.reading = false;
+	}
+
+	/** When the task should be read next (epoch ms); Infinity while it waits for its leaders. */
+	dueAt(task: Paced): number {
+		const soonest = task.lastReadAt === undefined ? task.startedAt : task.lastReadAt + task.intervalMs;
+		if (task.lastReadAt === undefined && task.pollNow) return task.startedAt;
+		// The gateway's own estimate, while the task has not yet run that long.
+		const estimateMs = (task.estimatedTimeS ?? 0) * 1000;
+		if (estimateMs > task.runningMs) return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
+		const group = this.groups.get(task.route)!;
+		const share = (part: number) => (task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs));
+		const k = group.leaders.length;
+		if (k === 0) return share(SCHEDULE.leaderShare);
+		const openLeaders = k - group.took.length;
+		const stillRunning = (ageMs: number) => openLeaders + group.took.filter((t) => t > ageMs).length;
+		const survival = stillRunning(task.runningMs) / k;
+		// Leaders too: the last of them to finish may be the task the run waits for.
+		if (survival <= SCHEDULE.tailSurvival) return share(SCHEDULE.tailShare);
+		if (this.leaders.has(task)) return share(SCHEDULE.leaderShare);
+		// Read again at the age by which enough leaders that ran this long have finished.
+		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
+		if (allowed < 0) return Infinity;
+		const at = allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
+		// Only where every open leader is known to have run that long is the count final (a leader
+		// whose answer is late or failed is left out: one slow answer delays only its own task).
+		const known = Math.min(...group.leaders.filter((l) => l.tookMs === undefined && !l.faulting && !l.reading).map((l) => l.runningMs));
+		if (at > known) return Infinity;
+		return Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs));
+	}
+}

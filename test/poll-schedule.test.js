@@ -1,0 +1,82 @@
+'use strict';
+// How often a wait reads a task (engine/pollSchedule.ts), as the gateway sees it: tasks of one wait
+// learn from each other, a task running long is read less and less often, and the deadline and
+// Stop still end a wait whose tasks are waiting for their leaders.
+const { runNode } = require('./harness');
+const { useSimulator, createTask } = require('./support');
+
+const ctx = useSimulator({ scenario: { durationMs: 300 } });
+
+const wait = (extra = {}) => ({
+	resource: 'task',
+	operation: 'waitForCompletion',
+	taskId: '={{ $json.taskId }}',
+	queryRoute: 'image',
+	...extra,
+	waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra.waiting },
+});
+const items = (ids) => ids.map((taskId) => ({ json: { taskId } }));
+const reads = (id, route = '/v1/images/generations') => ctx.sim.count('GET', `${route}/${id}`);
+
+async function tasks(n, scenario) {
+	ctx.sim.scenario('*', scenario);
+	const ids = [];
+	for (let i = 0; i < n; i++) ids.push(await createTask(ctx.sim));
+	return ids;
+}
+
+test('20 tasks of similar time: the leaders find out how long they take, the others are read at most twice', async () => {
+	const ids = await tasks(20, { durationMs: [2000, 2400] });
+	const result = await runNode({ parameters: wait(), credentials: ctx.creds, items: items(ids) });
+	expect(result.items.map((i) => i.json.state)).toEqual(ids.map(() => 'succeeded'));
+	const counts = ids.map((id) => reads(id));
+	// The first √20 items lead (read from the interval on, like a task alone); the later 15 wait for them.
+	for (const count of counts.slice(5)) expect(count).toBeLessThanOrEqual(2);
+	// A fixed 0.1 s interval would read each ~22 times; the leaders cost some 15 reads each.
+	expect(counts.reduce((a, b) => a + b, 0) / ids.length).toBeLessThan(6);
+	// …at the same speed: the last task is found soon after it ends.
+	expect(result.durationMs).toBeLessThan(2400 * 1.15 + 1500);
+});
+
+test('a task running long is read less and less often: twice the time costs a few reads more, not twice as many', async () => {
+	// Each alone in its wait (no peers to learn from), at the 50 ms floor.
+	const [short] = await tasks(1, { durationMs: 4000 });
+	const [long] = await tasks(1, { durationMs: 8000 });
+	const [a, b] = await Promise.all(
+		[short, long].map((id) => runNode({ parameters: wait({ waiting: { pollIntervalSeconds: 0.05 } }), credentials: ctx.creds, items: items([id]) })),
+	);
+	expect([a.items[0].json.state, b.items[0].json.state]).toEqual(['succeeded', 'succeeded']);
+	const [r4, r8] = [reads(short), reads(long)];
+	// Reads grow with the log of the time: doubling it adds ln 2 / ln 1.15 ≈ 5 reads (a gap capped
+	// at a few intervals would add 4 s ÷ 0.3 s ≈ 13).
+	expect(r8 - r4).toBeLessThanOrEqual(7);
+	expect(r8).toBeLessThan(35);
+	// Still found within ~15 % of its time.
+	expect(b.durationMs).toBeLessThan(8000 * 1.15 + 1500);
+});
+
+test('estimated_time in an answer: the next read waits for it', async () => {
+	// Shape B (docs/gateway-contract.md §2.3) carries estimated_time; the generic route reads it.
+	const [id] = await tasks(1, { durationMs: 2500, estimatedTime: 3, shape: 'B' });
+	const result = await runNode({ parameters: wait({ queryRoute: 'generic' }), credentials: ctx.creds, items: items([id]) });
+	expect(result.items[0].json.state).toBe('succeeded');
+	// One read at the interval learns the estimate, the next at 3 s finds the task done.
+	expect(reads(id, '/v1/tasks')).toBe(2);
+});
+
+test('Max Wait ends the wait on time for tasks waiting for their leaders, with every task read', async () => {
+	const ids = await tasks(9, { outcome: 'never' });
+	const result = await runNode({ parameters: wait({ waiting: { maxWaitMinutes: 0.05 } }), credentials: ctx.creds, items: items(ids) });
+	expect(result.items.map((i) => i.json.pending)).toEqual(ids.map(() => true));
+	for (const item of result.items) expect(item.json.message).toMatch(/did not finish within 3 s/);
+	expect(result.durationMs).toBeLessThan(3000 + 1500);
+	// The 6 that followed the leaders are read once, at the deadline, so each item says its last status.
+	for (const id of ids.slice(3)) expect(reads(id)).toBe(1);
+});
+
+test('Stop ends a wait whose tasks are waiting for their leaders within a second', async () => {
+	const ids = await tasks(9, { outcome: 'never' });
+	const result = await runNode({ parameters: wait({ waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: items(ids), stopAfterMs: 300 });
+	expect(result.durationMs).toBeLessThan(1300);
+	expect(result.status).toBe('canceled');
+});
