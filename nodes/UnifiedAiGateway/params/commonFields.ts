@@ -150,12 +150,12 @@ export function readWaitSettings(
 	ctx: IExecuteFunctions,
 	defaultDeadlineMin: number,
 	advisedIntervalMs?: number,
-	deadlineLimit: 'waitDeadlineMinutes' | 'taskWaitDeadlineMinutes' = 'waitDeadlineMinutes',
+	deadlineLimit: 'maxWaitMinutes' | 'taskMaxWaitMinutes' = 'maxWaitMinutes',
 ): WaitSettings {
 	const waiting = readWaiting(ctx, 0);
 	// An option left out is its default; one added is checked like every number, also when its
 	// expression gives nothing (the key is there, its value undefined).
-	const seconds = 'pollIntervalSeconds' in waiting ? readNumber(ctx, 'waitIntervalSeconds', 0, { value: waiting.pollIntervalSeconds }) : 0;
+	const seconds = 'pollIntervalSeconds' in waiting ? readNumber(ctx, 'pollIntervalSeconds', 0, { value: waiting.pollIntervalSeconds }) : 0;
 	const minutes = 'maxWaitMinutes' in waiting ? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes }) : defaultDeadlineMin;
 	const onTimeout = waiting.onTimeout ?? 'pending';
 	if (onTimeout !== 'pending' && onTimeout !== 'fail') {

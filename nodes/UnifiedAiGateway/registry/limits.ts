@@ -35,22 +35,22 @@ export interface NumberLimit {
 }
 
 export const NUMBER_LIMITS = {
-	waitDeadlineMinutes: {
+	maxWaitMinutes: {
 		label: 'Max Wait (Minutes)',
 		min: 0.005,
 		max: 1440,
 		unit: 'minutes',
 		why: 'At least 0.3 s, time for one read of a task; a wait inside a node of more than a day is held by one execution that any restart loses (the trigger or the Wait-node loop serve longer jobs).',
 	},
-	taskWaitDeadlineMinutes: {
+	taskMaxWaitMinutes: {
 		label: 'Max Wait (Minutes)',
 		min: 0.005,
 		max: 1440,
 		unit: 'minutes',
 		zeroMeans: "each task's route window",
-		why: 'As waitDeadlineMinutes; on Task → Wait for Completion 0 follows the route (docs/gateway-contract.md §8).',
+		why: 'As maxWaitMinutes; on Task → Wait for Completion 0 follows the route (docs/gateway-contract.md §8).',
 	},
-	checkGiveUpMinutes: {
+	giveUpMinutes: {
 		label: 'Give Up After (Minutes)',
 		min: 0.005,
 		max: 10080,
@@ -58,7 +58,7 @@ export const NUMBER_LIMITS = {
 		zeroMeans: "the route's window",
 		why: 'Counted across rounds of the Wait-node loop, which parks between checks: a week covers any render the gateway keeps, and result URLs expire long before.',
 	},
-	waitIntervalSeconds: {
+	pollIntervalSeconds: {
 		label: 'Poll Interval (Seconds)',
 		min: 0.05,
 		max: 600,
@@ -73,7 +73,7 @@ export const NUMBER_LIMITS = {
 		integer: true,
 		why: 'The field offers 1-50: more parallel submits to one gateway only meet its rate limits (docs/gateway-contract.md §10.5).',
 	},
-	videoSubmitTimeoutSeconds: {
+	submitTimeoutSeconds: {
 		label: 'Submit Timeout (Seconds)',
 		min: 0.1,
 		max: 3600,
@@ -155,7 +155,7 @@ export type NumberField = keyof typeof NUMBER_LIMITS;
  * reader, a NaN from arithmetic): the loop then uses the route's own values.
  */
 export const POLL_FLOOR_MS = 50;
-export const WAIT_CEILING_MS = NUMBER_LIMITS.waitDeadlineMinutes.max * 60_000;
+export const WAIT_CEILING_MS = NUMBER_LIMITS.maxWaitMinutes.max * 60_000;
 
 /**
  * A task id is one path segment of a query URL (docs/gateway-contract.md §2.3). The relay's ids

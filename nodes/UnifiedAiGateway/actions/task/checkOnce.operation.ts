@@ -69,7 +69,7 @@ function firstCheckOf(json: IDataObject, now: number): number {
 /** Give Up After, checked as it may arrive from an expression; 0 (or empty) is the route's window. */
 function giveUpMinutes(ctx: IExecuteFunctions, i: number, route: QueryRoute): number {
 	const given = ctx.getNodeParameter('options.giveUpMinutes', i, BY_ROUTE) as unknown;
-	const value = given === '' || given === null || given === undefined ? BY_ROUTE : readNumber(ctx, 'checkGiveUpMinutes', i, { value: given });
+	const value = given === '' || given === null || given === undefined ? BY_ROUTE : readNumber(ctx, 'giveUpMinutes', i, { value: given });
 	return value || QUERY_ROUTES[route].deadlineMs / 60_000;
 }
 

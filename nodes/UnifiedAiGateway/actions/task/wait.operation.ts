@@ -59,7 +59,7 @@ function routeDeadline(settings: WaitSettings): WaitSettings {
 /** Waits for tasks created earlier (pending items, stored ids) without submitting anything. */
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const startedAt = Date.now();
-	const wait = routeDeadline(readWaitSettings(this, BY_ROUTE, undefined, 'taskWaitDeadlineMinutes'));
+	const wait = routeDeadline(readWaitSettings(this, BY_ROUTE, undefined, 'taskMaxWaitMinutes'));
 	return await awaitExistingTasks<Submitted>(this, run.items.length, {
 		noun: 'task',
 		startedAt,

@@ -59,7 +59,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	const extra = readAdditionalBody(ctx.getNodeParameter('videoAdditionalBody', i, '{}'), '{"metadata": {"fps": 24}}', template, labelOf, (message, hint) =>
 		refuse(ctx, i, message, hint),
 	);
-	const timeoutS = readNumber(ctx, 'videoSubmitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
+	const timeoutS = readNumber(ctx, 'submitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
 	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
 }
 
