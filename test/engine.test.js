@@ -1,16 +1,10 @@
 'use strict';
 const { runNode, binaryBuffer } = require('./harness');
-const { API_KEY, useSimulator, createTask, visibleText } = require('./support');
+const { API_KEY, useSimulator, createTask, visibleText, taskWaitParameters } = require('./support');
 
 const ctx = useSimulator();
 const get = (taskId, queryRoute = 'generic') => ({ resource: 'task', operation: 'get', taskId, queryRoute });
-const wait = (extra = {}) => ({
-	resource: 'task',
-	operation: 'waitForCompletion',
-	taskId: '={{ $json.taskId }}',
-	queryRoute: 'auto',
-	...extra, waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra?.waiting },
-});
+const wait = taskWaitParameters({ queryRoute: 'auto', waiting: { maxWaitMinutes: 1 } });
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
 
 /** Task → Get over a body the gateway might send, served for one query. */

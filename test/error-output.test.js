@@ -5,16 +5,10 @@
 // tasks go to the error output with their reason and task id in the message, paired with their
 // row; finished and still-running ones stay on the main output.
 const { runNode } = require('./harness');
-const { useSimulator, createTask } = require('./support');
+const { useSimulator, createTask, taskWaitParameters } = require('./support');
 
 const ctx = useSimulator();
-const wait = (extra = {}) => ({
-	resource: 'task',
-	operation: 'waitForCompletion',
-	taskId: '={{ $json.taskId }}',
-	queryRoute: 'image',
-	...extra, waiting: { maxWaitMinutes: 0.02, pollIntervalSeconds: 0.1, ...extra?.waiting },
-});
+const wait = taskWaitParameters({ waiting: { maxWaitMinutes: 0.02 } });
 
 async function task(scenario) {
 	ctx.sim.scenario('*', scenario);

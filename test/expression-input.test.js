@@ -2,14 +2,14 @@
 // Numbers and prompts from expressions are untrusted: wrong type, empty, NaN, negative or absurd
 // values are refused with an error naming the field and the value, before anything is sent.
 const { runNode, pollTrigger } = require('./harness');
-const { useSimulator } = require('./support');
+const { useSimulator, taskWaitParameters } = require('./support');
 
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 
 const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
 const image = (extra = {}) => ({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: '={{ $json.prompt }}', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
-const wait = (extra = {}) => ({ resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'image', ...extra, waiting: { pollIntervalSeconds: 0.1, ...extra?.waiting } });
+const wait = taskWaitParameters();
 const chat = (options) => ({ resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: 'Hi' }] }, options });
 
 async function refused(parameters, json, pattern) {

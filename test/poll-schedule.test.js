@@ -3,18 +3,11 @@
 // learn from each other, a task running long is read less and less often, and the deadline and
 // Stop still end a wait whose tasks are waiting for their leaders.
 const { runNode } = require('./harness');
-const { useSimulator, createTask } = require('./support');
+const { useSimulator, createTask, taskWaitParameters } = require('./support');
 
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
-const wait = (extra = {}) => ({
-	resource: 'task',
-	operation: 'waitForCompletion',
-	taskId: '={{ $json.taskId }}',
-	queryRoute: 'image',
-	...extra,
-	waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra.waiting },
-});
+const wait = taskWaitParameters({ waiting: { maxWaitMinutes: 1 } });
 const items = (ids) => ids.map((taskId) => ({ json: { taskId } }));
 const reads = (id, route = '/v1/images/generations') => ctx.sim.count('GET', `${route}/${id}`);
 

@@ -40,4 +40,19 @@ function visibleText(result) {
 	return JSON.stringify({ items: result.items.map((i) => i.json), error });
 }
 
-module.exports = { API_KEY, useSimulator, createTask, visibleText };
+/**
+ * Task → Wait for Completion parameters, the task id taken from each item: a test's own defaults
+ * (queryRoute, waiting) under what each call passes; `waiting` entries merge, 0.1 s interval unless set.
+ */
+function taskWaitParameters(defaults = {}) {
+	return (extra = {}) => ({
+		resource: 'task',
+		operation: 'waitForCompletion',
+		taskId: '={{ $json.taskId }}',
+		queryRoute: defaults.queryRoute ?? 'image',
+		...extra,
+		waiting: { pollIntervalSeconds: 0.1, ...defaults.waiting, ...extra?.waiting },
+	});
+}
+
+module.exports = { API_KEY, useSimulator, createTask, visibleText, taskWaitParameters };

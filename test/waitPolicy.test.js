@@ -3,18 +3,12 @@
 // what a stop-on-fail error carries of the other items.
 const { runNode } = require('./harness');
 const { startSimulator } = require('./simulator');
-const { API_KEY, useSimulator, createTask, visibleText } = require('./support');
+const { API_KEY, useSimulator, createTask, visibleText, taskWaitParameters } = require('./support');
 const { captureLogs } = require('./faults/pollMatrix');
 
 const ctx = useSimulator({ scenario: { durationMs: 300 } });
 
-const wait = (extra = {}) => ({
-	resource: 'task',
-	operation: 'waitForCompletion',
-	taskId: '={{ $json.taskId }}',
-	queryRoute: 'image',
-	...extra, waiting: { maxWaitMinutes: 1, pollIntervalSeconds: 0.1, ...extra?.waiting },
-});
+const wait = taskWaitParameters({ waiting: { maxWaitMinutes: 1 } });
 const items = (ids) => ids.map((taskId) => ({ json: { taskId } }));
 
 describe('stop-on-fail keeps every other item\'s result', () => {
