@@ -1,14 +1,11 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
-import { queryTask } from '../UnifiedAiGateway/engine/query';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
-import { isAccountRefusal, POLL_POLICY, pollFaultOf } from '../UnifiedAiGateway/engine/pollPolicy';
-import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
+import { POLL_POLICY } from '../UnifiedAiGateway/engine/pollPolicy';
 import { taskIdProblem } from '../UnifiedAiGateway/engine/taskIds';
+import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/taskReads';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
-import { GatewayRequestError } from '../UnifiedAiGateway/transport/request';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
 import { readTaskState, writeTaskState, type WatchedTask } from './state';
@@ -83,7 +80,9 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 			description: 'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
 		});
 	}
-	const snapshot = await queryTask(ctx, settings.route, taskId, { language: settings.language });
+	const read = await readTaskOnce(ctx, { taskId, route: settings.route, language: settings.language }, 0);
+	if (read.kind === 'fault') throw read.error;
+	const { snapshot } = read;
 	return [[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)]];
 }
 
@@ -113,42 +112,28 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	turn.merge(tasks);
 	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
 	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done).sort(byLastCheck));
-	const results = await settleLimited(open, QUERY_CONCURRENCY, async (id) => {
-		if (budget.remaining() < MIN_QUERY_MS) return undefined; // out of time: the next poll asks
-		tasks[id].checkedAt = Date.now();
-		return await queryTask(ctx, settings.route, id, { deadlineAt: budget.deadlineAt, language: settings.language });
-	});
-	// With the budget spent, a timeout or drop may be the budget cutting a slow answer short: the
-	// gateway is slow, not failing, and those tasks are asked again next poll.
-	const spent = budget.remaining() < MIN_QUERY_MS;
-	const cut = (r: (typeof results)[number]) => spent && !r.ok && r.error instanceof GatewayRequestError && r.error.transient;
-	const asked = results.filter((r) => (!r.ok || r.value !== undefined) && !cut(r));
+	// One bounded pass of the engine's reading (engine/taskReads.ts): a task not reached in the
+	// budget is asked next poll; an answer the budget cut short is the budget's, not the gateway's.
+	const reads = await readTasksOnce(
+		ctx,
+		open.map((id) => ({ taskId: id, route: settings.route, language: settings.language, doubtful: tasks[id].errors ?? 0 })),
+		{ deadlineAt: budget.deadlineAt, minReadMs: MIN_QUERY_MS, concurrency: QUERY_CONCURRENCY },
+	);
+	for (const [index, read] of reads.entries()) {
+		if (read.kind === 'skipped') continue;
+		const watched = tasks[open[index]];
+		watched.checkedAt = read.checkedAt;
+		// The policy's count of doubtful answers in a row, kept between polls (a transient fault leaves it).
+		if (read.kind === 'read' || (read.kind === 'fault' && read.fault === 'doubtful')) watched.errors = read.doubtful;
+	}
 
 	// Settings (no Alt Base URL) and gateway-wide failures (5xx for every task, or a 401/403 for every
 	// task as often as the engine's poll policy allows: a revoked key) are the user's to see as an
 	// error; count and remember first so no window restarts and no count is lost.
-	const wasAsked = new Set<unknown>(asked);
-	for (const [index, result] of results.entries()) {
-		if (!wasAsked.has(result)) continue;
-		const watched = tasks[open[index]];
-		if (result.ok) watched.errors = 0;
-		else if (pollFaultOf(result.error) === 'doubtful') watched.errors = (watched.errors ?? 0) + 1;
-	}
-	const everyFailed = asked.length > 0 && asked.every((r) => !r.ok);
-	const fatal =
-		asked.find((r) => !r.ok && pollFaultOf(r.error) === 'stop') ??
-		(everyFailed
-			? results.find(
-					(r, index) =>
-						wasAsked.has(r) &&
-						!r.ok &&
-						(pollFaultOf(r.error) === 'transient' ||
-							(isAccountRefusal(r.error) && (tasks[open[index]].errors ?? 0) >= PERMANENT_ERRORS_TO_FAIL)),
-				)
-			: undefined);
-	if (fatal && !fatal.ok) {
+	const fatal = passFault(reads);
+	if (fatal !== undefined) {
 		writeTaskState(ctx, state);
-		throw fatal.error;
+		throw fatal;
 	}
 
 	const emitted: INodeExecutionData[] = [];
@@ -159,12 +144,12 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		tasks[id].doneAt = Date.now();
 		emittedIds.push(id);
 	};
-	for (const [index, result] of results.entries()) {
+	for (const [index, read] of reads.entries()) {
 		const id = open[index];
 		const watched = tasks[id];
-		if (result.ok && result.value === undefined) continue; // not asked this poll
-		if (result.ok) {
-			const snapshot = result.value as TaskSnapshot;
+		if (read.kind === 'skipped' || read.kind === 'stop') continue; // not asked this poll (a stop has thrown above)
+		if (read.kind === 'read') {
+			const { snapshot } = read;
 			delete watched.lastError;
 			watched.lastStatus = snapshot.status;
 			watched.lastProgress = snapshot.progress;
@@ -180,13 +165,11 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 				continue;
 			}
 		} else {
-			watched.lastError = (result.error as Error).message;
-			if (pollFaultOf(result.error) === 'doubtful') {
-				if (settings.includeFailures && (watched.errors ?? 0) >= PERMANENT_ERRORS_TO_FAIL) {
-					finish(id, 'failed');
-					emitted.push({ json: queryFailedJson(id, settings.route, watched) });
-					continue;
-				}
+			watched.lastError = read.error.message;
+			if (read.fault === 'doubtful' && read.report && settings.includeFailures) {
+				finish(id, 'failed');
+				emitted.push({ json: queryFailedJson(id, settings.route, watched) });
+				continue;
 			}
 		}
 		if (timedOut(watched)) {

@@ -1,11 +1,10 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, downloadToBinary } from '../UnifiedAiGateway/engine/downloads';
-import { nodeErrorOf } from '../UnifiedAiGateway/engine/nodeError';
+import { DownloadError } from '../UnifiedAiGateway/engine/downloads';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
-import { rawJson, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
@@ -56,10 +55,10 @@ export interface DownloadSettings {
 
 /**
  * One item for a finished task; with downloads on, every result file goes into it (first under
- * the chosen field, then `<field>_2`, `<field>_3`, ...). Result URLs are fetched without the API
- * key, each inside the poll's budget. A failed download never loses the event: the item carries
- * `downloadError` (and `failedUrls`, the full URLs) beside the task id, its receipt, and every
- * file that did arrive.
+ * the chosen field, then `<field>_2`, `<field>_3`, ...). Each file is the same attempt on a result
+ * as the node's (pipeline/taskOutput.ts resultFile), inside the poll's budget. A failed download
+ * never loses the event: the item carries `downloadError` (and `failedUrls`, the full URLs) beside
+ * the task id, its receipt, and every file that did arrive.
  */
 export async function finishedItem(
 	ctx: IPollFunctions,
@@ -72,23 +71,19 @@ export async function finishedItem(
 	const binary: Record<string, IBinaryData> = {};
 	const failed: DownloadError[] = [];
 	const { maxBytes } = readDownloadLimits(ctx, 0);
-	for (const [index, url] of snapshot.urls.entries()) {
-		const name = index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`;
-		try {
-			binary[name] = await downloadToBinary(ctx, url, {
-				itemIndex: 0,
-				baseName: snapshot.urls.length > 1 ? `${snapshot.taskId}-${index + 1}` : snapshot.taskId,
-				defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
-				maxBytes,
-				receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
-				...(deadlineAt === undefined
-					? {}
-					: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
-			});
-		} catch (error) {
-			if (!(error instanceof DownloadError)) throw nodeErrorOf(ctx.getNode(), error);
-			failed.push(error);
-		}
+	for (const index of snapshot.urls.keys()) {
+		const file = await resultFile(ctx, snapshot.urls, index, {
+			itemIndex: 0,
+			baseName: snapshot.taskId,
+			defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
+			maxBytes,
+			receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
+			...(deadlineAt === undefined
+				? {}
+				: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
+		});
+		if (file instanceof DownloadError) failed.push(file);
+		else binary[index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`] = file;
 	}
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
 	if (failed.length === 0) return { json, ...kept };

@@ -4,10 +4,10 @@ import { abortableSleep } from '../transport/sleep';
 import { cancelSignalOf, type GatewayContext } from '../transport/context';
 import type { GatewayRequestError } from '../transport/request';
 import { announce, pollIntervals } from './interval';
-import { doubtfulVerdict, failedPollDelay, POLL_POLICY, pollFaultOf } from './pollPolicy';
+import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
 import { PollSchedule, type Paced } from './pollSchedule';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
-import { queryTask } from './query';
+import { readTaskOnce, type TaskRead } from './taskReads';
 import { executionLimit } from './timeLimit';
 import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../registry/limits';
 import type { TaskSnapshot } from './snapshot';
@@ -178,12 +178,15 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 	watch.polls++;
 	const sentAt = Date.now();
 	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot: watch.snapshot });
+	let read: TaskRead;
 	try {
-		const snapshot = await queryTask(ctx, watch.task.route, watch.task.taskId, {
-			language: watch.task.language,
-			timeoutMs: POLL_POLICY.timeoutMs,
-			retries: false,
-		});
+		read = await readTaskOnce(ctx, watch.task, watch.doubtful, { timeoutMs: POLL_POLICY.timeoutMs, retries: false });
+	} catch (error) {
+		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
+		throw asNodeError(ctx, error);
+	}
+	if (read.kind === 'read') {
+		const { snapshot } = read;
 		watch.snapshot = snapshot;
 		watch.failures = 0;
 		watch.doubtful = 0;
@@ -192,17 +195,15 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
 		if (snapshot.state === 'failed') return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
-	} catch (error) {
-		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
-		if (pollFaultOf(error) === 'stop') throw asNodeError(ctx, error);
-		const failed = error as GatewayRequestError;
-		watch.lastError = failed.message;
+	} else {
+		watch.lastError = read.error.message;
 		watch.failures++;
-		if (pollFaultOf(error) === 'doubtful' && ++watch.doubtful >= POLL_POLICY.doubtfulAnswersToReport) {
-			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, failed.message), error: failed };
+		watch.doubtful = read.doubtful;
+		if (read.fault === 'doubtful' && read.report) {
+			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message), error: read.error };
 		}
 		schedule.faulted(watch.paced);
-		watch.notBefore = Date.now() + failedPollDelay(watch.intervalMs, watch.failures, failed.retryAfterMs);
+		watch.notBefore = Date.now() + failedPollDelay(watch.intervalMs, watch.failures, read.error.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
 }

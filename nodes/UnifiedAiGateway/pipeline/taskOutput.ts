@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, downloadToBinary, type Receipt } from '../engine/downloads';
+import { DownloadError, downloadToBinary, type DownloadOptions, type Receipt } from '../engine/downloads';
 import { shownUrl } from '../engine/results';
 import { nodeErrorOf } from '../engine/nodeError';
 import type { TaskSnapshot } from '../engine/snapshot';
@@ -60,6 +60,28 @@ export function downloadDeadline(kind: FileKind, waitStartedAt?: number, maxWait
 }
 
 /**
+ * One attempt on the `index`th result file of a task or answer (the node's items and the trigger's
+ * item alike): the file, or the DownloadError that keeps its full URL and receipt beside the others.
+ * A Stop, or anything but a failed download, is thrown.
+ */
+export async function resultFile(
+	ctx: IExecuteFunctions | IPollFunctions,
+	urls: readonly string[],
+	index: number,
+	options: DownloadOptions,
+): Promise<IBinaryData | DownloadError> {
+	try {
+		return await downloadToBinary(ctx, urls[index], {
+			...options,
+			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
+		});
+	} catch (error) {
+		if (!(error instanceof DownloadError) || error.context.stopped) throw nodeErrorOf(ctx.getNode(), error);
+		return error;
+	}
+}
+
+/**
  * One output item per URL: its json plus, when asked, the file under the chosen binary field.
  * Each URL is its own attempt: a bad one never drops the good ones. With Continue On Fail a bad
  * one is an error item carrying its full URL (and task id); without, the item fails naming every
@@ -99,32 +121,31 @@ export async function itemsPerUrl(
 			items.push({ json: itemJson });
 			continue;
 		}
-		try {
-			const binary = await downloadToBinary(ctx, url, {
-				itemIndex: download.itemIndex,
-				baseName: urls.length > 1 ? `${download.baseName}-${index + 1}` : download.baseName,
-				defaultMimeType: download.defaultMimeType,
-				kind: download.kind,
-				maxBytes: limits.maxBytes,
-				...bound,
-				receipt: download.receipt,
-			});
-			items.push({ json: itemJson, binary: { [download.binaryProperty]: binary } });
-		} catch (error) {
-			if (!(error instanceof DownloadError) || error.context.stopped) throw nodeErrorOf(ctx.getNode(), error);
-			if (!download.continueOnFail) {
-				failed.push(error);
-				continue;
-			}
-			const errorJson: IDataObject = {
-				...itemJson,
-				error: error.message,
-				...(error.description ? { description: error.description } : {}),
-				downloadFailed: true,
-				created: 'yes',
-			};
-			items.push(errorItem(ctx, errorJson, error, download.itemIndex));
+		const file = await resultFile(ctx, urls, index, {
+			itemIndex: download.itemIndex,
+			baseName: download.baseName,
+			defaultMimeType: download.defaultMimeType,
+			kind: download.kind,
+			maxBytes: limits.maxBytes,
+			...bound,
+			receipt: download.receipt,
+		});
+		if (!(file instanceof DownloadError)) {
+			items.push({ json: itemJson, binary: { [download.binaryProperty]: file } });
+			continue;
 		}
+		if (!download.continueOnFail) {
+			failed.push(file);
+			continue;
+		}
+		const errorJson: IDataObject = {
+			...itemJson,
+			error: file.message,
+			...(file.description ? { description: file.description } : {}),
+			downloadFailed: true,
+			created: 'yes',
+		};
+		items.push(errorItem(ctx, errorJson, file, download.itemIndex));
 	}
 	if (failed.length > 0) throw allFailures(failed, urls.length);
 	return items;
