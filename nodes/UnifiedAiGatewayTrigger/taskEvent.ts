@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
 import { POLL_POLICY } from '../UnifiedAiGateway/engine/pollPolicy';
 import { taskIdProblem } from '../UnifiedAiGateway/engine/taskIds';
-import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/taskReads';
+import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/query';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
@@ -112,7 +112,7 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	turn.merge(tasks);
 	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
 	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done).sort(byLastCheck));
-	// One bounded pass of the engine's reading (engine/taskReads.ts): a task not reached in the
+	// One bounded pass of the engine's reading (engine/query.ts): a task not reached in the
 	// budget is asked next poll; an answer the budget cut short is the budget's, not the gateway's.
 	const reads = await readTasksOnce(
 		ctx,

@@ -1,13 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted, WaitSettings } from '../engine/jobPlan';
+import type { Submitted } from '../engine/jobPlan';
 import { runJobs } from '../engine/jobRunner';
 import type { RunOptions } from '../engine/perItem';
 import type { TaskSnapshot } from '../engine/snapshot';
 import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
-import { readDownloadLimits } from '../params/downloadOptions';
+import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
+import type { Receipt } from '../engine/downloads';
+import { downloadDeadline, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 
 /*
@@ -17,14 +19,17 @@ import { readSpendSettings } from '../params/spendGuardOptions';
  * sent, the spend guard, the caps, the wait and the receipts are the engine's (engine/jobRunner.ts).
  */
 
-/** What the output step knows besides the item: the finished task, the item's estimate, the run's settings. */
+/** What the output step knows besides the item: the finished task, the item's estimate, how its files are downloaded. */
 export interface OutputContext {
 	/** The finished task; undefined for a synchronous answer. */
 	snapshot?: TaskSnapshot;
 	/** The item's part of the run's estimate (the spend guard's), made before anything was sent. */
 	estimate?: ItemEstimate;
-	wait: false | WaitSettings;
-	continueOnFail: boolean;
+	/**
+	 * How the item's result files are downloaded (itemsPerUrl): the binary field, the deadline
+	 * (Max Wait, counted from the submit), Continue On Fail; undefined when Download is off.
+	 */
+	files(kind: FileKind, file: { baseName: string; defaultMimeType: string; receipt: Receipt }): FileOutputOptions | undefined;
 }
 
 export interface GenerationAdapter<P, S extends Submitted> {
@@ -66,7 +71,21 @@ export async function runGeneration<P, S extends Submitted>(
 		},
 		submit: async (prepared, i) => await adapter.submit(ctx, prepared, i),
 		succeed: async (prepared, submitted, i, snapshot) =>
-			await adapter.output(ctx, prepared, submitted, i, { snapshot, estimate: spendGuard.estimateOf(prepared), wait, continueOnFail: run.continueOnFail }),
+			await adapter.output(ctx, prepared, submitted, i, {
+				snapshot,
+				estimate: spendGuard.estimateOf(prepared),
+				files: (kind, file) =>
+					(ctx.getNodeParameter('download', i, true) as boolean)
+						? {
+								itemIndex: i,
+								binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
+								...file,
+								kind,
+								...downloadDeadline(kind, submitted.startedAt, wait ? wait.deadlineMs : undefined),
+								continueOnFail: run.continueOnFail,
+							}
+						: undefined,
+			}),
 		describePending: (prepared, submitted) => adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),
 		spendGuard,
 	});

@@ -3,21 +3,34 @@ import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
 import { submittedTaskId } from '../../engine/submitAnswer';
 import type { Submitted } from '../../engine/jobPlan';
+import type { QueryRoute } from '../../engine/routes';
 import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
 import { taskIdOf } from '../../engine/snapshot';
 import type { RunOptions } from '../../engine/perItem';
+import { estimateCost, listPriceEstimate } from '../../pipeline/cost';
 import { runGeneration, type GenerationAdapter, type OutputContext } from '../../pipeline/generation';
-import { downloadDeadline, itemsPerUrl } from '../../pipeline/taskOutput';
+import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/request';
+import { itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
-import { originsFrom } from '../../transport/urls';
+import { originsFrom, type GatewayHost } from '../../transport/urls';
 import { postImageJob } from '../../api/images';
 import type { UploadedImage } from '../../api/uploads';
 import { mergeBody } from '../../params/additionalBody';
+import type { ValueRefusal } from '../../params/registryRules';
+import { readRegistryValues } from '../../params/registryValues';
 import { refuse } from '../../pipeline/refusals';
-import { readAdditionalFields, readModelFields, readPrompt, requireHost } from './imageBody';
-import { estimateCost, imageSpendEstimate } from './imageCost';
-import { describeModel, editModelIds, resolveImageModel, type ImageModel, type ImageOperation } from './imageModel';
+import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
+import type { ModelSpec } from '../../registry/models';
+import { IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
+
+/** The model one item runs on: its registry row (or the unknown-model row), its host, where its tasks are read. */
+interface ImageModel {
+	id: string;
+	spec: Omit<ModelSpec, 'id'>;
+	host: GatewayHost;
+	route: QueryRoute;
+}
 
 /** One item's checked request: built in `prepare`, before anything is sent for any item. */
 interface ImageJob {
@@ -37,15 +50,58 @@ interface ImageSubmitted extends Submitted {
 /** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
 export const DEFAULT_WAIT_MINUTES = 10;
 
+/** Models of the registry that have an edit variant, for messages. */
+function editModelIds(): string {
+	return [...new Set(IMAGE_MODELS.filter((m) => m.fields?.edit).map((m) => m.id))].join(', ');
+}
+
+/** An image value refusal: "Size (size) '512x512' is not accepted by model 'x': it takes …". */
+function imageRefusal(ctx: IExecuteFunctions, itemIndex: number, model: ImageModel, r: ValueRefusal): NodeOperationError {
+	const who = describeModel(model);
+	if (r.reason === 'range') {
+		return refuse(ctx, itemIndex, `${r.field} ${JSON.stringify(r.given)} is out of range for ${who}: it takes ${r.accepts}`);
+	}
+	const given = `${r.field} '${String(r.given).trim()}' is not accepted by ${who}`;
+	if (r.reason === 'pattern') return refuse(ctx, itemIndex, `${given}: ${r.rule.description ?? `it takes ${r.accepts}`}`);
+	return refuse(ctx, itemIndex, `${given}: it takes ${r.accepts}`, r.hint ?? r.rule.description);
+}
+
 async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
-	const model = resolveImageModel(ctx, itemIndex);
-	if (operation === 'edit' && !model.spec.fields?.edit) {
+	const chosen = resolveModel(ctx, itemIndex, 'image');
+	const spec = chosen.row ?? UNKNOWN_IMAGE_MODEL;
+	const model: ImageModel = { id: chosen.id, spec, host: chosen.host, route: spec.queryRoute ?? (chosen.host === 'alt' ? 'alt' : 'image') };
+	if (operation === 'edit' && !spec.fields?.edit) {
 		throw refuse(ctx, itemIndex, `Model '${model.id}' has no edit variant`, `Edits take one of: ${editModelIds()}.`);
 	}
-	const prompt = readPrompt(ctx, itemIndex, operation);
-	await requireHost(ctx, itemIndex, model);
-	const fields = readModelFields(ctx, itemIndex, model, operation);
-	const extra = readAdditionalFields(ctx, itemIndex, model, operation, fields);
+	const prompt = readPrompt(
+		ctx,
+		itemIndex,
+		'every image model needs a text prompt',
+		operation === 'edit' ? 'Describe the change to make to the reference images.' : 'Describe the image to create.',
+	);
+	await requireHost(ctx, itemIndex, chosen);
+	const fields = readRegistryValues(ctx, itemIndex, IMAGE_FIELD_SETS[operation], model.id, spec, (refusal) =>
+		imageRefusal(ctx, itemIndex, model, refusal),
+	);
+	// The body the fields make, with the model's reference and mask keys (filled in at submit).
+	const limits = spec.limits ?? {};
+	const template: IDataObject = { model: model.id, prompt: '', ...fields };
+	const labels: Record<string, string> = {};
+	if (limits.referenceField) {
+		template[limits.referenceField] = [];
+		labels[limits.referenceField] = 'Reference Images';
+	}
+	if (limits.maskField) {
+		template[limits.maskField] = '';
+		labels[limits.maskField] = 'Mask URL';
+	}
+	const extra = readExtraBody(ctx, itemIndex, {
+		value: ctx.getNodeParameter('additionalBodyFields', itemIndex, ''),
+		example: '{"seed": 7}',
+		template,
+		rules: spec.fields?.[operation] ?? {},
+		labels,
+	});
 	const references = operation === 'edit' ? await readReferences(ctx, itemIndex, model) : undefined;
 	return { operation, model, body: mergeBody({ model: model.id, prompt, ...fields }, extra), references };
 }
@@ -105,7 +161,7 @@ async function output(
 	job: ImageJob,
 	submitted: ImageSubmitted,
 	itemIndex: number,
-	{ snapshot, wait, continueOnFail }: OutputContext,
+	{ snapshot, files }: OutputContext,
 ): Promise<INodeExecutionData[]> {
 	const urls = snapshot ? snapshot.urls : (submitted.receiptUrls ?? extractResultUrls(submitted.raw, await resultUrlOptions(ctx, job.model, submitted.request)));
 	if (urls.length === 0) {
@@ -130,24 +186,16 @@ async function output(
 		estimatedCost: deepCopy(estimatedCost),
 		...(submitted.uploads.length > 0 ? { uploadedReferences: deepCopy(submitted.uploads) } : {}),
 	});
-	const download = ctx.getNodeParameter('download', itemIndex, true) as boolean;
 	const format = submitted.request.output_format;
 	return await itemsPerUrl(
 		ctx,
 		urls,
 		json,
-		download
-			? {
-					itemIndex,
-					binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', itemIndex, 'data') as string,
-					baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
-					defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
-					kind: 'image',
-					...downloadDeadline('image', submitted.startedAt, wait ? (wait.deadlineMs ?? undefined) : undefined),
-					receipt: { taskId, expiresAt: snapshot?.expiresAt },
-					continueOnFail,
-				}
-			: undefined,
+		files('image', {
+			baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
+			defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
+			receipt: { taskId, expiresAt: snapshot?.expiresAt },
+		}),
 	);
 }
 
@@ -158,7 +206,7 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 		waitDefaults: { minutes: DEFAULT_WAIT_MINUTES },
 		prepare: async (ctx, i) => await prepare(ctx, i, operation),
 		submit,
-		estimate: (job) => imageSpendEstimate(job.model, job.body),
+		estimate: (job) => listPriceEstimate(job.model, job.body),
 		output,
 		describePending: (job, submitted) => ({
 			model: job.model.id,

@@ -4,7 +4,17 @@ import { registryProperties } from '../../params/registryProperties';
 import type { RegistryFieldSet } from '../../params/registryRules';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { GatewayHost } from '../../transport/urls';
-import { MULTI_HOST_IDS, type ImageOperation } from './imageModel';
+import { multiHostIdsOf } from '../../pipeline/request';
+
+export type ImageOperation = 'generate' | 'edit';
+
+/** Ids with a row on each host (gemini-3-pro-image-preview): the Host field shows for them. */
+export const MULTI_HOST_IDS = multiHostIdsOf('image');
+
+/** Ids whose every row answers synchronously: no Wait for Completion fields for them. */
+export const SYNC_ONLY_IDS = [...new Set(IMAGE_MODELS.map((m) => m.id))].filter((id) =>
+	IMAGE_MODELS.filter((m) => m.id === id).every((m) => m.mode === 'sync'),
+);
 
 /**
  * The registry rows as Image fields: a parameter is named by its body key, a rule without a

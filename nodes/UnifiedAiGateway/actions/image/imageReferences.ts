@@ -4,7 +4,9 @@ import type { UploadedImage } from '../../api/uploads';
 import { parsePropertyList, readInputImage } from '../../params/binaryInput';
 import { checkReferenceUrls, isHttpUrl, parseReferenceUrls, UPLOAD_TYPES, uploadReferenceFiles } from '../../pipeline/references';
 import { refuse } from '../../pipeline/refusals';
-import { describeModel, type ImageModel } from './imageModel';
+import { describeModel } from '../../pipeline/request';
+import type { ModelSpec } from '../../registry/models';
+import type { GatewayHost } from '../../transport/urls';
 
 const LABEL = 'Reference Images';
 
@@ -16,7 +18,11 @@ export interface ReferenceInput {
 }
 
 /** Reads and checks an item's references and mask against the model's limits; sends nothing. */
-export async function readReferences(ctx: IExecuteFunctions, itemIndex: number, model: ImageModel): Promise<ReferenceInput> {
+export async function readReferences(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	model: { id: string; host: GatewayHost; spec: Omit<ModelSpec, 'id'> },
+): Promise<ReferenceInput> {
 	const limits = model.spec.limits ?? {};
 	const who = describeModel(model);
 	const source = ctx.getNodeParameter('referenceSource', itemIndex, 'urls') as string;

@@ -8,8 +8,7 @@ import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import { DEFAULT_WAIT_MINUTES } from './imageAdapter';
-import { hostField } from './imageFields';
-import { SYNC_ONLY_IDS } from './imageModel';
+import { hostField, SYNC_ONLY_IDS } from './imageFields';
 
 export const operations: Record<string, OperationModule> = { generate, edit };
 

@@ -5,16 +5,15 @@ import type { Submitted } from '../../engine/jobPlan';
 import { videoContentPath } from '../../engine/routes';
 import { taskIdOf } from '../../engine/snapshot';
 import { submittedTaskId } from '../../engine/submitAnswer';
-import { readAdditionalBody } from '../../params/additionalBody';
-import { checkPrompt, readNumber } from '../../params/inputs';
-import { ALLOW_UNUSUAL_LABEL, registryFieldLabel, type ValueRefusal } from '../../params/registryRules';
+import { readNumber } from '../../params/inputs';
+import { ALLOW_UNUSUAL_LABEL, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
-import { resolveModelId } from '../../pipeline/model';
+import { perSecondCostJson, perSecondEstimate, requestedSeconds } from '../../pipeline/cost';
+import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/request';
 import { refuse } from '../../pipeline/refusals';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { VIDEO_MODELS } from '../../registry/videoModels';
-import { videoCostJson, videoSpendEstimate } from './videoCost';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
 import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
 import { modelNotes, videoFacts } from './videoOutput';
@@ -32,12 +31,8 @@ function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string
 
 /** Reads and checks everything of one item; sends nothing (the engine runs this for all items first). */
 async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo> {
-	const { id: modelId, row: model } = resolveModelId(ctx, i, ctx.getNodeParameter('modelId', i, '', { extractValue: true }), 'video', VIDEO_MODELS.map((m) => m.id));
-	const checkedPrompt = checkPrompt(ctx.getNodeParameter('prompt', i, ''));
-	if ('problem' in checkedPrompt) {
-		throw refuse(ctx, i, / is empty$/.test(checkedPrompt.problem) ? `${checkedPrompt.problem}: describe the video to generate` : checkedPrompt.problem);
-	}
-	const prompt = checkedPrompt.value;
+	const { id: modelId, row: model } = resolveModel(ctx, i, 'video');
+	const prompt = readPrompt(ctx, i, 'describe the video to generate');
 
 	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
 	if (!VIDEO_ROUTES[route]) throw refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
@@ -49,16 +44,14 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, model, (r) => valueRefusal(ctx, i, modelId, r), route);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
 	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
-	const template: IDataObject = { model: modelId, prompt, ...values, ...(refs.urls.length + refs.files.length > 0 ? { [refKey]: [] } : {}) };
-	const rules = model?.fields?.video ?? {};
-	const labelOf = (key: string) => {
-		if (rules[key]) return registryFieldLabel(key, rules[key]);
-		if (key === refKey) return 'Reference Images';
-		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
-	};
-	const extra = readAdditionalBody(ctx.getNodeParameter('videoAdditionalBody', i, '{}'), '{"metadata": {"fps": 24}}', template, labelOf, (message, hint) =>
-		refuse(ctx, i, message, hint),
-	);
+	const hasRefs = refs.urls.length + refs.files.length > 0;
+	const extra = readExtraBody(ctx, i, {
+		value: ctx.getNodeParameter('videoAdditionalBody', i, '{}'),
+		example: '{"metadata": {"fps": 24}}',
+		template: { model: modelId, prompt, ...values, ...(hasRefs ? { [refKey]: [] } : {}) },
+		rules: model?.fields?.video ?? {},
+		labels: { [refKey]: 'Reference Images' },
+	});
 	const timeoutS = readNumber(ctx, 'submitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
 	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
 }
@@ -79,8 +72,8 @@ async function output(
 	ctx: IExecuteFunctions,
 	p: PreparedVideo,
 	submitted: Submitted,
-	i: number,
-	{ snapshot, estimate, wait, continueOnFail }: OutputContext,
+	_itemIndex: number,
+	{ snapshot, estimate, files }: OutputContext,
 ): Promise<INodeExecutionData[]> {
 	const task = snapshot!;
 	const json: IDataObject = {
@@ -88,22 +81,14 @@ async function output(
 		...videoFacts(p, task),
 		queryRoute: submitted.route,
 		...modelNotes(p.modelId, p.model),
-		...videoCostJson(estimate),
+		...perSecondCostJson(estimate),
 	};
-	if (!(ctx.getNodeParameter('download', i, true) as boolean)) return [{ json }];
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
+	const download = files('video', { baseName: task.taskId, defaultMimeType: 'video/mp4', receipt: { taskId: task.taskId, expiresAt: task.expiresAt } });
+	if (!download) return [{ json }];
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
-	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), {
-		itemIndex: i,
-		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-		baseName: task.taskId,
-		defaultMimeType: 'video/mp4',
-		kind: 'video',
-		...downloadDeadline('video', submitted.startedAt, wait ? wait.deadlineMs : undefined),
-		receipt: { taskId: task.taskId, expiresAt: task.expiresAt },
-		continueOnFail,
-	});
+	return await itemsPerUrl(ctx, urls, (url) => (viaContent ? json : { ...json, url }), download);
 }
 
 /** The video adapter of the generation pipeline (pipeline/generation.ts). */
@@ -112,8 +97,8 @@ export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	waitDefaults: { minutes: DEFAULT_DEADLINE_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
-	estimate: (p, settings) => videoSpendEstimate(p, settings.videoUsdPerSecond),
+	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedSeconds(p.values, p.extra, p.model), settings.videoUsdPerSecond),
 	output,
 	// Pending items (not waited for, or still running) also say which model and price apply.
-	describePending: (p, _submitted, estimate) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...videoCostJson(estimate) }),
+	describePending: (p, _submitted, estimate) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...perSecondCostJson(estimate) }),
 };
