@@ -10,7 +10,7 @@ import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
 import { estimatedTimeOf } from './snapshot';
-import { isToolRun, toolPendingJson, toolWait } from './toolMode';
+import { isToolRun, toolPendingJson, toolWait, type ToolTask } from './toolMode';
 import { waitForTasks, type WaitOutcome } from './waiter';
 
 /**
@@ -30,7 +30,7 @@ export async function runJobs<P, S extends Submitted>(
 	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
 	const states = await submitAll(ctx, plan, itemCount, memory);
 	const output = await awaitResults(ctx, plan, states, memory);
-	return await finishRun(ctx, plan, states, output, tool);
+	return await finishRun(ctx, plan, states, output, tool && 'created');
 }
 
 /** How Task → Wait for Completion finds an item's task: its id, query route and language. */
@@ -57,7 +57,7 @@ export async function awaitExistingTasks<S extends Submitted>(
 	const states = await prepareAll(ctx, plan, itemCount);
 	for (const state of states) if (state.prepared && !state.error) state.submitted = await plan.submit(state.prepared, 0);
 	const output = await awaitResults(ctx, plan, states, undefined);
-	return await finishRun(ctx, plan, states, output, tool);
+	return await finishRun(ctx, plan, states, output, tool && 'reads');
 }
 
 /**
@@ -142,14 +142,15 @@ async function finishRun<P, S extends Submitted>(
 	plan: JobPlan<P, S>,
 	states: Array<ItemState<P, S>>,
 	output: INodeExecutionData[],
-	tool: boolean,
+	/** An AI Agent's tool call: whether its task was created here or only read (the wording of a pending answer). */
+	tool: false | ToolTask,
 ): Promise<INodeExecutionData[]> {
 	// A failing run keeps the spend guard's "Submitting …" line in custom data, as before.
 	const failed = states.findIndex((s) => s.error);
 	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
 	// A submit whose answer was lost may be billed: it counts as spent.
 	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])));
-	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(ctx, item.json);
+	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(item.json, tool);
 	hintJobRun(ctx, output, plan.receipts !== false, plan.wait !== false);
 	return output;
 }

@@ -41,35 +41,30 @@ export function toolWait<W extends { deadlineMs?: number; onTimeout: 'pending' |
 	return { ...wait, deadlineMs, onTimeout: 'pending' };
 }
 
-/** The operations whose tool call reads a task (so calling the same tool again is free). */
-const READING_OPERATIONS = new Set(['task:get', 'task:waitForCompletion', 'task:downloadResult', 'task:checkOnce']);
-
-function operationOf(ctx: IExecuteFunctions): string {
-	try {
-		return `${String(ctx.getNodeParameter('resource', 0, ''))}:${String(ctx.getNodeParameter('operation', 0, ''))}`;
-	} catch {
-		return '';
-	}
-}
+/**
+ * Whether the tool's operation reads a task that exists (Task → Wait for Completion, Check Once)
+ * or created it (Generate): the operation is the caller's to know, the engine reads no parameter.
+ */
+export type ToolTask = 'reads' | 'created';
 
 /**
  * What a model reads about a task still running: its id, state and how to check it. A tool that
  * created the task must not be called again for it (that submits and bills a new one).
  */
 export function toolPendingText(
-	ctx: IExecuteFunctions,
 	task: { taskId: string; route?: QueryRoute; status?: string; progress?: number },
+	tool: ToolTask,
 ): string {
 	const state = `${task.status ? `status '${task.status}'` : 'submitted'}${task.progress !== undefined ? `, ${task.progress}%` : ''}`;
 	const route = task.route ? ` and query route ${task.route}` : '';
-	const again = READING_OPERATIONS.has(operationOf(ctx))
+	const again = tool === 'reads'
 		? `Call this tool again with task id ${task.taskId}${route} in about a minute.`
 		: `To check it, call a Unified AI Gateway tool set to Task → Get (or Task → Wait for Completion) with task id ${task.taskId}${route} in about a minute. Do not call this tool again for it: that would start, and bill, a new task.`;
 	return `Task ${task.taskId} is still running (${state}). ${again}`;
 }
 
 /** A pending item's json as an agent gets it: the same fields, `message` in the model's terms. */
-export function toolPendingJson(ctx: IExecuteFunctions, json: IDataObject): IDataObject {
+export function toolPendingJson(json: IDataObject, tool: ToolTask): IDataObject {
 	const taskId = typeof json.taskId === 'string' ? json.taskId : undefined;
 	if (!taskId) return json;
 	// The submit's raw answer means nothing to a model and only costs it tokens.
@@ -77,11 +72,14 @@ export function toolPendingJson(ctx: IExecuteFunctions, json: IDataObject): IDat
 	delete rest.submitResponse;
 	return {
 		...rest,
-		message: toolPendingText(ctx, {
-			taskId,
-			route: json.queryRoute as QueryRoute | undefined,
-			status: typeof json.status === 'string' ? json.status : undefined,
-			progress: typeof json.progress === 'number' ? json.progress : undefined,
-		}),
+		message: toolPendingText(
+			{
+				taskId,
+				route: json.queryRoute as QueryRoute | undefined,
+				status: typeof json.status === 'string' ? json.status : undefined,
+				progress: typeof json.progress === 'number' ? json.progress : undefined,
+			},
+			tool,
+		),
 	};
 }

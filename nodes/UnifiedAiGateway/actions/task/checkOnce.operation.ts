@@ -123,7 +123,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 				throw error;
 			}
 			json.message = `Task ${taskId} is still running (${stateText(snapshot)}): send this item back to the Wait node and check again.`;
-			return [{ json: tool ? toolPendingJson(this, json) : json }];
+			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
 		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
 		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), {
