@@ -112,7 +112,7 @@ async function killHard(server) {
  */
 async function startInstance(options = {}) {
 	const mode = options.mode || 'start';
-	const version = options.version || process.env.N8N_VERSION || undefined;
+	const { version } = options; // undefined: N8N_VERSION, else the default line (lines.js)
 	const step = options.step || plainStep;
 	if (options.trackChildren) children.track();
 	const ownDir = !options.dir;
@@ -174,10 +174,10 @@ async function startInstance(options = {}) {
 				...(options.queue || {}),
 				probes: options.probes,
 				env: options.env,
-				step,
 			});
-			inst.userFolders = [inst.cluster.main, ...inst.cluster.workers].map((p) => p.folder);
+			inst.userFolders = inst.cluster.folders;
 			inst.tgz = inst.cluster.tgz;
+			if (options.login) inst.cookie = (await step('login', () => setupOwnerAndLogin(inst.cluster.main.baseUrl))).cookie;
 			return inst;
 		}
 		fs.mkdirSync(inst.userFolder, { recursive: true });
