@@ -13,9 +13,7 @@ const fs = require('fs');
 const path = require('path');
 
 const n8n = require('../../test/n8n');
-const cli = require('../../test/e2e/cli');
-const pkg = require('../../test/e2e/package');
-const { startCluster, waitForWebhooks } = require('../../test/queue/cluster');
+const { startInstance } = require('../../test/n8n/instance');
 const workflows = require('./workflows');
 
 /**
@@ -30,60 +28,45 @@ function benchEnv(line, heapCapMb) {
 	};
 }
 
-async function startRegular({ version, dir, credential, vars, variants, heapCapMb }) {
-	const line = n8n.n8nLine(version);
-	const userFolder = path.join(dir, 'main');
-	fs.mkdirSync(userFolder, { recursive: true });
-	const cmd = { version };
-	await pkg.installPackage(userFolder, { packDir: path.join(dir, 'pack') });
-	await cli.importCredential(userFolder, credential, cmd);
-	const list = workflows.ALL(variants);
-	await cli.importWorkflow(userFolder, list, vars, cmd);
-	for (const wf of list) await cli.activateWorkflow(userFolder, wf.id, cmd);
-	const server = await n8n.startN8n(userFolder, { version, env: benchEnv(line, heapCapMb) });
-	try {
-		await waitForWebhooks(server.baseUrl, workflows.probes(variants));
-		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
-		const main = { name: 'main', pid: server.pid };
-		return { mode: 'regular', line, baseUrl: server.baseUrl, cookie, main, runners: [main], logs: [server.logFile], stop: () => server.stop() };
-	} catch (e) {
-		await server.stop();
-		throw e;
-	}
-}
-
-async function startQueue({ version, dir, credential, vars, variants, heapCapMb, concurrency }) {
+/**
+ * Both modes through test/n8n/instance.js; the simulator is the bench's own (started by index.js).
+ * options: { queue, version, dir, credential (one or a list), vars, variants (loop variants), heapCapMb, concurrency (queue) }
+ */
+async function startStack({ queue, version, dir, credential, vars, variants, heapCapMb, concurrency }) {
 	const line = n8n.n8nLine(version);
 	const list = workflows.ALL(variants);
-	const cluster = await startCluster({
+	const instance = await startInstance({
 		version,
+		mode: queue ? 'queue' : 'start',
 		dir,
-		credential,
+		userFolder: queue ? undefined : path.join(dir, 'main'),
+		packDir: path.join(dir, 'pack'),
+		credentials: credential,
 		workflows: list,
 		vars,
-		activate: list.map((w) => w.id),
+		publish: list.map((w) => w.id),
 		probes: workflows.probes(variants),
-		// Every n8n process capped alike (main takes the webhooks, the workers run the executions).
+		// Every n8n process capped alike (queue: main takes the webhooks, the workers run the executions).
 		env: benchEnv(line, heapCapMb),
-		// Executions one worker runs at once: enough for every execution of a batch to run side by side.
-		concurrency,
+		// Queue: executions one worker runs at once, enough for every execution of a batch to run side by side.
+		queue: { concurrency },
+		login: true,
 	});
-	try {
-		const { cookie } = await n8n.setupOwnerAndLogin(cluster.main.baseUrl);
-		return {
-			mode: 'queue',
-			line,
-			baseUrl: cluster.main.baseUrl,
-			cookie,
-			main: { name: 'main', pid: cluster.main.pid },
-			runners: cluster.workers.map((w) => ({ name: w.name, pid: w.server.pid })),
-			logs: [cluster.main.logFile, ...cluster.workers.map((w) => w.server.logFile)],
-			stop: () => cluster.stop(),
-		};
-	} catch (e) {
-		await cluster.stop();
-		throw e;
+	if (!queue) {
+		const main = { name: 'main', pid: instance.n8n.pid };
+		return { mode: 'regular', line, baseUrl: instance.n8n.baseUrl, cookie: instance.cookie, main, runners: [main], logs: [instance.n8n.logFile], stop: () => instance.stop() };
 	}
+	const { cluster } = instance;
+	return {
+		mode: 'queue',
+		line,
+		baseUrl: cluster.main.baseUrl,
+		cookie: instance.cookie,
+		main: { name: 'main', pid: cluster.main.pid },
+		runners: cluster.workers.map((w) => ({ name: w.name, pid: w.server.pid })),
+		logs: [cluster.main.logFile, ...cluster.workers.map((w) => w.server.logFile)],
+		stop: () => instance.stop(),
+	};
 }
 
 /**
@@ -111,11 +94,6 @@ async function probeHeapCap({ version, dir, caps = [192, 256, 320, 384, 448, 512
 		}
 	}
 	throw new Error(`n8n ${version} starts under none of the heap caps ${caps.join(', ')} MB: ${tried.join('; ')}`);
-}
-
-/** options: { queue, version, dir, credential (one or a list), vars, variants (loop variants), heapCapMb, concurrency (queue) } */
-async function startStack(options) {
-	return options.queue ? startQueue(options) : startRegular(options);
 }
 
 module.exports = { startStack, probeHeapCap };

@@ -5,7 +5,6 @@
 // Submit once and Collect until no row is left `submitted`, from their "Run Now" triggers, prints
 // the table and writes the collected images to demo-output/scheduled-batch-collect/.
 
-const n8n = require('../../test/n8n');
 const rest = require('../../test/e2e/rest-workflows');
 const { withDemoCredential } = require('./examples');
 const { printNodes } = require('./summary');
@@ -53,14 +52,15 @@ async function runOnce(api, example, workflow, version) {
  * Runs both examples of the pair; returns their results (for the summary) and the task ids the
  * Submit wrote into the table (for the trigger example).
  */
-async function runScheduledBatchPair(submit, collect, { userFolder, version, env, live }) {
+async function runScheduledBatchPair(submit, collect, { instance, version, env, live }) {
+	const { userFolder } = instance;
 	const started = Date.now();
 	const results = { submit: { example: submit, status: 'failed' }, collect: { example: collect, status: 'failed' }, taskIds: [] };
 	let server;
 	try {
-		server = await t.step(`started n8n ${version} (n8n start: the Data table module runs only there)`, () => n8n.startN8n(userFolder, { version, env }));
-		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
-		const api = { baseUrl: server.baseUrl, cookie };
+		const label = `started n8n ${version} (n8n start: the Data table module runs only there)`;
+		server = await instance.start({ env, login: true, step: (name, fn) => (name === 'n8n' ? t.step(label, fn) : fn()) });
+		const api = { baseUrl: server.baseUrl, cookie: instance.cookie };
 		const table = await rest.createDataTable(api, await rest.personalProjectId(api), 'ai_images', COLUMNS);
 		await rest.insertRows(api, table, PROMPTS.map((prompt) => ({ prompt, status: 'new' })));
 		console.log(`${t.green('✔')} made the Data table ai_images (${COLUMNS.map((c) => c.name).join(', ')}) with ${PROMPTS.length} rows, status new`);
@@ -93,7 +93,7 @@ async function runScheduledBatchPair(submit, collect, { userFolder, version, env
 	} catch (error) {
 		console.log(`${t.red('✘')} ${t.hide(error.message).split('\n').slice(0, 8).join('\n    ')}`);
 	} finally {
-		if (server) await server.stop();
+		if (server) await instance.stopN8n();
 	}
 	return results;
 }

@@ -8,8 +8,8 @@
  *                                     UAG_BASE_URL, UAG_API_KEY, optional UAG_ALT_BASE_URL
  *   npm run demo -- --live --yes      without the confirmation question
  *
- * This file only composes: test/n8n (installs and runs the n8n of a line), the e2e helpers
- * (test/e2e: pack + install the package, import, execute, read binaries), the simulator; the
+ * This file only composes: test/n8n/instance.js (n8n + package + simulator, started as every
+ * real-n8n runner starts them), the e2e helpers (test/e2e: import, execute, read binaries); the
  * demo's own parts are beside it: examples.js (which run, in what order), cost.js (the estimate),
  * summary.js (what is printed), files.js (demo-output/), simulator.js, options.js, processes.js.
  *
@@ -33,7 +33,7 @@ const path = require('path');
 
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
-const { installPackage } = require('../../test/e2e/package');
+const { startInstance } = require('../../test/n8n/instance');
 const { chatModelCredential } = require('../../test/e2e/chat-credential');
 const { CRED, CHAT_CRED, loadExamples, withDemoCredential, withTriggerIds } = require('./examples');
 const { estimateAll, printEstimate } = require('./cost');
@@ -70,27 +70,40 @@ function credentials(sim, live) {
 
 async function setUp(examples, opts, live) {
 	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-demo-'));
-	const userFolder = path.join(tmpRoot, 'user');
-	fs.mkdirSync(userFolder, { recursive: true });
 	cleanup.tmpRoot = opts.keep ? undefined : tmpRoot;
 
 	console.log(`\n${t.bold('Setting up')}`);
-	const host = await n8n.prepareN8n({ version });
-	console.log(`${t.green('✔')} n8n ${version} ${host.reused ? 'reused from' : 'installed into'} ${t.rel(host.dir)}`);
-	await t.step('packed this package and installed it into a fresh n8n user folder', () => installPackage(userFolder, { packDir: tmpRoot }));
-	let sim;
-	if (!live) {
-		sim = await startSimulator(SIM_KEY);
-		cleanup.sim = sim;
-		console.log(`${t.green('✔')} gateway simulator on ${sim.mainUrl} (image tasks take ${t.seconds(taskMs())}, videos ${t.seconds(videoMs())})`);
-	}
-	await t.step(`imported the credentials "${CRED.name}" and "${CHAT_CRED.name}" (${live ? live.baseUrl : 'the simulator'})`, () =>
-		cli.importCredential(userFolder, credentials(sim, live), { version }),
-	);
-	await t.step(`imported ${examples.length} example workflows (n8n import:workflow)`, () =>
-		cli.importWorkflow(userFolder, examples.map((e) => withDemoCredential(e.workflow)), {}, { version }),
-	);
-	return { userFolder, sim };
+	const labels = {
+		package: 'packed this package and installed it into a fresh n8n user folder',
+		credentials: `imported the credentials "${CRED.name}" and "${CHAT_CRED.name}" (${live ? live.baseUrl : 'the simulator'})`,
+		workflows: `imported ${examples.length} example workflows (n8n import:workflow)`,
+	};
+	const instance = await startInstance({
+		version,
+		mode: 'execute',
+		dir: tmpRoot,
+		trackChildren: true,
+		simulator: live
+			? undefined
+			: async () => {
+					cleanup.sim = await startSimulator(SIM_KEY);
+					return cleanup.sim;
+				},
+		credentials: (sim) => credentials(sim, live),
+		workflows: examples.map((e) => withDemoCredential(e.workflow)),
+		vars: {},
+		step: async (name, fn) => {
+			if (labels[name]) return t.step(labels[name], fn);
+			const result = await fn();
+			if (name === 'line') console.log(`${t.green('✔')} n8n ${version} ${result.reused ? 'reused from' : 'installed into'} ${t.rel(result.dir)}`);
+			if (name === 'simulator' && result.sim) {
+				console.log(`${t.green('✔')} gateway simulator on ${result.sim.mainUrl} (image tasks take ${t.seconds(taskMs())}, videos ${t.seconds(videoMs())})`);
+			}
+			return result;
+		},
+	});
+	cleanup.instance = instance;
+	return instance;
 }
 
 async function runExample(example, workflow, { userFolder, sim }, live) {
@@ -130,7 +143,7 @@ async function runExamples(examples, stack, live) {
 		console.log(`  ${example.what}`);
 		if (example.dataTablePair) {
 			const partner = examples.find((e) => e.name === example.dataTablePair);
-			const pair = await runScheduledBatchPair(example, partner, { userFolder: stack.userFolder, version, env: binaryModeEnv(live), live });
+			const pair = await runScheduledBatchPair(example, partner, { instance: stack, version, env: binaryModeEnv(live), live });
 			results.push(pair.submit, pair.collect);
 			taskIds.set(example.name, pair.taskIds);
 			continue;

@@ -1,57 +1,21 @@
 'use strict';
-// Every child process (npm, n8n) is tracked so that Ctrl-C, a kill or a failure never leaves one
-// running: test/n8n spawns through child_process.spawn, so it is wrapped before that loads (this
-// file is the first the demo requires).
+// Every child process (npm, n8n) is tracked (test/n8n/children.js) so that Ctrl-C, a kill or a
+// failure never leaves one running, from the first the demo starts (this file is the first it requires).
 
-const childProcess = require('child_process');
 const fs = require('fs');
 
-const children = new Set();
-const originalSpawn = childProcess.spawn;
-childProcess.spawn = function trackedSpawn(...args) {
-	const child = originalSpawn.apply(this, args);
-	children.add(child);
-	child.once('exit', () => children.delete(child));
-	child.once('error', () => children.delete(child));
-	return child;
-};
+const { track, stopChildren } = require('../../test/n8n/children');
 
-// What finish() ends besides the children: the simulator and the temp folder (unset with --keep).
-const cleanup = { sim: undefined, tmpRoot: undefined, done: false };
+track();
 
-/** SIGTERM to each child still running (only the demo's own), SIGKILL after 3 s. */
-async function stopChildren() {
-	const running = [...children].filter((c) => c.exitCode === null && c.signalCode === null);
-	await Promise.all(
-		running.map(
-			(child) =>
-				new Promise((resolve) => {
-					const timer = setTimeout(() => {
-						try {
-							child.kill('SIGKILL');
-						} catch {
-							// already gone
-						}
-						resolve();
-					}, 3000);
-					child.once('exit', () => {
-						clearTimeout(timer);
-						resolve();
-					});
-					try {
-						child.kill('SIGTERM');
-					} catch {
-						clearTimeout(timer);
-						resolve();
-					}
-				}),
-		),
-	);
-}
+// What finish() ends besides the children: the n8n instance, the simulator and the temp folder
+// (unset with --keep). The simulator is known as soon as it runs, before the instance is returned.
+const cleanup = { instance: undefined, sim: undefined, tmpRoot: undefined, done: false };
 
 async function finish() {
 	if (cleanup.done) return;
 	cleanup.done = true;
+	if (cleanup.instance) await cleanup.instance.stop();
 	await stopChildren();
 	if (cleanup.sim) {
 		try {

@@ -218,9 +218,17 @@ async function runLiveChecks(ctx, { reportFailure }) {
 		await cli.importWorkflow(ctx.userFolder, path.join(LIVE_DIR, 'trigger-published.json'), vars, { version: ctx.version });
 		await cli.activateWorkflow(ctx.userFolder, 'e2eTriggerLive', { version: ctx.version });
 		const env = line.major >= 2 ? { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug' } : { N8N_LOG_LEVEL: 'debug' };
-		server = await n8n.startN8n(ctx.userFolder, { version: ctx.version, env });
-		console.log(`n8n ${ctx.version} started for the live checks (${(server.startMs / 1000).toFixed(1)}s)${line.major >= 2 ? ', durable poll scheduler on' : ''}`);
-		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
+		// `n8n start` on the e2e's own user folder (its instance ran `n8n execute` so far).
+		server = await ctx.instance.start({
+			env,
+			login: true,
+			step: async (name, fn) => {
+				const result = await fn();
+				if (name === 'n8n') console.log(`n8n ${ctx.version} started for the live checks (${(result.startMs / 1000).toFixed(1)}s)${line.major >= 2 ? ', durable poll scheduler on' : ''}`);
+				return result;
+			},
+		});
+		const { cookie } = ctx.instance;
 		await check('node types and credential loaded without warnings', () => checkTypes(server, cookie));
 		await check('codex (categories, aliases, docs links) and output schemas served', () => checkCodexAndSchemas(server, cookie));
 		await check('credential test', () => checkCredential(server, cookie, ctx));
@@ -229,7 +237,7 @@ async function runLiveChecks(ctx, { reportFailure }) {
 		counts.failed++;
 		reportFailure('live: setup', e);
 	} finally {
-		if (server) await server.stop();
+		if (server) await ctx.instance.stopN8n();
 	}
 	if (server && line.major >= 2 && counts.failed === 0) {
 		await check('trigger state in poller_state (durable cursors)', () => checkPollerState(ctx, line, ctx.triggerIds));

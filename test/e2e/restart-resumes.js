@@ -22,13 +22,12 @@
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const e2e = require('./run-e2e');
-const { startN8n, restJson, setupOwnerAndLogin, OWNER } = require('../n8n');
+const { restJson } = require('../n8n');
+const { startInstance } = require('../n8n/instance');
 const rest = require('./rest-workflows');
-const { startSimulator } = require('../simulator');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const EXAMPLE = path.join(e2e.REPO_ROOT, 'examples', 'long-render-loop.json');
@@ -61,17 +60,6 @@ function loopWorkflow() {
 	return workflow;
 }
 
-async function login(baseUrl) {
-	const res = await fetch(`${baseUrl}/rest/login`, {
-		method: 'POST',
-		headers: { 'content-type': 'application/json' },
-		body: JSON.stringify({ emailOrLdapLoginId: OWNER.email, password: OWNER.password }),
-	});
-	const cookie = /n8n-auth=([^;]+)/.exec((res.headers.getSetCookie?.() ?? [res.headers.get('set-cookie') ?? '']).join('\n'))?.[1];
-	assert.ok(res.ok && cookie, `login after the restart answered ${res.status}`);
-	return cookie;
-}
-
 async function execution(api, id) {
 	return (await restJson(api.baseUrl, 'GET', `/rest/executions/${id}`, undefined, api.cookie)).json;
 }
@@ -82,41 +70,29 @@ function allItems(run, nodeName, output = 0) {
 	return runs.flatMap((r) => (r.data?.main?.[output] ?? []));
 }
 
-/** SIGTERM, a moment, then SIGKILL of the whole group: n8n gets no time to wind anything down. */
-async function killHard(server) {
-	const send = (sig) => {
-		try {
-			process.kill(-server.pid, sig);
-		} catch {
-			// gone already
-		}
-	};
-	send('SIGTERM');
-	await sleep(2000);
-	send('SIGKILL');
-	await server.stop();
-}
-
 async function main() {
 	const version = e2e.N8N_VERSION;
-	const host = await e2e.prepareN8n({ version });
-	console.log(`n8n ${version} from ${host.dir}`);
-	const line = { version };
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-restart-'));
-	const sim = await startSimulator({ apiKey: e2e.SIM_API_KEY });
-	let n8n;
 	const started = Date.now();
+	const workflow = loopWorkflow();
+	const instance = await startInstance({
+		version,
+		prefix: 'e2e-restart-',
+		simulator: { apiKey: e2e.SIM_API_KEY },
+		workflows: [workflow],
+		vars: {},
+		publish: [workflow.id],
+		login: true,
+		step: async (name, fn) => {
+			const result = await fn();
+			if (name === 'line') console.log(`n8n ${version} from ${result.dir}`);
+			return result;
+		},
+	});
+	const { sim, userFolder } = instance;
 	try {
 		sim.scenario('*', { durationMs: [20_000, 120_000], failEvery: 3, failMessage: 'content policy (simulated)' });
-		const workflow = loopWorkflow();
-		await e2e.installPackage(userFolder, line);
-		await e2e.importCredential(userFolder, e2e.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: e2e.SIM_API_KEY }), line);
-		await e2e.importWorkflow(userFolder, [workflow], {}, line);
-		await e2e.activateWorkflow(userFolder, workflow.id, line);
-
-		n8n = await startN8n(userFolder, line);
-		const { cookie } = await setupOwnerAndLogin(n8n.baseUrl);
-		let api = { baseUrl: n8n.baseUrl, cookie };
+		let n8n = instance.n8n;
+		let api = { baseUrl: n8n.baseUrl, cookie: instance.cookie };
 		const hook = await fetch(`${n8n.baseUrl}/webhook/${HOOK}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -136,16 +112,15 @@ async function main() {
 		assert.equal(submits().length, PROMPTS.length, `expected ${PROMPTS.length} submits before the wait, saw ${submits().length}`);
 		console.log(`ok  execution ${parked.id} parked in the Wait node after ${PROMPTS.length} submits (${Math.round((Date.now() - started) / 1000)} s)`);
 
-		await killHard(n8n);
-		n8n = undefined;
+		await instance.kill();
 		const downAt = Date.now();
 		console.log('ok  n8n stopped (SIGTERM, then SIGKILL)');
 		await sleep(3000);
 		const readsWhileDown = sim.requests.filter((r) => r.method === 'GET' && r.at >= downAt).length;
 
-		n8n = await startN8n(userFolder, line);
+		n8n = await instance.start({ login: 'existing' });
 		const upAt = Date.now();
-		api = { baseUrl: n8n.baseUrl, cookie: await login(n8n.baseUrl) };
+		api = { baseUrl: n8n.baseUrl, cookie: instance.cookie };
 		console.log(`ok  n8n started again (${Math.round(n8n.startMs / 1000)} s)`);
 		assert.equal(readsWhileDown, 0, 'a task was read while n8n was down');
 
@@ -191,9 +166,7 @@ async function main() {
 		console.log('1 passed, 0 failed');
 		return 0;
 	} finally {
-		if (n8n) await n8n.stop();
-		await sim.close();
-		if (process.env.E2E_KEEP !== '1') fs.rmSync(userFolder, { recursive: true, force: true });
+		await instance.stop();
 	}
 }
 

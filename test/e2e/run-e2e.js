@@ -32,12 +32,12 @@ const { chatModelCredential, CHAT_CRED_ID, CHAT_CRED_NAME } = require('./chat-cr
 const n8n = require('../n8n');
 const cli = require('./cli');
 const pkg = require('./package');
+const { startInstance, simVars, simCredential } = require('../n8n/instance');
 const rundata = require('./rundata');
 const scheduledBatch = require('./scheduled-batch');
 const { assertRunMatchesSchemas } = require('../schemas');
 
 const { REPO_ROOT } = pkg;
-const { CRED_ID, CRED_NAME } = cli;
 const { SIM_API_KEY, redact } = n8n;
 const N8N_VERSION = process.env.N8N_VERSION || n8n.DEFAULT_VERSION;
 const WORKFLOWS_DIR = path.join(__dirname, 'workflows');
@@ -110,10 +110,8 @@ async function main(options = {}) {
 	}
 	let passed = 0;
 	let failed = 0;
-	let sim;
+	let instance;
 	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
-	const userFolder = path.join(tmpRoot, 'user');
-	fs.mkdirSync(userFolder, { recursive: true });
 	const onSignal = (signal) => {
 		// n8n children get the same terminal signal; just leave no temp folder behind.
 		if (process.env.E2E_KEEP !== '1') fs.rmSync(tmpRoot, { recursive: true, force: true });
@@ -122,30 +120,22 @@ async function main(options = {}) {
 	};
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
-	const step = async (label, fn) => {
+	const labels = {
+		package: 'packed and installed the package into a fresh n8n user folder',
+		credentials: 'imported the credentials',
+		workflows: () => `imported ${ready.length} workflow(s)`,
+	};
+	const step = async (name, fn) => {
 		const t = Date.now();
 		const r = await fn();
-		console.log(`${label} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+		if (name === 'line') console.log(`n8n ${version} ${r.reused ? 'reused from' : 'installed in'} ${r.dir}${r.reused ? '' : ` (${(r.ms / 1000).toFixed(0)}s)`}`);
+		const label = typeof labels[name] === 'function' ? labels[name]() : labels[name];
+		if (label) console.log(`${label} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		return r;
 	};
-	try {
-		const host = await n8n.prepareN8n({ version });
-		console.log(`n8n ${version} ${host.reused ? 'reused from' : 'installed in'} ${host.dir}${host.reused ? '' : ` (${(host.ms / 1000).toFixed(0)}s)`}`);
-		const installed = await step('packed and installed the package into a fresh n8n user folder', () =>
-			pkg.installPackage(userFolder, { packDir: tmpRoot, packageDir: options.packageDir }),
-		);
-		const startSimulator = options.startSimulator || require('../simulator').startSimulator;
-		sim = await startSimulator({ apiKey: SIM_API_KEY });
-		const vars = { SIM_MAIN: sim.mainUrl, SIM_ALT: sim.altUrl, SIM_FILES: sim.filesUrl, CRED_ID, CRED_NAME, CHAT_CRED_ID, CHAT_CRED_NAME };
-		// The gateway's credential, and the same gateway as an OpenAI credential for the AI Agent's chat model.
-		const credentials = [
-			cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_API_KEY }),
-			chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY }),
-		];
-		const credential = credentials[0];
-		await step('imported the credentials', () => cli.importCredential(userFolder, credentials, { version }));
-		// Parse everything first so one broken file fails alone.
-		const ready = [];
+	// Parse everything first so one broken file fails alone.
+	const ready = [];
+	const parse = (vars) => {
 		for (const w of workflows) {
 			try {
 				({ id: w.id, nodes: w.nodes } = cli.loadWorkflow(w.file, vars));
@@ -158,10 +148,24 @@ async function main(options = {}) {
 				console.log(`FAIL ${w.name}: ${firstLine(e.message)}`);
 			}
 		}
-		if (ready.length) {
-			await step(`imported ${ready.length} workflow(s)`, () => cli.importWorkflow(userFolder, ready.map((w) => w.file), vars, { version }));
-		}
-		const ctx = { userFolder, sim, version, vars, credential, installed, tmpRoot };
+		return ready.map((w) => w.file);
+	};
+	try {
+		instance = await startInstance({
+			version,
+			mode: 'execute',
+			dir: tmpRoot,
+			packageDir: options.packageDir,
+			simulator: options.startSimulator ? () => options.startSimulator({ apiKey: SIM_API_KEY }) : { apiKey: SIM_API_KEY },
+			vars: (sim) => ({ ...simVars(sim), CHAT_CRED_ID, CHAT_CRED_NAME }),
+			// The gateway's credential, and the same gateway as an OpenAI credential for the AI Agent's chat model.
+			credentials: (sim) => [simCredential(sim), chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY })],
+			workflows: (sim, vars) => parse(vars),
+			step,
+		});
+		const { userFolder, sim, vars, installed } = instance;
+		const credential = simCredential(sim);
+		const ctx = { userFolder, sim, version, vars, credential, installed, tmpRoot, instance };
 		for (const w of ready) {
 			const t = Date.now();
 			try {
@@ -189,7 +193,7 @@ async function main(options = {}) {
 	} finally {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);
-		if (sim) await sim.close().catch(() => {});
+		if (instance) await instance.stop();
 		if (process.env.E2E_KEEP === '1') console.log(`kept temp folder ${tmpRoot}`);
 		else fs.rmSync(tmpRoot, { recursive: true, force: true });
 	}

@@ -22,6 +22,7 @@ const fs = require('fs');
 const path = require('path');
 
 const n8n = require('../n8n');
+const { startInstance } = require('../n8n/instance');
 const cli = require('./cli');
 const pkg = require('./package');
 const rest = require('./rest-workflows');
@@ -149,15 +150,19 @@ async function runScheduledBatchCheck(ctx, { reportFailure }) {
 		return { passed: 0, failed: 0 };
 	}
 	const started = Date.now();
-	const userFolder = path.join(ctx.tmpRoot, 'batch-user');
-	fs.mkdirSync(userFolder, { recursive: true });
-	let server;
+	let instance;
 	try {
-		await pkg.installPackage(userFolder, { tgz: ctx.installed.tgz });
-		await cli.importCredential(userFolder, [ctx.credential], { version: ctx.version });
-		server = await n8n.startN8n(userFolder, { version: ctx.version });
-		const { cookie } = await n8n.setupOwnerAndLogin(server.baseUrl);
-		const api = { baseUrl: server.baseUrl, cookie };
+		// A second user folder beside the e2e's: its tarball, its simulator, its gateway credential.
+		instance = await startInstance({
+			version: ctx.version,
+			dir: ctx.tmpRoot,
+			userFolder: path.join(ctx.tmpRoot, 'batch-user'),
+			tgz: ctx.installed.tgz,
+			simulator: ctx.sim,
+			credentials: [ctx.credential],
+			login: true,
+		});
+		const api = { baseUrl: instance.n8n.baseUrl, cookie: instance.cookie };
 		const table = await rest.createDataTable(api, await rest.personalProjectId(api), 'ai_images', COLUMNS);
 		const workflows = {
 			submit: await rest.createWorkflow(api, exampleFor('scheduled-batch-submit', table)),
@@ -170,7 +175,7 @@ async function runScheduledBatchCheck(ctx, { reportFailure }) {
 		reportFailure(label, e);
 		return { passed: 0, failed: 1 };
 	} finally {
-		if (server) await server.stop();
+		if (instance) await instance.stop();
 	}
 }
 

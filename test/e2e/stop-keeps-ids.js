@@ -12,12 +12,10 @@
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
-const os = require('node:os');
-const path = require('node:path');
 
 const e2e = require('./run-e2e');
-const { startN8n, setupOwnerAndLogin, restJson } = require('../n8n');
-const { startSimulator } = require('../simulator');
+const { restJson } = require('../n8n');
+const { startInstance } = require('../n8n/instance');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TASKS = 3;
@@ -74,21 +72,26 @@ function idsInCustomData(execution) {
 
 async function main() {
 	const version = e2e.N8N_VERSION;
-	const host = await e2e.prepareN8n({ version });
-	console.log(`n8n ${version} from ${host.dir}`);
+	const instance = await startInstance({
+		version,
+		prefix: 'e2e-stop-ids-',
+		simulator: { apiKey: e2e.SIM_API_KEY },
+		workflows: [submitWorkflow],
+		vars: { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME },
+		publish: [submitWorkflow.id],
+		env: { N8N_LOG_LEVEL: 'info' },
+		login: true,
+		step: async (name, fn) => {
+			const result = await fn();
+			if (name === 'line') console.log(`n8n ${version} from ${result.dir}`);
+			return result;
+		},
+	});
+	const { sim, userFolder, cookie } = instance;
 	const line = { version };
-	const userFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-stop-ids-'));
-	const sim = await startSimulator({ apiKey: e2e.SIM_API_KEY });
-	let n8n;
 	try {
 		sim.scenario('*', { durationMs: 45_000 });
-		await e2e.installPackage(userFolder, line);
-		await e2e.importCredential(userFolder, e2e.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: e2e.SIM_API_KEY }), line);
-		await e2e.importWorkflow(userFolder, [submitWorkflow], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME }, line);
-		await e2e.activateWorkflow(userFolder, submitWorkflow.id, line);
-
-		n8n = await startN8n(userFolder, { ...line, env: { N8N_LOG_LEVEL: 'info' } });
-		const { cookie } = await setupOwnerAndLogin(n8n.baseUrl);
+		const n8n = instance.n8n;
 		const hook = await fetch(`${n8n.baseUrl}/webhook/stop-keeps-ids`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -132,8 +135,7 @@ async function main() {
 		assert.ok(!log.includes(e2e.SIM_API_KEY), 'the API key is in n8n\'s log');
 		assert.ok(!JSON.stringify(execution).includes(e2e.SIM_API_KEY), 'the API key is in the execution');
 		console.log(`ok  n8n's log names every id with execution ${running.id} and its item`);
-		await n8n.stop();
-		n8n = undefined;
+		await instance.stopN8n();
 
 		// Resume: Task → Wait for Completion over the ids from custom data; nothing is submitted again.
 		const before = submits();
@@ -148,9 +150,7 @@ async function main() {
 		console.log('1 passed, 0 failed');
 		return 0;
 	} finally {
-		if (n8n) await n8n.stop();
-		await sim.close();
-		if (process.env.E2E_KEEP !== '1') fs.rmSync(userFolder, { recursive: true, force: true });
+		await instance.stop();
 	}
 }
 

@@ -8,6 +8,7 @@
  *   const server = await n8n.startN8n(userFolder, { version: '2.41.1' }); // server.baseUrl, server.stop()
  *
  * The version defaults to N8N_VERSION (default 1.123.81); see lines.js for what differs by line.
+ * n8n + package + simulator in one call, as every real-n8n runner starts them: instance.js.
  */
 
 const lines = require('./lines');

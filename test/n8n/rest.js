@@ -37,13 +37,34 @@ async function restJson(baseUrl, method, route, body, cookie) {
 	return { res, json: json && 'data' in json ? json.data : json };
 }
 
-/** Creates the owner (POST /rest/owner/setup) and logs in; returns { cookie, user }. */
-async function setupOwnerAndLogin(baseUrl, owner = OWNER) {
-	await restJson(baseUrl, 'POST', '/rest/owner/setup', owner);
+/** Logs in as the owner that exists already (e.g. after a restart); returns { cookie, user }. */
+async function login(baseUrl, owner = OWNER) {
 	const { res, json } = await restJson(baseUrl, 'POST', '/rest/login', { emailOrLdapLoginId: owner.email, password: owner.password });
 	const cookie = authCookieOf(res);
 	if (!cookie) throw new Error('POST /rest/login set no n8n-auth cookie');
 	return { cookie, user: json };
 }
 
-module.exports = { OWNER, authCookieOf, restJson, setupOwnerAndLogin };
+/** Creates the owner (POST /rest/owner/setup) and logs in; returns { cookie, user }. */
+async function setupOwnerAndLogin(baseUrl, owner = OWNER) {
+	await restJson(baseUrl, 'POST', '/rest/owner/setup', owner);
+	return login(baseUrl, owner);
+}
+
+/**
+ * n8n says it is ready before the webhooks of its published workflows are registered: post a probe
+ * (a body that makes no items) to each path until n8n takes it. probes: [{ path, body }]
+ */
+async function waitForWebhooks(baseUrl, probes, timeoutMs = 90_000) {
+	const until = Date.now() + timeoutMs;
+	for (const { path: hook, body } of probes) {
+		for (;;) {
+			const res = await fetch(`${baseUrl}/webhook/${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+			if (res.ok) break;
+			if (res.status !== 404 || Date.now() > until) throw new Error(`webhook ${hook} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
+			await new Promise((resolve) => setTimeout(resolve, 500));
+		}
+	}
+}
+
+module.exports = { OWNER, authCookieOf, restJson, login, setupOwnerAndLogin, waitForWebhooks };

@@ -10,17 +10,18 @@ const fs = require('fs');
 const path = require('path');
 
 const n8n = require('../n8n');
-const cli = require('../e2e/cli');
 const pkg = require('../e2e/package');
+const { importInto } = require('../n8n/instance');
 const services = require('./services');
 
 /** Short locks: a killed worker's job is seen as stalled within seconds, not minutes. */
 const FAST_LOCKS = { QUEUE_WORKER_LOCK_DURATION: '5000', QUEUE_WORKER_LOCK_RENEW_TIME: '2500', QUEUE_WORKER_STALLED_INTERVAL: '5000' };
 
 /**
+ * Started through test/n8n/instance.js (mode 'queue'), which resolves the simulator and what to import.
  * options: { version, dir (temp root), workers (default 2), concurrency, vars (workflow placeholders),
- *            credential, workflows (objects), activate (ids), env (extra for every n8n process) }
- * Returns { main, workers: [{ name, server }], env, pg, stop(), killWorker(name), restartWorker(name) }.
+ *            credentials, workflows (objects), publish (ids), probes, env (extra for every n8n process) }
+ * Returns { main, workers: [{ name, folder, server }], folders, tgz, env, pg, stop(), killWorker(name), restartWorker(name) }.
  */
 async function startCluster(options) {
 	const { version, dir } = options;
@@ -49,14 +50,13 @@ async function startCluster(options) {
 			console.log(`  ${label} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		};
 		const tgz = await pkg.packPackage(path.join(dir, 'pack'));
+		cluster.tgz = tgz;
+		cluster.folders = folders.map((f) => f.folder);
 		await timed(`installed the package for ${folders.map((f) => f.name).join(', ')}`, () => Promise.all(folders.map((f) => pkg.installPackage(f.folder, { tgz }))));
-		const mainFolder = folders[0].folder;
-		const cmd = { version, env };
-		// The database is shared: importing through main's folder reaches every process.
-		await timed('imported the credential', () => cli.importCredential(mainFolder, options.credential, cmd));
-		await timed('imported the workflows', () => cli.importWorkflow(mainFolder, options.workflows, options.vars, cmd));
-		// Each command is one n8n start-up against the shared database: published side by side.
-		await timed('published the workflows', () => Promise.all((options.activate || []).map((id) => cli.activateWorkflow(mainFolder, id, cmd))));
+		const labels = { credentials: 'imported the credential', workflows: 'imported the workflows', publish: 'published the workflows' };
+		// The database is shared: importing through main's folder reaches every process. Each
+		// publish is one n8n start-up against that database: published side by side.
+		await importInto(folders[0].folder, options, { version, env, publishAtOnce: true, step: (name, fn) => timed(labels[name], fn) });
 		const t = Date.now();
 		const startProcess = async ({ name, folder }) => {
 			const server = await n8n.startN8n(folder, {
@@ -72,7 +72,7 @@ async function startCluster(options) {
 		const failure = settled.find((s) => s.status === 'rejected');
 		if (failure) throw failure.reason;
 		const [main, ...workers] = settled.map((s) => s.value);
-		if (options.probes) await waitForWebhooks(main.server.baseUrl, options.probes);
+		if (options.probes) await n8n.waitForWebhooks(main.server.baseUrl, options.probes);
 		console.log(`  started n8n main and ${workers.length} workers, webhooks registered (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		cluster.main = main.server;
 		cluster.workers = workers;
@@ -96,25 +96,9 @@ async function startCluster(options) {
 	}
 }
 
-/**
- * Main says "Editor is now accessible" before its webhooks are registered: post a probe (a body
- * that makes no items) to each path until n8n takes it.
- */
-async function waitForWebhooks(baseUrl, probes, timeoutMs = 90_000) {
-	const until = Date.now() + timeoutMs;
-	for (const { path: hook, body } of probes) {
-		for (;;) {
-			const res = await fetch(`${baseUrl}/webhook/${hook}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-			if (res.ok) break;
-			if (res.status !== 404 || Date.now() > until) throw new Error(`webhook ${hook} answered ${res.status}: ${(await res.text()).slice(0, 300)}`);
-			await new Promise((resolve) => setTimeout(resolve, 500));
-		}
-	}
-}
-
 /** n8n processes first (they hold connections), then PostgreSQL and Redis; each by its own pid. */
 async function stopAll(started) {
 	for (const item of started.splice(0).reverse()) await item.stop().catch(() => {});
 }
 
-module.exports = { startCluster, waitForWebhooks, FAST_LOCKS };
+module.exports = { startCluster, FAST_LOCKS };

@@ -21,9 +21,7 @@ const os = require('os');
 const path = require('path');
 
 const n8n = require('../n8n');
-const cli = require('../e2e/cli');
-const { startSimulator } = require('../simulator');
-const { startCluster } = require('./cluster');
+const { startInstance, simVars } = require('../n8n/instance');
 const workflows = require('./workflows');
 const checks = require('./checks');
 
@@ -60,14 +58,15 @@ async function main(filters) {
 	const names = checksFor(line, filters);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
 	let sim;
-	let cluster;
+	let instance;
 	let passed = 0;
 	let failed = 0;
+	// Stops what the instance started, also midway through its start (the simulator it made first).
+	let stopStarting;
 	const stopAll = async () => {
-		if (cluster) await cluster.stop();
-		cluster = undefined;
-		if (sim) await sim.close().catch(() => {});
-		sim = undefined;
+		if (instance) await instance.stop();
+		else if (stopStarting) await stopStarting();
+		instance = undefined;
 	};
 	const onSignal = (signal) => {
 		console.log(`interrupted (${signal}), stopping what was started`);
@@ -76,16 +75,33 @@ async function main(filters) {
 	process.once('SIGINT', onSignal);
 	process.once('SIGTERM', onSignal);
 	try {
-		const host = await n8n.prepareN8n({ version: VERSION });
-		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
-		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
-		sim.inject({ method: 'POST', path: '/e2e/record', origin: 'files', status: 200, body: { ok: true }, times: Infinity });
-		const triggerIds = names.includes('trigger') ? await createFinishedTasks(sim, TRIGGER_TASKS) : [];
-		const vars = { SIM_MAIN: sim.mainUrl, SIM_ALT: sim.altUrl, SIM_FILES: sim.filesUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME, TASK_IDS: triggerIds.join('\n') };
-		const credential = cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY });
-		const all = workflows.ALL().filter((w) => w.id !== 'qTrigger' || triggerIds.length);
-		const t = Date.now();
-		cluster = await startCluster({ version: VERSION, dir, credential, workflows: all, vars, activate: all.map((w) => w.id), probes: workflows.PROBES });
+		let triggerIds = [];
+		let all = [];
+		let t = Date.now();
+		instance = await startInstance({
+			version: VERSION,
+			mode: 'queue',
+			dir,
+			simulator: { apiKey: n8n.SIM_API_KEY },
+			vars: async (started) => {
+				sim = started;
+				stopStarting = () => sim.close().catch(() => {});
+				sim.inject({ method: 'POST', path: '/e2e/record', origin: 'files', status: 200, body: { ok: true }, times: Infinity });
+				triggerIds = names.includes('trigger') ? await createFinishedTasks(sim, TRIGGER_TASKS) : [];
+				all = workflows.ALL().filter((w) => w.id !== 'qTrigger' || triggerIds.length);
+				t = Date.now();
+				return { ...simVars(sim), TASK_IDS: triggerIds.join('\n') };
+			},
+			workflows: () => all,
+			publish: () => all.map((w) => w.id),
+			probes: workflows.PROBES,
+			step: async (name, fn) => {
+				const result = await fn();
+				if (name === 'line') console.log(`n8n ${VERSION} ${result.reused ? 'reused' : 'installed'} (${result.dir})`);
+				return result;
+			},
+		});
+		const { cluster } = instance;
 		console.log(`queue mode up: Redis, PostgreSQL, n8n main + ${cluster.workers.length} workers (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		const ctx = { cluster, sim, line, triggerIds };
 		for (const name of names) {
