@@ -158,10 +158,12 @@ export async function waitForTasks(
 			launch(plan, watch);
 		}
 		const waiting = idle.filter(({ watch }) => !watch.busy);
-		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
-		// While submits are still answering, each new task wakes the loop (it may lead, or be due at once).
-		const events = feed && !feed.closed ? [...inFlight, feed.arrival()] : [...inFlight];
-		await untilWakeOrAnswer(wakeAt, events, signal);
+		const dueNext = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
+		// While submits are still answering, new tasks are taken in every RACE_NAP_MS (not one wake-up
+		// per task: with hundreds of items that is hundreds of passes over the wait): none of them is
+		// due before its first interval, except one an earlier try created, which is there from the start.
+		const wakeAt = feed && !feed.closed ? Math.min(dueNext, Date.now() + RACE_NAP_MS) : dueNext;
+		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
 	}
 }
 
