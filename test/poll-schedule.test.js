@@ -126,34 +126,3 @@ describe('submitting and waiting at once (Image → Generate with Wait for Compl
 		}
 	});
 });
-
-describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', () => {
-	const path = require('path');
-	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/pollSchedule.js'));
-	const paced = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
-
-	test("a follower is read at the age its leaders' times give, not held for an open leader's next reading", () => {
-		const tasks = Array.from({ length: 9 }, () => paced());
-		const schedule = new PollSchedule(tasks);
-		const [l1, l2, l3] = tasks; // √9 = 3 leaders: the first submitted
-		schedule.finished(l1, 2000);
-		schedule.finished(l2, 3000);
-		// The third is still running when last read at 1 s; its next reading comes much later.
-		schedule.running(l3, 1000, 1000);
-		// Half the leaders that ran as long as a fresh follower have finished by 3 s (the third can
-		// only have finished sooner, which would bring the read earlier, never later): read then,
-		// not when the third leader is next read (with every follower it held, in one burst).
-		const at = schedule.dueAt(tasks[5]);
-		expect(at).toBeGreaterThanOrEqual(2000);
-		expect(at).toBeLessThanOrEqual(3000);
-	});
-
-	test('a feed adds tasks as their submits answer: the first √n expected lead, the rest follow', () => {
-		const schedule = new PollSchedule([], 9);
-		const tasks = Array.from({ length: 9 }, (_, i) => paced({ startedAt: i * 100 }));
-		for (const task of tasks) schedule.add(task);
-		// Before any leader has news, a follower waits (Infinity) while a leader is read at its interval.
-		expect(schedule.dueAt(tasks[0])).toBe(500);
-		expect(schedule.dueAt(tasks[3])).toBe(Infinity);
-	});
-});

@@ -46,6 +46,10 @@ export interface Paced {
 	runningMs: number;
 	/** How long it took, once a read found it finished (or failed). */
 	tookMs?: number;
+	/** A read of it failed and the fault policy is backing off: its readings are not current. */
+	faulting?: boolean;
+	/** A read of it is on its way: a slow answer must not hold up the tasks waiting for its news. */
+	reading?: boolean;
 }
 
 interface Group {
@@ -82,10 +86,17 @@ export class PollSchedule {
 		this.leaders.add(task);
 	}
 
+	/** A read of the task goes out. */
+	sent(task: Paced): void {
+		task.reading = true;
+	}
+
 	/** A read sent at `sentAt` found the task still running; the next keeps the interval from its answer. */
 	running(task: Paced, sentAt: number, answeredAt: number, estimatedTimeS?: number): void {
+		task.reading = false;
 		task.lastReadAt = answeredAt;
 		task.runningMs = Math.max(task.runningMs, sentAt - task.startedAt);
+		task.faulting = false;
 		if (estimatedTimeS !== undefined && estimatedTimeS > 0) task.estimatedTimeS = estimatedTimeS;
 	}
 
@@ -99,6 +110,8 @@ export class PollSchedule {
 		const upper = Math.max(task.runningMs, answeredAt - task.startedAt);
 		const actual = actualTimeS !== undefined && actualTimeS > 0 ? actualTimeS * 1000 : undefined;
 		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : upper;
+		task.faulting = false;
+		task.reading = false;
 		if (!this.leaders.has(task)) return;
 		const group = this.groups.get(task.route)!;
 		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
@@ -113,6 +126,12 @@ export class PollSchedule {
 		const group = this.groups.get(task.route)!;
 		group.leaders = group.leaders.filter((l) => l !== task);
 		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+	}
+
+	/** A read failed; the fault policy sets its own pause (pollPolicy.ts), this only stops trusting it. */
+	faulted(task: Paced): void {
+		task.faulting = true;
+		task.reading = false;
 	}
 
 	/** When the task should be read next (epoch ms); Infinity while it waits for its leaders. */
@@ -135,10 +154,11 @@ export class PollSchedule {
 		// Read again at the age by which enough leaders that ran this long have finished.
 		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
 		if (allowed < 0) return Infinity;
-		// Open leaders count as running past this age: news of them can only bring it earlier, so the
-		// read is not held for their next readings (held, every follower they release is read in one
-		// burst, and in a burst their downloads queue up behind each other).
 		const at = allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
+		// Only where every open leader is known to have run that long is the count final (a leader
+		// whose answer is late or failed is left out: one slow answer delays only its own task).
+		const known = Math.min(...group.leaders.filter((l) => l.tookMs === undefined && !l.faulting && !l.reading).map((l) => l.runningMs));
+		if (at > known) return Infinity;
 		return Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs));
 	}
 }

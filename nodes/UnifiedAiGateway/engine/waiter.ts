@@ -122,6 +122,7 @@ export async function waitForTasks(
 
 	const launch = (plan: PollSchedule, watch: Watch) => {
 		watch.busy = true;
+		plan.sent(watch.paced);
 		const poll: Promise<void> = pollOnce(ctx, watch, plan)
 			.then((outcome) => {
 				if (!outcome) return;
@@ -228,6 +229,7 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 		if (pollFaultOf(error) === 'doubtful' && ++watch.doubtful >= POLL_POLICY.doubtfulAnswersToReport) {
 			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, failed.message), error: failed };
 		}
+		schedule.faulted(watch.paced);
 		watch.notBefore = Date.now() + failedPollDelay(watch.intervalMs, watch.failures, failed.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
