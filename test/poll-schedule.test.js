@@ -126,3 +126,19 @@ describe('submitting and waiting at once (Image → Generate with Wait for Compl
 		}
 	});
 });
+
+describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', () => {
+	const path = require('path');
+	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/pollSchedule.js'));
+	const paced = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
+
+	test('a feed adds tasks as their submits answer: the first √n expected lead, the rest follow', () => {
+		const schedule = new PollSchedule([], 9);
+		const tasks = Array.from({ length: 9 }, (_, i) => paced({ startedAt: i * 100 }));
+		for (const task of tasks) schedule.add(task);
+		// Before any leader has news, a follower waits (Infinity) while a leader is read at its interval.
+		expect(schedule.dueAt(tasks[0])).toBe(500);
+		expect(schedule.dueAt(tasks[2])).toBe(700);
+		expect(schedule.dueAt(tasks[3])).toBe(Infinity);
+	});
+});
