@@ -133,13 +133,15 @@ function whereTheTimeGoes(run, log) {
 		const reads = t.readsAt.map((at) => `${(at - t.finishedAt) / 1000 >= 0 ? '+' : ''}${fmt((at - t.finishedAt) / 1000, 2)}`).join(' ');
 		log(`    task ${t.prompt}: submitted ${s(t.createdAt)} s, took ${fmt(t.durationMs / 1000)} s, done ${s(t.finishedAt)} s, reads at (s from its end) ${reads}, found ${s(t.foundAt)} s, file by ${t.downloadedAt ? s(t.downloadedAt) : '-'} s`);
 	}
+	// The scale run's executions: each took the next `each` prompts (bench/n8n/run.js `from`).
+	if (run.scenario !== 'scale') return;
+	const each = Math.max(1, Math.round(run.items / Math.max(1, run.executions.length)));
 	const batches = new Map();
 	for (const t of done) {
 		const n = Number(/(\d+)$/.exec(t.prompt)?.[1]);
-		const key = `${t.kind}s ${Math.floor(n / 500) * 500}-${Math.floor(n / 500) * 500 + 499}`;
+		const key = `${t.kind}s ${Math.floor(n / each) * each}-${Math.floor(n / each) * each + each - 1}`;
 		batches.set(key, [...(batches.get(key) ?? []), t]);
 	}
-	if (batches.size < 3) return;
 	for (const [key, list] of batches) {
 		const last = (k) => s(Math.max(...list.map((t) => t[k] ?? 0)));
 		log(`    batch ${key}: last task done ${last('finishedAt')} s, last found ${last('foundAt')} s, last file ${last('downloadedAt')} s; read lag ${quantiles(list.map((t) => t.foundAt - t.finishedAt))}; download ${quantiles(list.filter((t) => t.downloadedAt).map((t) => t.downloadedAt - t.foundAt))}`);
