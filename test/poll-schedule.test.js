@@ -79,3 +79,66 @@ test('Stop ends a wait whose tasks are waiting for their leaders within a second
 	expect(result.durationMs).toBeLessThan(1300);
 	expect(result.status).toBe('canceled');
 });
+
+describe('submitting and waiting at once (Image → Generate with Wait for Completion)', () => {
+	const generate = (extra = {}) => ({
+		resource: 'image',
+		operation: 'generate',
+		modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' },
+		prompt: '={{ $json.prompt }}',
+		waitForCompletion: true,
+		waiting: { pollIntervalSeconds: 0.3, maxWaitMinutes: 1 },
+		download: false,
+		...extra,
+	});
+	const prompts = (n) => Array.from({ length: n }, (_, i) => ({ json: { prompt: `shot ${i}` } }));
+	const SUBMIT = '/v1/images/generations';
+	// Each submit is answered 150 ms after it arrives, and the gateway creates the task then: the
+	// submits of 16 items one at a time take some 2.4 s, longer than the first tasks run.
+	const slowSubmits = () => ctx.sim.inject({ method: 'POST', path: SUBMIT, delayMs: 150, times: Infinity });
+	const readsOf = (id) => ctx.sim.find('GET', `${SUBMIT}/${id}`);
+
+	test('the first tasks are read (and found done) while the last items are still being submitted', async () => {
+		ctx.sim.scenario('*', { durationMs: 400 });
+		slowSubmits();
+		const result = await runNode({ parameters: generate({ options: { concurrency: 1 } }), credentials: ctx.creds, items: prompts(16) });
+		// A result URL per item: every task was found done.
+		expect(result.items.map((i) => typeof i.json.url)).toEqual(prompts(16).map(() => 'string'));
+		const lastSubmitAnswered = Math.max(...ctx.sim.find('POST', SUBMIT).map((r) => r.answeredAt ?? r.at));
+		const first = result.items[0].json.taskId;
+		// Submitted first, done 0.4 s later: a wait that began only after the 16th submit (≥ 2.4 s)
+		// would read it only then.
+		expect(readsOf(first).length).toBeGreaterThan(0);
+		expect(readsOf(first)[0].at).toBeLessThan(lastSubmitAnswered);
+		expect(readsOf(first).some((r) => r.at >= ctx.sim.task(first).finishedAt && r.at < lastSubmitAnswered)).toBe(true);
+	});
+
+	test("a task's age counts from its submit's answer: no read comes before the task has run one interval", async () => {
+		ctx.sim.scenario('*', { durationMs: 1000 });
+		slowSubmits();
+		const result = await runNode({ parameters: generate({ options: { concurrency: 2 } }), credentials: ctx.creds, items: prompts(6) });
+		expect(result.items.map((i) => typeof i.json.url)).toEqual(prompts(6).map(() => 'string'));
+		for (const item of result.items) {
+			const task = ctx.sim.task(item.json.taskId);
+			// The gateway created it 150 ms after the node sent it: counted from the send, the first
+			// read (after one 0.3 s interval) would come when the task had run only ~0.15 s.
+			expect(readsOf(task.id)[0].at - task.createdAt).toBeGreaterThanOrEqual(300);
+		}
+	});
+});
+
+describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', () => {
+	const path = require('path');
+	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/pollSchedule.js'));
+	const paced = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
+
+	test('a feed adds tasks as their submits answer: the first √n expected lead, the rest follow', () => {
+		const schedule = new PollSchedule([], 9);
+		const tasks = Array.from({ length: 9 }, (_, i) => paced({ startedAt: i * 100 }));
+		for (const task of tasks) schedule.add(task);
+		// Before any leader has news, a follower waits (Infinity) while a leader is read at its interval.
+		expect(schedule.dueAt(tasks[0])).toBe(500);
+		expect(schedule.dueAt(tasks[2])).toBe(700);
+		expect(schedule.dueAt(tasks[3])).toBe(Infinity);
+	});
+});

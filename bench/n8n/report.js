@@ -100,8 +100,51 @@ function details(run, baseline, log) {
 	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
 	const cpuTotal = Object.values(run.cpu).reduce((a, b) => a + b, 0);
 	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
+	whereTheTimeGoes(run, log);
 	for (const e of run.executions) {
 		log(`    execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`);
+	}
+}
+
+const quantiles = (list) => {
+	const sorted = [...list].filter(Number.isFinite).sort((a, b) => a - b);
+	const q = (p) => sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))];
+	return sorted.length ? `mean ${fmt(sorted.reduce((a, b) => a + b, 0) / sorted.length / 1000)} p50 ${fmt(q(0.5) / 1000)} p90 ${fmt(q(0.9) / 1000)} max ${fmt(sorted[sorted.length - 1] / 1000)} s` : '-';
+};
+
+/**
+ * Where the time after the gateway's work goes, per task: its end → the read that found it done
+ * (read lag) → its file fetched (download); the tasks that end the run read by read; the largest
+ * burst of tasks found done in one second; per batch of items (one execution each), its last
+ * task done, found and downloaded.
+ */
+function whereTheTimeGoes(run, log) {
+	const done = run.tasks.filter((t) => t.outcome === 'completed' && t.foundAt !== undefined);
+	if (!done.length) return;
+	const s = (at) => fmt((at - run.started) / 1000, 1);
+	log(`    read lag (task end → the read that found it answered): ${quantiles(done.map((t) => t.foundAt - t.finishedAt))}`);
+	log(`    download (found → file fetched): ${quantiles(done.filter((t) => t.downloadedAt).map((t) => t.downloadedAt - t.foundAt))}`);
+	const perSecond = new Map();
+	for (const t of done) perSecond.set(Math.floor((t.foundAt - run.started) / 1000), (perSecond.get(Math.floor((t.foundAt - run.started) / 1000)) ?? 0) + 1);
+	const [burstAt, burst] = [...perSecond].sort((a, b) => b[1] - a[1])[0];
+	log(`    most tasks found done in one second: ${burst} (at ${burstAt}-${burstAt + 1} s)`);
+	const ends = (key) => [...done].sort((a, b) => (b[key] ?? 0) - (a[key] ?? 0)).slice(0, 3);
+	for (const t of new Set([...ends('finishedAt'), ...ends('downloadedAt')])) {
+		const reads = t.readsAt.map((at) => `${(at - t.finishedAt) / 1000 >= 0 ? '+' : ''}${fmt((at - t.finishedAt) / 1000, 2)}`).join(' ');
+		log(`    task ${t.prompt}: submitted ${s(t.createdAt)} s, took ${fmt(t.durationMs / 1000)} s, done ${s(t.finishedAt)} s, reads at (s from its end) ${reads}, found ${s(t.foundAt)} s, file by ${t.downloadedAt ? s(t.downloadedAt) : '-'} s`);
+	}
+	// The scale run's executions: each took the next `each` prompts (bench/n8n/run.js `from`).
+	if (run.scenario !== 'scale') return;
+	const each = Math.max(1, Math.round(run.items / Math.max(1, run.executions.length)));
+	const batches = new Map();
+	for (const t of done) {
+		const n = Number(/(\d+)$/.exec(t.prompt)?.[1]);
+		const key = `${t.kind}s ${Math.floor(n / each) * each}-${Math.floor(n / each) * each + each - 1}`;
+		batches.set(key, [...(batches.get(key) ?? []), t]);
+	}
+	for (const [key, list] of batches) {
+		const last = (k) => s(Math.max(...list.map((t) => t[k] ?? 0)));
+		log(`    batch ${key}: last task done ${last('finishedAt')} s, last found ${last('foundAt')} s, last file ${last('downloadedAt')} s; read lag ${quantiles(list.map((t) => t.foundAt - t.finishedAt))}; download ${quantiles(list.filter((t) => t.downloadedAt).map((t) => t.downloadedAt - t.foundAt))}`);
 	}
 }
 

@@ -168,22 +168,44 @@ function whatTheGatewaySaw(sim) {
 	const posts = reqs.filter((r) => r.method === 'POST' && r.origin === 'main' && SUBMIT_ROUTES.test(r.path));
 	const reads = new Map();
 	const fetched = new Set();
+	// When each task's file was fetched (the last byte sent): where the time after "found done" goes.
+	const downloadedAt = new Map();
+	const fetchedNow = (id, r) => {
+		fetched.add(id);
+		downloadedAt.set(id, Math.max(downloadedAt.get(id) ?? 0, r.answeredAt ?? r.at));
+	};
 	for (const r of reqs) {
 		if (r.method !== 'GET') continue;
 		const m = r.origin === 'main' && (QUERY.exec(r.path) || CONTENT.exec(r.path));
-		if (m && QUERY.test(r.path)) (reads.get(m[1]) ?? reads.set(m[1], []).get(m[1])).push(r.at);
-		else if (m) fetched.add(m[1]);
-		else if (r.origin === 'files') fetched.add(/\/files\/([^/.]+?)(?:-\d+)?\.\w+$/.exec(r.path)?.[1]);
+		if (m && QUERY.test(r.path)) (reads.get(m[1]) ?? reads.set(m[1], []).get(m[1])).push(r);
+		else if (m) fetchedNow(m[1], r);
+		else if (r.origin === 'files') fetchedNow(/\/files\/([^/.]+?)(?:-\d+)?\.\w+$/.exec(r.path)?.[1], r);
 	}
 	const prompts = new Map();
 	const tasks = created.map((t) => {
 		const now = sim.task(t.id);
 		prompts.set(t.params.prompt, (prompts.get(t.params.prompt) ?? 0) + 1);
-		const at = reads.get(t.id) ?? [];
+		const readsOf = reads.get(t.id) ?? [];
+		const at = readsOf.map((r) => r.at);
 		const outcome = now.status;
 		const final = now.finishedAt !== undefined && at.some((a) => a >= now.finishedAt);
 		const lost = !final || (outcome === 'completed' && !fetched.has(t.id));
-		return { id: t.id, kind: t.kind, reads: at.length, durationMs: now.finishedAt - t.createdAt, outcome, lost };
+		// The read that found it done: sent after its end, answered when the node learnt it.
+		const found = readsOf.find((r) => now.finishedAt !== undefined && r.at >= now.finishedAt);
+		return {
+			id: t.id,
+			kind: t.kind,
+			prompt: t.params.prompt,
+			reads: at.length,
+			durationMs: now.finishedAt - t.createdAt,
+			outcome,
+			lost,
+			createdAt: t.createdAt,
+			finishedAt: now.finishedAt,
+			readsAt: at,
+			foundAt: found ? found.answeredAt ?? found.at : undefined,
+			downloadedAt: downloadedAt.get(t.id),
+		};
 	});
 	const downloads = reqs.filter((r) => r.method === 'GET' && (r.origin === 'files' || CONTENT.test(r.path)));
 	const phases = {

@@ -4,14 +4,15 @@ import { NodeOperationError } from 'n8n-workflow';
 import { errorItem } from './perItem';
 import { limiter } from './concurrency';
 import { capBody } from './bodyCopy';
-import type { ItemError, ItemState, JobPlan, Submitted } from './jobPlan';
+import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
 import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { hintJobRun } from './runHints';
 import { estimatedTimeOf } from './snapshot';
 import { isToolRun, toolPendingJson, toolWait, type ToolTask } from './toolMode';
-import { waitForTasks, type WaitOutcome } from './waiter';
+import { TaskFeed } from './taskFeed';
+import { waitForTasks, type PendingTask, type WaitOutcome } from './waiter';
 
 /**
  * Submit many items under a cap, wait for all their tasks in one loop, and turn each into
@@ -28,8 +29,31 @@ export async function runJobs<P, S extends Submitted>(
 	// Only work that creates something is remembered for a retry (Task → Wait creates nothing).
 	const memory = plannedJobs.receipts === false ? undefined : tryMemory(ctx);
 	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
-	const states = await submitAll(ctx, plan, itemCount, memory);
-	const output = await awaitResults(ctx, plan, states, memory);
+	// The wait starts with the first submit: the first tasks are read while the last are still sent.
+	let waiting: Waiting | undefined;
+	let states: Array<ItemState<P, S>>;
+	try {
+		states = await submitAll(
+			ctx,
+			plan,
+			itemCount,
+			memory,
+			plan.wait
+				? {
+						start: (all, expected) => {
+							waiting = startWaiting(ctx, plan, all, memory, expected);
+							for (let i = 0; i < all.length; i++) if (all[i].takenUp) waiting.offer(i);
+						},
+						// Its age counts from the answer: the gateway has the task by then, so a read at a
+						// given age never comes before the task has run that long.
+						submitted: (i) => waiting?.offer(i, Date.now()),
+					}
+				: undefined,
+		);
+	} finally {
+		waiting?.feed.close();
+	}
+	const output = await awaitResults(ctx, plan, states, memory, waiting);
 	return await finishRun(ctx, plan, states, output, tool && 'created');
 }
 
@@ -56,80 +80,114 @@ export async function awaitExistingTasks<S extends Submitted>(
 	};
 	const states = await prepareAll(ctx, plan, itemCount);
 	for (const state of states) if (state.prepared && !state.error) state.submitted = await plan.submit(state.prepared, 0);
-	const output = await awaitResults(ctx, plan, states, undefined);
+	const waiting = plan.wait ? startWaiting(ctx, plan, states, undefined, states.length) : undefined;
+	states.forEach((state, i) => waiting?.offer(i, state.submitted?.startedAt));
+	waiting?.feed.close();
+	const output = await awaitResults(ctx, plan, states, undefined, waiting);
 	return await finishRun(ctx, plan, states, output, tool && 'reads');
+}
+
+/** One wait over the tasks of a run, fed as their submits answer. */
+interface Waiting {
+	feed: TaskFeed<PendingTask>;
+	/** The item's task joins the wait (an item without one, or with its output already, does not). */
+	offer(itemIndex: number, startedAt?: number): void;
+	/** Settles once every task offered is done with and its output built; rejects on Stop. */
+	done: Promise<void>;
 }
 
 /**
  * The waiting half: one loop over every submitted item's task; a finished task's output (its
- * download above all) is built the moment it finishes; then every item's output or error item.
+ * download above all) is built the moment it finishes, while other tasks still run and (in
+ * runJobs) while the last items are still being submitted.
  */
-async function awaitResults<P, S extends Submitted>(
+function startWaiting<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	plan: JobPlan<P, S>,
 	states: Array<ItemState<P, S>>,
 	memory: TryMemory | undefined,
-): Promise<INodeExecutionData[]> {
-	const itemCount = states.length;
+	expected: number,
+): Waiting {
+	const wait = plan.wait as WaitSettings;
+	const feed = new TaskFeed<PendingTask>(expected);
+	// The item of each task in the feed, in the order they joined.
+	const items: number[] = [];
 	// A finished task's output (its download, above all) is built while the other tasks still run,
 	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
 	const building: Array<Promise<void>> = [];
 	const cap = limiter(plan.concurrency);
-	const build = (i: number) =>
-		cap(async () => {
-			await buildOutput(plan, states[i], i);
-			if (memory && finished(states[i])) memory.built(i, states[i].output!);
+	const offer = (i: number, startedAt?: number) => {
+		const s = states[i].submitted;
+		if (!s?.taskId || !s.route || states[i].output) return;
+		items.push(i);
+		feed.push({
+			taskId: s.taskId,
+			route: s.route,
+			// A task taken up from an earlier try is read at once and gets a wait of its own.
+			startedAt: states[i].takenUp ? undefined : startedAt,
+			estimatedTimeS: states[i].takenUp ? undefined : (s.estimatedTimeS ?? estimatedTimeOf(s.raw)),
+			pollNow: states[i].takenUp,
+			language: s.language,
 		});
-	if (plan.wait) {
-		const waiting = states
-			.map((s, i) => ({ s, i }))
-			.filter(({ s }) => s.submitted?.taskId && s.submitted.route && !s.output);
+	};
+	const run = async () => {
 		let outcomes: WaitOutcome[];
 		try {
-			outcomes = await waitForTasks(
-				ctx,
-				waiting.map(({ s }) => ({
-					taskId: s.submitted!.taskId!,
-					route: s.submitted!.route!,
-					// A task taken up from an earlier try is read at once and gets a wait of its own.
-					startedAt: s.takenUp ? undefined : s.submitted!.startedAt,
-					estimatedTimeS: s.takenUp ? undefined : (s.submitted!.estimatedTimeS ?? estimatedTimeOf(s.submitted!.raw)),
-					pollNow: s.takenUp,
-					language: s.submitted!.language,
-				})),
-				{
-					...plan.wait,
-					onOutcome: (k, outcome) => {
-						if (outcome.kind !== 'succeeded') return;
-						waiting[k].s.outcome = outcome;
-						building.push(build(waiting[k].i));
-					},
+			outcomes = await waitForTasks(ctx, feed, {
+				...wait,
+				onOutcome: (k, outcome) => {
+					if (outcome.kind !== 'succeeded') return;
+					const i = items[k];
+					states[i].outcome = outcome;
+					building.push(
+						cap(async () => {
+							await buildOutput(plan, states[i], i);
+							if (memory && finished(states[i])) memory.built(i, states[i].output!);
+						}),
+					);
 				},
-			);
+			});
 		} finally {
 			// On Stop the downloads under way end with the signal; none is left running after the node.
 			await Promise.all(building);
 		}
 		outcomes.forEach((outcome, k) => {
-			const state = waiting[k].s;
+			const state = states[items[k]];
 			state.outcome = outcome;
-			if (outcome.kind === 'failed' || (outcome.kind === 'timeout' && plan.wait && plan.wait.onTimeout === 'fail')) {
-				state.error = taskError(ctx, outcome, waiting[k].i);
+			if (outcome.kind === 'failed' || (outcome.kind === 'timeout' && wait.onTimeout === 'fail')) {
+				state.error = taskError(ctx, outcome, items[k]);
 				state.created = 'yes';
 			}
 			// Only a task the gateway itself reported failed or cancelled made nothing: a retry submits
 			// the item again. A task that could not be read (it may be running or finished) or one
 			// completed without a result URL (finished, billed) stays taken up and is read again.
-			if (reportedFailed(outcome)) memory?.forget(waiting[k].i);
+			if (reportedFailed(outcome)) memory?.forget(items[k]);
 		});
-	}
+	};
+	const done = run();
+	// Awaited by awaitResults once the submits are over; a Stop meanwhile is not "unhandled".
+	done.catch(() => undefined);
+	return { feed, offer, done };
+}
 
+/** The wait's end, then every item's output or error item, in item order. */
+async function awaitResults<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	plan: JobPlan<P, S>,
+	states: Array<ItemState<P, S>>,
+	memory: TryMemory | undefined,
+	waiting: Waiting | undefined,
+): Promise<INodeExecutionData[]> {
+	await waiting?.done;
 	// Every item's output is built before a failure is thrown, so the error can carry them all.
 	const output: INodeExecutionData[] = [];
-	for (let i = 0; i < itemCount; i++) {
+	for (let i = 0; i < states.length; i++) {
 		const state = states[i];
 		// Built already (output or error) when its task finished during the wait.
-		if (!state.output && !state.error && state.submitted) await build(i);
+		if (!state.output && !state.error && state.submitted) {
+			await buildOutput(plan, state, i);
+			if (memory && finished(state)) memory.built(i, state.output!);
+		}
 		if (state.output) output.push(...state.output);
 		else output.push(errorItem(ctx, errorJson(state), state.error, i));
 	}

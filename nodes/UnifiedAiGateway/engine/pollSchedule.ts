@@ -54,6 +54,8 @@ export interface Paced {
 
 interface Group {
 	leaders: Paced[];
+	/** How many may still be chosen to lead: √n of the n tasks the group has (or is expected to have). */
+	quota: number;
 	/** Finished leaders' times, ascending; rebuilt when one finishes. */
 	took: number[];
 }
@@ -62,15 +64,26 @@ export class PollSchedule {
 	private readonly groups = new Map<QueryRoute, Group>();
 	private readonly leaders = new Set<Paced>();
 
-	constructor(tasks: readonly Paced[]) {
-		const byRoute = new Map<QueryRoute, Paced[]>();
-		for (const task of tasks) byRoute.set(task.route, [...(byRoute.get(task.route) ?? []), task]);
-		for (const [route, members] of byRoute) {
-			// The earliest submitted lead: their readings run ahead of the tasks submitted after them.
-			const leaders = [...members].sort((a, b) => a.startedAt - b.startedAt).slice(0, Math.ceil(Math.sqrt(members.length)));
-			for (const leader of leaders) this.leaders.add(leader);
-			this.groups.set(route, { leaders, took: [] });
-		}
+	/**
+	 * `tasks`: a wait's tasks, all known at its start. A wait whose tasks arrive as their submits
+	 * answer starts empty with the count it expects, and each is `add`ed in the order it arrives.
+	 */
+	constructor(tasks: readonly Paced[] = [], private readonly expected?: number) {
+		const counts = new Map<QueryRoute, number>();
+		for (const task of tasks) counts.set(task.route, (counts.get(task.route) ?? 0) + 1);
+		// The earliest submitted lead: their readings run ahead of the tasks submitted after them.
+		for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt)) this.add(task, counts.get(task.route));
+	}
+
+	/** One more task of the wait; the first √n of each route lead. */
+	add(task: Paced, groupSize = this.expected ?? 1): void {
+		let group = this.groups.get(task.route);
+		if (!group) this.groups.set(task.route, (group = { leaders: [], quota: Math.ceil(Math.sqrt(groupSize)), took: [] }));
+		// A leader gone (timed out, unreadable) is not replaced: the later tasks follow the rest.
+		if (group.quota === 0) return;
+		group.quota--;
+		group.leaders.push(task);
+		this.leaders.add(task);
 	}
 
 	/** A read of the task goes out. */

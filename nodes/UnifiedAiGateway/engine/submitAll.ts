@@ -31,12 +31,21 @@ export async function prepareAll<P, S extends Submitted>(ctx: IExecuteFunctions,
 	return states;
 }
 
+/** Told as the submits go out, so the wait can begin before the last one answers (jobRunner.ts). */
+export interface SubmitWatcher<P, S extends Submitted> {
+	/** Before the first submit: every item's state (taken-up tasks included) and how many may create a task. */
+	start(states: Array<ItemState<P, S>>, expected: number): void;
+	/** Item `itemIndex`'s submit answered; its state holds what it produced. */
+	submitted(itemIndex: number): void;
+}
+
 /** Prepares every item, then submits the ones to send: never one an earlier try may have sent. */
 export async function submitAll<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	plan: JobPlan<P, S>,
 	itemCount: number,
 	memory: TryMemory | undefined,
+	watcher?: SubmitWatcher<P, S>,
 ): Promise<Array<ItemState<P, S>>> {
 	const states = await prepareAll(ctx, plan, itemCount);
 	if (memory) takeUpEarlierTries(ctx, memory, states, plan.noun);
@@ -48,7 +57,12 @@ export async function submitAll<P, S extends Submitted>(
 		for (const { s } of toSubmit) Object.assign(s, { error: refusal, created: 'no' });
 		toSubmit = [];
 	}
-	const sent = await settleLimited(toSubmit, plan.concurrency, async ({ s, i }) => await plan.submit(s.prepared as P, i));
+	watcher?.start(states, toSubmit.length + states.filter((s) => s.takenUp).length);
+	const sent = await settleLimited(toSubmit, plan.concurrency, async ({ s, i }) => {
+		s.submitted = await plan.submit(s.prepared as P, i);
+		watcher?.submitted(i);
+		return s.submitted;
+	});
 	sent.forEach((result, k) => {
 		const state = toSubmit[k].s;
 		if (result.ok) state.submitted = result.value;

@@ -8,6 +8,7 @@ import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
 import { PollSchedule, type Paced } from './pollSchedule';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
 import { readTaskOnce, type TaskRead } from './query';
+import { TaskFeed } from './taskFeed';
 import { executionLimit } from './timeLimit';
 import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../registry/limits';
 import type { TaskSnapshot } from './snapshot';
@@ -15,7 +16,10 @@ import type { TaskSnapshot } from './snapshot';
 export interface PendingTask {
 	taskId: string;
 	route: QueryRoute;
-	/** When the task was created; its first poll and its deadline count from here. */
+	/**
+	 * When the task was created (at the latest: when its submit answered); its first poll and its
+	 * deadline count from here.
+	 */
 	startedAt?: number;
 	/** The gateway's own estimate (estimated_time, seconds): the first poll waits that long. */
 	estimatedTimeS?: number;
@@ -76,38 +80,53 @@ interface Watch {
  */
 export async function waitForTasks(
 	ctx: GatewayContext,
-	tasks: readonly PendingTask[],
+	source: readonly PendingTask[] | TaskFeed<PendingTask>,
 	options: WaitOptions = {},
 ): Promise<WaitOutcome[]> {
 	const signal = cancelSignalOf(ctx);
-	const outcomes = new Array<WaitOutcome>(tasks.length);
-	const intervals = await pollIntervals(ctx, tasks.map((task) => task.route), options.intervalMs);
-	announce(ctx, intervals.notices);
-	const now = Date.now();
-	const limit = executionLimit(ctx, now);
-	const watches: Watch[] = tasks.map((task, index) => {
-		const intervalMs = safeInterval(intervals.of(task.route), task.route);
-		const startedAt = task.startedAt ?? now;
-		const paced: Paced = { route: task.route, intervalMs, startedAt, pollNow: task.pollNow, estimatedTimeS: task.pollNow ? undefined : task.estimatedTimeS, runningMs: 0 };
-		const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
-		const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
-		const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
-		return { index, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false };
-	});
-	const schedule = new PollSchedule(watches.map((watch) => watch.paced));
+	const feed = source instanceof TaskFeed ? source : undefined;
+	const tasks = feed ? feed.tasks : (source as readonly PendingTask[]);
+	const outcomes: WaitOutcome[] = [];
+	const intervalOf = new Map<QueryRoute, number>();
+	const limit = executionLimit(ctx, Date.now());
+	const watches: Watch[] = [];
+	// All tasks known at the start: leaders by submit time; a feed's: the first to arrive.
+	const schedule = feed ? new PollSchedule([], feed.expected) : undefined;
+	const admit = async (): Promise<PollSchedule> => {
+		const fresh = tasks.slice(watches.length);
+		const routes = [...new Set(fresh.map((task) => task.route))].filter((route) => !intervalOf.has(route));
+		if (routes.length > 0) {
+			const intervals = await pollIntervals(ctx, routes, options.intervalMs);
+			announce(ctx, intervals.notices);
+			for (const route of routes) intervalOf.set(route, safeInterval(intervals.of(route), route));
+		}
+		const now = Date.now();
+		for (const task of fresh) {
+			const intervalMs = intervalOf.get(task.route)!;
+			const startedAt = task.startedAt ?? now;
+			const paced: Paced = { route: task.route, intervalMs, startedAt, pollNow: task.pollNow, estimatedTimeS: task.pollNow ? undefined : task.estimatedTimeS, runningMs: 0 };
+			const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
+			const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
+			const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
+			schedule?.add(paced);
+			watches.push({ index: watches.length, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false });
+		}
+		return schedule ?? new PollSchedule(watches.map((watch) => watch.paced));
+	};
+	const fixed = feed ? undefined : await admit();
 	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
-	const dueAt = (watch: Watch) => Math.min(Math.max(schedule.dueAt(watch.paced), watch.notBefore), watch.deadlineAt);
+	const dueAt = (plan: PollSchedule, watch: Watch) => Math.min(Math.max(plan.dueAt(watch.paced), watch.notBefore), watch.deadlineAt);
 	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	let stopError: unknown;
 
-	const launch = (watch: Watch) => {
+	const launch = (plan: PollSchedule, watch: Watch) => {
 		watch.busy = true;
-		schedule.sent(watch.paced);
-		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
+		plan.sent(watch.paced);
+		const poll: Promise<void> = pollOnce(ctx, watch, plan)
 			.then((outcome) => {
 				if (!outcome) return;
-				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) schedule.gone(watch.paced);
+				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) plan.gone(watch.paced);
 				outcomes[watch.index] = outcome;
 				options.onOutcome?.(watch.index, outcome);
 			})
@@ -123,18 +142,27 @@ export async function waitForTasks(
 
 	for (;;) {
 		if (stopError) throw asNodeError(ctx, stopError);
+		// Stop pressed while no task had arrived yet: n8n's own cancellation error.
+		if (signal?.aborted) await abortableSleep(0, signal);
+		// Read before admitting: a task pushed just before the close is then admitted, not missed.
+		const closed = !feed || feed.closed;
+		const plan = fixed ?? (await admit());
 		const open = watches.filter((watch) => outcomes[watch.index] === undefined);
-		if (open.length === 0) return outcomes;
+		if (open.length === 0 && closed && watches.length === tasks.length) return outcomes;
 		const idle = open
 			.filter((watch) => !watch.busy)
-			.map((watch) => ({ watch, at: dueAt(watch) }))
+			.map((watch) => ({ watch, at: dueAt(plan, watch) }))
 			.sort((a, b) => a.at - b.at);
 		for (const { watch, at } of idle) {
 			if (inFlight.size >= cap || at > Date.now()) break;
-			launch(watch);
+			launch(plan, watch);
 		}
 		const waiting = idle.filter(({ watch }) => !watch.busy);
-		const wakeAt = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
+		const dueNext = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
+		// While submits are still answering, new tasks are taken in every RACE_NAP_MS (not one wake-up
+		// per task: with hundreds of items that is hundreds of passes over the wait): none of them is
+		// due before its first interval, except one an earlier try created, which is there from the start.
+		const wakeAt = feed && !feed.closed ? Math.min(dueNext, Date.now() + RACE_NAP_MS) : dueNext;
 		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
 	}
 }
