@@ -90,4 +90,44 @@ function largestString(text) {
 	return largest;
 }
 
-module.exports = { cpuSeconds, rssMb, rssNow, sampleRss, storedExecution };
+/**
+ * V8's own figures for an n8n process, from its /metrics endpoint (N8N_METRICS=true; prom-client's
+ * default metrics under n8n's prefix): seconds spent collecting garbage so far (every kind summed)
+ * and the heap in use now (MB). undefined when the endpoint does not answer.
+ */
+async function v8Now(baseUrl) {
+	try {
+		const res = await fetch(`${baseUrl}/metrics`, { signal: AbortSignal.timeout(5000) });
+		if (res.status !== 200) return undefined;
+		const text = await res.text();
+		const gcS = [...text.matchAll(/^\w*nodejs_gc_duration_seconds_sum(?:\{[^}]*\})?\s+([\d.eE+-]+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+		const heap = /^\w*nodejs_heap_size_used_bytes(?:\{[^}]*\})?\s+([\d.eE+-]+)$/m.exec(text);
+		return { gcS, heapUsedMb: heap ? Number(heap[1]) / 1024 / 1024 : NaN };
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Samples an n8n process's V8 figures until stop(); stop() returns { gcS (collecting during the
+ * sampling), heapPeakMb } or undefined when /metrics never answered.
+ */
+async function sampleV8(baseUrl, everyMs = 500) {
+	const first = await v8Now(baseUrl);
+	let peak = first?.heapUsedMb ?? NaN;
+	const timer = setInterval(() => {
+		void v8Now(baseUrl).then((now) => {
+			if (now) peak = Number.isFinite(peak) ? Math.max(peak, now.heapUsedMb) : now.heapUsedMb;
+		});
+	}, everyMs);
+	return {
+		stop: async () => {
+			clearInterval(timer);
+			const last = await v8Now(baseUrl);
+			if (!first || !last) return undefined;
+			return { gcS: last.gcS - first.gcS, heapPeakMb: Math.max(peak, last.heapUsedMb) };
+		},
+	};
+}
+
+module.exports = { cpuSeconds, rssMb, rssNow, sampleRss, sampleV8, storedExecution };

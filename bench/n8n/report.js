@@ -91,7 +91,7 @@ function table(runs, baseline, log) {
 const since = (run, phase) => fmt((run.phases[phase] - run.started) / 1000, 1);
 
 /** What a run did, beyond the table: timeline, CPU, RSS, each execution. */
-function details(run, baseline, log) {
+function details(run, baseline, log, heapCapMb) {
 	const rss = rssOver(run, baseline);
 	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
 	// What the reads and downloads add after the gateway's work: the last task done (its submit came when it came) + one interval.
@@ -100,6 +100,9 @@ function details(run, baseline, log) {
 	log(`    timeline (s from the webhook POSTs): submits ${since(run, 'submitsFrom')}-${since(run, 'submitsTo')}, last task done ${since(run, 'lastTask')}, downloads ${since(run, 'downloadsFrom')}-${since(run, 'downloadsTo')}, ended ${fmt(run.wallMs / 1000, 1)}`);
 	const cpuTotal = Object.values(run.cpu).reduce((a, b) => a + b, 0);
 	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
+	// The pauses Node reports to n8n's /metrics; the marking V8 does between them (on the main thread
+	// in steps, and on helper threads) is not in that figure, only in main's CPU.
+	if (run.v8) log(`    V8 in main (n8n's /metrics): garbage-collection pauses ${fmt(run.v8.gcS, 1)} s (of main's ${fmt(run.mainCpu, 1)} s CPU); heap in use at most ${fmt(run.v8.heapPeakMb, 0)} MB${heapCapMb ? ` of the ${heapCapMb} MB cap` : ''}`);
 	whereTheTimeGoes(run, log);
 	for (const e of run.executions) {
 		log(`    execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`);
@@ -159,7 +162,7 @@ function report(runs, baseline, { heapCapMb, queueScale } = {}, log = console.lo
 		log('');
 		log(`scenario ${s}: ${group[0].describe}`);
 		table(group, baseline, log);
-		for (const r of group) details(r, baseline, log);
+		for (const r of group) details(r, baseline, log, heapCapMb);
 	}
 	log('');
 	const missed = [];

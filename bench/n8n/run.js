@@ -10,7 +10,7 @@
  */
 
 const { KINDS, loopOf, INTERVAL_S } = require('./workflows');
-const { cpuSeconds, sampleRss, storedExecution } = require('./measure');
+const { cpuSeconds, sampleRss, sampleV8, storedExecution } = require('./measure');
 const { created } = require('./simulator');
 const { restJson } = require('../../test/n8n');
 
@@ -74,11 +74,14 @@ async function benchRun(stack, sim, options) {
 	const gate = prepareSimulator(sim, options);
 	const processes = [...new Map([stack.main, ...stack.runners].map((p) => [p.pid, p])).values()];
 	const sampler = options.sampleRss === false ? undefined : sampleRss(stack.runners);
+	// Regular mode: V8's collecting in main, where the executions run (queue: workers have no endpoint here).
+	const v8Sampler = options.sampleRss === false || stack.mode !== 'regular' ? undefined : await sampleV8(stack.baseUrl);
 	const cpuBefore = Object.fromEntries(processes.map((p) => [p.name, cpuSeconds(p.pid)]));
 	const benchCpu = process.cpuUsage();
 	const started = Date.now();
 	const timeoutMs = options.timeoutMs ?? 900_000;
 	let peaks;
+	let v8;
 	let seen = [];
 	const stoppedByBench = new Set();
 	try {
@@ -105,6 +108,7 @@ async function benchRun(stack, sim, options) {
 		}
 	} finally {
 		peaks = sampler?.stop();
+		v8 = await v8Sampler?.stop();
 	}
 	const endedAt = Date.now();
 	// Where the machine's time went: n8n's processes and this one (the simulator).
@@ -142,6 +146,7 @@ async function benchRun(stack, sim, options) {
 		slowestMs,
 		limitMs,
 		peaks,
+		v8,
 		cpu,
 		mainCpu: cpu[stack.main.name],
 		executions,

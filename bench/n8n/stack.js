@@ -18,10 +18,13 @@ const workflows = require('./workflows');
 
 /**
  * Settings of every n8n process: binary data on disk on both lines (the workflows save executions
- * in full), and the heap cap (V8's old space, in MB) when one is given.
+ * in full), the heap cap (V8's old space, in MB) when one is given, and n8n's /metrics endpoint
+ * (Node's own figures among them: heap used and time spent collecting, which show what a tight
+ * cap costs).
  */
 function benchEnv(line, heapCapMb) {
 	return {
+		N8N_METRICS: 'true',
 		// 2.x stores binaries on disk always (and refuses the old setting's "default"); 1.x needs it said.
 		...(line.major < 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
 		...(heapCapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapCapMb}` } : {}),

@@ -80,16 +80,33 @@ function run(cmd, args, opts = {}) {
 	});
 }
 
-/** A free TCP port on 127.0.0.1 (asked from the OS, then released). */
-function freePort() {
-	return new Promise((resolve, reject) => {
+/** Ports this process has handed out: a port is given once, however many processes start at once. */
+const given = new Set();
+
+/**
+ * A free TCP port on 127.0.0.1, below Linux's ephemeral range (32768-60999): a port the OS picks
+ * for "any port" comes from that range, the same one every outgoing connection (to PostgreSQL,
+ * Redis, the simulator) takes its local port from, so between release and n8n's own listen it
+ * could be taken. Seen once: a queue worker exited early with "Port … is already in use".
+ */
+async function freePort() {
+	for (let tries = 0; tries < 200; tries++) {
+		const port = 20000 + Math.floor(Math.random() * 12000);
+		if (given.has(port)) continue;
+		if (await canListen(port)) {
+			given.add(port);
+			return port;
+		}
+	}
+	throw new Error('no free TCP port on 127.0.0.1 between 20000 and 32000 after 200 tries');
+}
+
+function canListen(port) {
+	return new Promise((resolve) => {
 		const srv = net.createServer();
 		srv.unref();
-		srv.once('error', reject);
-		srv.listen(0, '127.0.0.1', () => {
-			const { port } = srv.address();
-			srv.close(() => resolve(port));
-		});
+		srv.once('error', () => resolve(false));
+		srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
 	});
 }
 

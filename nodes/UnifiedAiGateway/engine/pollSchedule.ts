@@ -142,23 +142,43 @@ export class PollSchedule {
 		const estimateMs = (task.estimatedTimeS ?? 0) * 1000;
 		if (estimateMs > task.runningMs) return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
 		const group = this.groups.get(task.route)!;
-		const share = (part: number) => (task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs));
 		const k = group.leaders.length;
-		if (k === 0) return share(SCHEDULE.leaderShare);
+		if (k === 0) return afterShare(task, SCHEDULE.leaderShare);
+		// Called for every waiting task on every pass of the wait (hundreds of tasks, thousands of
+		// passes): counted without building arrays, so a large batch does not feed the collector.
 		const openLeaders = k - group.took.length;
-		const stillRunning = (ageMs: number) => openLeaders + group.took.filter((t) => t > ageMs).length;
-		const survival = stillRunning(task.runningMs) / k;
+		const survival = (openLeaders + finishedLongerThan(group.took, task.runningMs)) / k;
 		// Leaders too: the last of them to finish may be the task the run waits for.
-		if (survival <= SCHEDULE.tailSurvival) return share(SCHEDULE.tailShare);
-		if (this.leaders.has(task)) return share(SCHEDULE.leaderShare);
+		if (survival <= SCHEDULE.tailSurvival) return afterShare(task, SCHEDULE.tailShare);
+		if (this.leaders.has(task)) return afterShare(task, SCHEDULE.leaderShare);
 		// Read again at the age by which enough leaders that ran this long have finished.
 		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
 		if (allowed < 0) return Infinity;
 		const at = allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
 		// Only where every open leader is known to have run that long is the count final (a leader
 		// whose answer is late or failed is left out: one slow answer delays only its own task).
-		const known = Math.min(...group.leaders.filter((l) => l.tookMs === undefined && !l.faulting && !l.reading).map((l) => l.runningMs));
+		let known = Infinity;
+		for (const leader of group.leaders) {
+			if (leader.tookMs === undefined && !leader.faulting && !leader.reading && leader.runningMs < known) known = leader.runningMs;
+		}
 		if (at > known) return Infinity;
 		return Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs));
 	}
+}
+
+/** Read after `part` of the time the task has run (never sooner than its interval). */
+function afterShare(task: Paced, part: number): number {
+	return task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs);
+}
+
+/** How many of the finished leaders' times (ascending) are longer than `ageMs`: a binary search. */
+function finishedLongerThan(took: readonly number[], ageMs: number): number {
+	let low = 0;
+	let high = took.length;
+	while (low < high) {
+		const mid = (low + high) >>> 1;
+		if (took[mid] > ageMs) high = mid;
+		else low = mid + 1;
+	}
+	return took.length - low;
 }

@@ -19,6 +19,14 @@ function listedItems(value: string | undefined): number[] {
 	return listed ? listed[1].split(' ').filter(Boolean).map(Number) : [];
 }
 
+/** Appends `value` to the last chunk when it fits (space-separated), else starts one; returns the chunk's index. */
+function appendChunked(chunks: string[], value: string): number {
+	const last = chunks.length - 1;
+	if (last >= 0 && chunks[last].length + 1 + value.length <= VALUE_LIMIT) chunks[last] += ` ${value}`;
+	else chunks.push(value.slice(0, VALUE_LIMIT));
+	return chunks.length - 1;
+}
+
 /**
  * Where every task a node run creates is written the moment its submit answers, so that Stop,
  * a crash or a failed item never loses one:
@@ -32,7 +40,8 @@ function listedItems(value: string | undefined): number[] {
 export class ReceiptLog {
 	private readonly prefix: string;
 
-	private readonly ids = new Map<QueryRoute, string[]>();
+	/** Per route, the ids as their custom data values hold them: each chunk ≤ VALUE_LIMIT characters. */
+	private readonly idChunks = new Map<QueryRoute, string[]>();
 
 	private readonly sending = new Set<number>();
 
@@ -72,10 +81,7 @@ export class ReceiptLog {
 				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
-			const list = this.ids.get(route) ?? this.earlier(`${this.prefix}_${route}`);
-			list.push(taskId);
-			this.ids.set(route, list);
-			this.writeIds(route);
+			this.writeId(route, taskId);
 		}
 		this.writeSending();
 	}
@@ -88,21 +94,20 @@ export class ReceiptLog {
 			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
 		);
 		// An earlier try's receipts (Retry On Fail, same custom data) stay beside this try's.
-		this.results ??= this.earlier(`${this.prefix}_results`);
+		const key = `${this.prefix}_results`;
+		if (!this.resultChunks) {
+			this.resultChunks = [];
+			for (const url of this.earlier(key)) appendChunked(this.resultChunks, url);
+		}
 		for (const url of shown) {
 			if (url.length > VALUE_LIMIT) continue; // the log line above holds it
-			this.results.push(url);
+			const n = appendChunked(this.resultChunks, url);
+			this.set(`${key}${n > 0 ? `_${n + 1}` : ''}`, this.resultChunks[n]);
 		}
-		const chunks: string[] = [];
-		for (const url of this.results) {
-			const last = chunks.length - 1;
-			if (last >= 0 && chunks[last].length + 1 + url.length <= VALUE_LIMIT) chunks[last] += ` ${url}`;
-			else chunks.push(url);
-		}
-		chunks.forEach((value, n) => this.set(`${this.prefix}_results${n > 0 ? `_${n + 1}` : ''}`, value));
 	}
 
-	private results?: string[];
+	/** The result URLs as their custom data values hold them (as idChunks). */
+	private resultChunks?: string[];
 
 	/**
 	 * What an earlier try of this node wrote under `key[_n]` in this execution (Retry On Fail runs
@@ -117,14 +122,20 @@ export class ReceiptLog {
 			.flatMap(([, value]) => value.split(' ').filter(Boolean));
 	}
 
-	private writeIds(route: QueryRoute): void {
-		const chunks: string[] = [];
-		for (const id of this.ids.get(route) ?? []) {
-			const last = chunks.length - 1;
-			if (last >= 0 && chunks[last].length + 1 + id.length <= VALUE_LIMIT) chunks[last] += ` ${id}`;
-			else chunks.push(id.slice(0, VALUE_LIMIT));
+	/**
+	 * Adds one id to its route's values. Only the value that changed is written again: a run of
+	 * 500 items would otherwise rebuild every value on every answer.
+	 */
+	private writeId(route: QueryRoute, taskId: string): void {
+		const key = `${this.prefix}_${route}`;
+		let chunks = this.idChunks.get(route);
+		if (!chunks) {
+			chunks = [];
+			for (const id of this.earlier(key)) appendChunked(chunks, id);
+			this.idChunks.set(route, chunks);
 		}
-		chunks.forEach((value, n) => this.set(`${this.prefix}_${route}${n > 0 ? `_${n + 1}` : ''}`, value));
+		const n = appendChunked(chunks, taskId);
+		this.set(`${key}${n > 0 ? `_${n + 1}` : ''}`, chunks[n]);
 	}
 
 	private writeSending(): void {
@@ -140,8 +151,7 @@ export class ReceiptLog {
 	private set(key: string, value: string): void {
 		const data = this.data();
 		if (!data) return;
-		const known = data.getAll();
-		if (!(key in known) && Object.keys(known).length >= KEY_LIMIT) {
+		if (data.get(key) === undefined && Object.keys(data.getAll()).length >= KEY_LIMIT) {
 			if (!this.warned) {
 				this.warned = true;
 				this.ctx.logger?.warn(

@@ -68,6 +68,8 @@ interface Watch {
 	/** Doubtful answers in a row (no reading of the task), for the report. */
 	doubtful: number;
 	busy: boolean;
+	/** When it was due, as the last pass over the wait saw it. */
+	dueAt: number;
 	snapshot?: TaskSnapshot;
 	lastError?: string;
 }
@@ -109,7 +111,7 @@ export async function waitForTasks(
 			const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
 			const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
 			schedule?.add(paced);
-			watches.push({ index: watches.length, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false });
+			watches.push({ index: watches.length, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false, dueAt: 0 });
 		}
 		return schedule ?? new PollSchedule(watches.map((watch) => watch.paced));
 	};
@@ -118,6 +120,7 @@ export async function waitForTasks(
 	const dueAt = (plan: PollSchedule, watch: Watch) => Math.min(Math.max(plan.dueAt(watch.paced), watch.notBefore), watch.deadlineAt);
 	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
+	const due: Watch[] = [];
 	let stopError: unknown;
 
 	const launch = (plan: PollSchedule, watch: Watch) => {
@@ -146,19 +149,31 @@ export async function waitForTasks(
 		if (signal?.aborted) await abortableSleep(0, signal);
 		// Read before admitting: a task pushed just before the close is then admitted, not missed.
 		const closed = !feed || feed.closed;
-		const plan = fixed ?? (await admit());
-		const open = watches.filter((watch) => outcomes[watch.index] === undefined);
-		if (open.length === 0 && closed && watches.length === tasks.length) return outcomes;
-		const idle = open
-			.filter((watch) => !watch.busy)
-			.map((watch) => ({ watch, at: dueAt(plan, watch) }))
-			.sort((a, b) => a.at - b.at);
-		for (const { watch, at } of idle) {
-			if (inFlight.size >= cap || at > Date.now()) break;
+		const plan = fixed ?? (tasks.length > watches.length || !schedule ? await admit() : schedule);
+		// One pass over the open tasks, building nothing but the list of those due now: it runs on
+		// every answer, so with hundreds of tasks whatever it allocates is multiplied by thousands.
+		const now = Date.now();
+		let open = 0;
+		let dueNext = Infinity;
+		due.length = 0;
+		for (const watch of watches) {
+			if (outcomes[watch.index] !== undefined) continue;
+			open++;
+			if (watch.busy) continue;
+			const at = dueAt(plan, watch);
+			watch.dueAt = at;
+			if (at <= now) due.push(watch);
+			else if (at < dueNext) dueNext = at;
+		}
+		if (open === 0 && closed && watches.length === tasks.length) return outcomes;
+		// The most overdue first when there are more than free slots.
+		if (due.length > cap - inFlight.size) due.sort((a, b) => a.dueAt - b.dueAt);
+		for (const watch of due) {
+			if (inFlight.size >= cap) break;
 			launch(plan, watch);
 		}
-		const waiting = idle.filter(({ watch }) => !watch.busy);
-		const dueNext = inFlight.size < cap && waiting.length > 0 ? waiting[0].at : Infinity;
+		// Every slot taken: the next pass comes with the first answer.
+		if (inFlight.size >= cap) dueNext = Infinity;
 		// While submits are still answering, new tasks are taken in every RACE_NAP_MS (not one wake-up
 		// per task: with hundreds of items that is hundreds of passes over the wait): none of them is
 		// due before its first interval, except one an earlier try created, which is there from the start.
