@@ -141,4 +141,23 @@ describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', 
 		expect(schedule.dueAt(tasks[2])).toBe(700);
 		expect(schedule.dueAt(tasks[3])).toBe(Infinity);
 	});
+
+	test('a follower that has outrun every leader is first read a few leader spacings past the longest (at most one interval), not in the burst of their news', () => {
+		const schedule = new PollSchedule([], 9);
+		const tasks = Array.from({ length: 9 }, () => paced());
+		for (const task of tasks) schedule.add(task);
+		// Three leaders, done at 1, 2 and 3 s: their spacing is 1 s.
+		[1000, 2000, 3000].forEach((ms, i) => schedule.finished(tasks[i], ms));
+		// Read at 2.9 s, still running: by the leaders it is due at 3.4 s (its interval), when it has
+		// run longer than every leader; it is read at 3 s + min(3 spacings, one 0.5 s interval).
+		schedule.running(tasks[3], 2900, 2900);
+		expect(schedule.dueAt(tasks[3], 0)).toBe(3500);
+		// Not past the longest leader: read when the leaders say (at 2 s, by which two thirds of the
+		// leaders still running at 1.5 s had finished).
+		schedule.running(tasks[4], 1500, 1500);
+		expect(schedule.dueAt(tasks[4], 0)).toBe(2000);
+		// Far past it (read at 4 s and running): the tail rule, a tenth of its age but at least the interval.
+		schedule.running(tasks[5], 4000, 4000);
+		expect(schedule.dueAt(tasks[5], 0)).toBe(4500);
+	});
 });

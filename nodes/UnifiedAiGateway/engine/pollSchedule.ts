@@ -28,6 +28,12 @@ export const SCHEDULE = {
 	 */
 	tailSurvival: 0.15,
 	tailShare: 0.1,
+	/**
+	 * How far past the longest leader (in leader spacings, at most one interval) the tasks that
+	 * outrun every leader are first read (`pastTheLeaders`): 2 missed the slowest of 500 images by
+	 * 0.04 s in one run of five; the spacing between the longest leader and the longest task varies.
+	 */
+	pastLeaderSpacings: 3,
 };
 
 /** What the schedule knows of one task. */
@@ -134,8 +140,12 @@ export class PollSchedule {
 		task.reading = false;
 	}
 
-	/** When the task should be read next (epoch ms); Infinity while it waits for its leaders. */
-	dueAt(task: Paced): number {
+	/**
+	 * When the task should be read next (epoch ms); Infinity while it waits for its leaders. `now`
+	 * matters only to a follower whose read would fall at the end of the leaders' times
+	 * (`pastTheLeaders`).
+	 */
+	dueAt(task: Paced, now = Date.now()): number {
 		const soonest = task.lastReadAt === undefined ? task.startedAt : task.lastReadAt + task.intervalMs;
 		if (task.lastReadAt === undefined && task.pollNow) return task.startedAt;
 		// The gateway's own estimate, while the task has not yet run that long.
@@ -148,9 +158,10 @@ export class PollSchedule {
 		// passes): counted without building arrays, so a large batch does not feed the collector.
 		const openLeaders = k - group.took.length;
 		const survival = (openLeaders + finishedLongerThan(group.took, task.runningMs)) / k;
+		const leader = this.leaders.has(task);
 		// Leaders too: the last of them to finish may be the task the run waits for.
-		if (survival <= SCHEDULE.tailSurvival) return afterShare(task, SCHEDULE.tailShare);
-		if (this.leaders.has(task)) return afterShare(task, SCHEDULE.leaderShare);
+		if (survival <= SCHEDULE.tailSurvival) return leader ? afterShare(task, SCHEDULE.tailShare) : pastTheLeaders(group, task, afterShare(task, SCHEDULE.tailShare), now);
+		if (leader) return afterShare(task, SCHEDULE.leaderShare);
 		// Read again at the age by which enough leaders that ran this long have finished.
 		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
 		if (allowed < 0) return Infinity;
@@ -162,8 +173,29 @@ export class PollSchedule {
 			if (leader.tookMs === undefined && !leader.faulting && !leader.reading && leader.runningMs < known) known = leader.runningMs;
 		}
 		if (at > known) return Infinity;
-		return Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs));
+		return pastTheLeaders(group, task, Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs)), now);
 	}
+}
+
+/**
+ * A follower whose read would come once it has run longer than every leader, but by less than
+ * `pastLeaderSpacings` leader spacings (the leaders' range ÷ their count), is read that far past
+ * the longest leader instead. Of n tasks about n ÷ √n run longer than every one of the √n
+ * leaders, most of them by less than that; they are released together when the last leaders' news comes, which for the
+ * tasks submitted after the leaders is a little before their own end: read then, they are found
+ * running and read again only an interval later, and the run waits for them (bench:n8n measured
+ * it; docs/ARCHITECTURE.md). The longest leader is the longest finished one, or an open one that
+ * has run longer still (its time so far).
+ */
+function pastTheLeaders(group: Group, task: Paced, due: number, now: number): number {
+	const { took } = group;
+	if (took.length < 2) return due;
+	let longest = took[took.length - 1];
+	for (const leader of group.leaders) if (leader.tookMs === undefined && leader.runningMs > longest) longest = leader.runningMs;
+	// Never more than an interval past it: a read that finds the task running costs no more than that.
+	const beyond = longest + Math.min((SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1), task.intervalMs);
+	const readAge = Math.max(due, now) - task.startedAt;
+	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
 }
 
 /** Read after `part` of the time the task has run (never sooner than its interval). */

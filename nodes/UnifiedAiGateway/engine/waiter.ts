@@ -117,7 +117,7 @@ export async function waitForTasks(
 	};
 	const fixed = feed ? undefined : await admit();
 	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
-	const dueAt = (plan: PollSchedule, watch: Watch) => Math.min(Math.max(plan.dueAt(watch.paced), watch.notBefore), watch.deadlineAt);
+	const dueAt = (plan: PollSchedule, watch: Watch, now: number) => Math.min(Math.max(plan.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
 	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	const due: Watch[] = [];
@@ -160,7 +160,7 @@ export async function waitForTasks(
 			if (outcomes[watch.index] !== undefined) continue;
 			open++;
 			if (watch.busy) continue;
-			const at = dueAt(plan, watch);
+			const at = dueAt(plan, watch, now);
 			watch.dueAt = at;
 			if (at <= now) due.push(watch);
 			else if (at < dueNext) dueNext = at;
