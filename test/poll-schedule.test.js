@@ -146,8 +146,11 @@ describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', 
 		const schedule = new PollSchedule([], 9);
 		const tasks = Array.from({ length: 9 }, () => paced());
 		for (const task of tasks) schedule.add(task);
-		// Three leaders, done at 1, 2 and 3 s: their spacing is 1 s.
-		[1000, 2000, 3000].forEach((ms, i) => schedule.finished(tasks[i], ms));
+		// Three leaders, done at 1, 2 and 3 s (each last seen running at that age): their spacing is 1 s.
+		[1000, 2000, 3000].forEach((ms, i) => {
+			schedule.running(tasks[i], ms, ms);
+			schedule.finished(tasks[i], ms);
+		});
 		// Read at 2.9 s, still running: by the leaders it is due at 3.4 s (its interval), when it has
 		// run longer than every leader; it is read at 3 s + min(3 spacings, one 0.5 s interval).
 		schedule.running(tasks[3], 2900, 2900);
@@ -159,5 +162,22 @@ describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', 
 		// Far past it (read at 4 s and running): the tail rule, a tenth of its age but at least the interval.
 		schedule.running(tasks[5], 4000, 4000);
 		expect(schedule.dueAt(tasks[5], 0)).toBe(4500);
+	});
+
+	test('a leader found done counts as done midway since it was last seen running: the followers are read after the round of reads that found half the leaders done, not a round later', () => {
+		const schedule = new PollSchedule([], 9);
+		const tasks = Array.from({ length: 9 }, () => paced({ intervalMs: 5000 }));
+		for (const task of tasks) schedule.add(task);
+		// A round of leader reads at 5 s finds all three running; the next at 10 s finds two done
+		// (answered 20 ms later) and the third still running.
+		for (const leader of tasks.slice(0, 3)) schedule.running(leader, 5000, 5010);
+		schedule.finished(tasks[0], 10_020);
+		schedule.finished(tasks[1], 10_020);
+		schedule.running(tasks[2], 10_000, 10_010);
+		// Two of three leaders took 5-10 s (counted 7.51 s); the third has run 10 s. A follower is
+		// due now, at 7.51 s of its age. Counted at the answer (10.02 s), past the 10 s the open
+		// leader is known to have run, it waited for that leader's next read at 15 s.
+		expect(tasks[0].tookMs).toBe(7510);
+		expect(schedule.dueAt(tasks[3], 10_030)).toBe(7510);
 	});
 });

@@ -108,14 +108,17 @@ export class PollSchedule {
 
 	/**
 	 * A read answered at `answeredAt` found the task done. It took between its last running age and
-	 * this answer; the answer is what counts (a task read when half the leaders were seen done is
-	 * then done with at least even odds), unless the gateway's `actual_time`
-	 * (docs/gateway-contract.md §2.3) places it inside that span.
+	 * this answer: the gateway's `actual_time` (docs/gateway-contract.md §2.3) says where, and
+	 * without it the middle of that span counts. Counting the answer itself put every leader found
+	 * in one round of reads at the round's end, a few milliseconds past the running age the same
+	 * round gave the leaders still open, so the followers waited for the round after (bench:n8n
+	 * measured every follower first read at the age of the slowest leaders, its download queued
+	 * behind hundreds more).
 	 */
 	finished(task: Paced, answeredAt: number, actualTimeS?: number): void {
 		const upper = Math.max(task.runningMs, answeredAt - task.startedAt);
 		const actual = actualTimeS !== undefined && actualTimeS > 0 ? actualTimeS * 1000 : undefined;
-		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : upper;
+		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : (task.runningMs + upper) / 2;
 		task.faulting = false;
 		task.reading = false;
 		if (!this.leaders.has(task)) return;
