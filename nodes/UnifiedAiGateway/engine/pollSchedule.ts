@@ -50,7 +50,10 @@ export interface Paced {
 	lastReadAt?: number;
 	/** Its age then: the task is known to run at least this long. */
 	runningMs: number;
-	/** How long it took, once a read found it finished (or failed). */
+	/**
+	 * How long it took, once a read found it finished (or failed): the gateway's actual_time, or an
+	 * estimate between its last running read and the read that found it done (`finished`).
+	 */
 	tookMs?: number;
 	/** A read of it failed and the fault policy is backing off: its readings are not current. */
 	faulting?: boolean;
@@ -121,9 +124,7 @@ export class PollSchedule {
 		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : (task.runningMs + upper) / 2;
 		task.faulting = false;
 		task.reading = false;
-		if (!this.leaders.has(task)) return;
-		const group = this.groups.get(task.route)!;
-		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+		if (this.leaders.has(task)) sortTook(this.groups.get(task.route)!);
 	}
 
 	/**
@@ -134,7 +135,7 @@ export class PollSchedule {
 		if (!this.leaders.delete(task)) return;
 		const group = this.groups.get(task.route)!;
 		group.leaders = group.leaders.filter((l) => l !== task);
-		group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+		sortTook(group);
 	}
 
 	/** A read failed; the fault policy sets its own pause (pollPolicy.ts), this only stops trusting it. */
@@ -199,6 +200,11 @@ function pastTheLeaders(group: Group, task: Paced, due: number, now: number): nu
 	const beyond = longest + Math.min((SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1), task.intervalMs);
 	const readAge = Math.max(due, now) - task.startedAt;
 	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
+}
+
+/** The group's finished leaders' times, ascending, rebuilt when a leader finishes or leaves. */
+function sortTook(group: Group): void {
+	group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
 }
 
 /** Read after `part` of the time the task has run (never sooner than its interval). */

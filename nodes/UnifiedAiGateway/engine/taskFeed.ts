@@ -11,9 +11,8 @@ export class TaskFeed<T> {
 	constructor(readonly expected: number) {}
 
 	/** A task whose submit just answered. */
-	push(task: T): number {
+	push(task: T): void {
 		this.tasks.push(task);
-		return this.tasks.length - 1;
 	}
 
 	close(): void {
