@@ -23,6 +23,18 @@ describe('a download never outlives the execution', () => {
 		expect(failed.json.url).toMatch(/\?X-Expires=\d+&X-Signature=/);
 		expect(submits()).toHaveLength(1);
 	}, 20_000);
+
+	test('a file host that sends nothing before the time limit: the error names the limit, not an unreachable host', async () => {
+		ctx.sim.inject({ origin: 'files', path: FILE, delayMs: 60_000, times: Infinity });
+		const result = await runNode({ parameters: syncImage(), credentials: ctx.creds, continueOnFail: true, executionTimeoutS: 5, executionId: 'meet-2' });
+		expect(result.status).not.toBe('canceled');
+		expect(result.durationMs).toBeLessThan(5000);
+		const failed = result.items.find((i) => i.json.error);
+		expect(failed.json.error).toMatch(/did not finish within the workflow's time limit \(Timeout Workflow\) \(0 bytes received\)/);
+		expect(failed.json.error).not.toMatch(/Could not reach/);
+		expect(failed.json.url).toMatch(/\?X-Expires=\d+&X-Signature=/);
+		expect(submits()).toHaveLength(1);
+	}, 20_000);
 });
 
 describe('Download limits (Options) from an expression', () => {

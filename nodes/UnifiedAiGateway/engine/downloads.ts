@@ -110,19 +110,24 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, given: string, 
 	for (let attempt = 1; ; attempt++) {
 		if (options.deadlineAt !== undefined && Date.now() >= options.deadlineAt) throw fail(...deadlineWords(url, options, 0, secrets));
 		const left = options.deadlineAt === undefined ? undefined : options.deadlineAt - Date.now();
+		const requestTimeoutMs = options.timeoutMs ?? 600_000;
 		let response: GatewayResponse<ByteStream | unknown>;
 		const first = describeSource(url, gatewayOrigins);
 		try {
 			response = await fetchResultFile.call(ctx, url, {
 				action: `downloading the result ${first.host}`,
 				itemIndex: options.itemIndex,
-				timeoutMs: Math.min(options.timeoutMs ?? 600_000, left ?? Infinity),
+				timeoutMs: Math.min(requestTimeoutMs, left ?? Infinity),
 				deadlineAt: options.deadlineAt,
 			});
 		} catch (error) {
 			if (signal?.aborted || networkCodeOf(error) === 'ERR_CANCELED' || /stopped/.test((error as Error).message)) throw stopped(ctx, url, options, secrets);
 			if (!(error instanceof GatewayRequestError)) throw nodeErrorOf(ctx.getNode(), error);
-			const code = networkCodeOf(error) ?? 'connection failed';
+			// The transport's own words name the network code (its message is about the gateway).
+			const code = error.gatewayCode ?? networkCodeOf(error) ?? 'connection failed';
+			const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+			// The wait for an answer was what was left of the deadline: the deadline ran out, not the host.
+			if (timedOut && left !== undefined && left <= requestTimeoutMs) throw fail(...deadlineWords(url, options, 0, secrets), { host: first.host });
 			if (attempt > 1) {
 				// An earlier attempt was cut mid-file: the host keeps dropping this file.
 				throw fail(
@@ -131,9 +136,11 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, given: string, 
 					{ host: first.host },
 				);
 			}
-			const what = /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
-				? `${cap(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
-				: `Could not reach ${first.who} for the result ${shown(url, secrets)} (${code})`;
+			const what = timedOut
+				? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} s for the result ${shown(url, secrets)} (${code})`
+				: /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
+					? `${cap(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
+					: `Could not reach ${first.who} for the result ${shown(url, secrets)} (${code})`;
 			throw fail(what, `It was asked again (a GET is safe to repeat) before giving up.\n${advice(options, url, secrets)}`, { host: first.host });
 		}
 		const source = describeSource(response.url ?? url, gatewayOrigins);
