@@ -3,7 +3,7 @@ import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cancelSignalOf, gatewayCredentials } from '../transport/context';
 import { fetchResultFile, GatewayRequestError, type GatewayResponse } from '../transport/request';
-import { networkCodeOf, readableFrom, type ByteStream } from '../transport/responses';
+import { isTimeoutCode, networkCodeOf, readableFrom, type ByteStream } from '../transport/responses';
 import { backoffDelay } from '../transport/retry';
 import { redact, secretForms } from '../transport/secrets';
 import { abortableSleep } from '../transport/sleep';
@@ -125,7 +125,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, given: string, 
 			if (!(error instanceof GatewayRequestError)) throw nodeErrorOf(ctx.getNode(), error);
 			// The transport's own words name the network code (its message is about the gateway).
 			const code = error.gatewayCode ?? networkCodeOf(error) ?? 'connection failed';
-			const timedOut = code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+			const timedOut = isTimeoutCode(code);
 			// The wait for an answer was what was left of the deadline: the deadline ran out, not the host.
 			if (timedOut && left !== undefined && left <= requestTimeoutMs) throw fail(...deadlineWords(url, options, 0, secrets), { host: first.host });
 			if (attempt > 1) {

@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Created } from './created';
+import { isTimeoutCode } from './responses';
 
 /** What we know about a failed call; the message is built from these facts only. */
 export interface ErrorFacts {
@@ -267,7 +268,7 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 
 function explainNetwork(facts: ErrorFacts): ExplainedError {
 	const { action, networkCode, billed, timeoutMs } = facts;
-	const timedOut = networkCode === 'ECONNABORTED' || networkCode === 'ETIMEDOUT';
+	const timedOut = isTimeoutCode(networkCode);
 	const what = timedOut
 		? `No answer from the gateway within ${Math.round((timeoutMs ?? 0) / 1000)} s while ${action}`
 		: `Could not reach the gateway while ${action} (${networkCode ?? 'connection failed'})`;

@@ -32,6 +32,11 @@ export async function readSmallStream(stream: unknown, limit = 64 * 1024): Promi
 	return parseBody(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** Whether a network code means no answer came in time (the request's timeout, or the OS's). */
+export function isTimeoutCode(code: string | undefined): boolean {
+	return code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+}
+
 /** n8n wraps the HTTP client's error; the network code ends up in httpCode or the message. */
 export function networkCodeOf(error: unknown): string | undefined {
 	const e = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown }; messages?: unknown; message?: unknown };
