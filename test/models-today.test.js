@@ -189,3 +189,29 @@ describe('the model picker on a relay\'s 40-model catalogue (docs/gateway-contra
 		expect(results.map((r) => r.value).sort()).toEqual(['wan2.6-i2v', 'wan2.7-t2v']);
 	});
 });
+
+describe('what users are shown first leads with live models', () => {
+	test('no example workflow uses a model the registry says is retired', () => {
+		const fs = require('node:fs');
+		const path = require('node:path');
+		const { MODELS } = require('../dist/nodes/UnifiedAiGateway/registry/models');
+		const retired = MODELS.filter((m) => /retired/i.test(m.description ?? '')).map((m) => m.id);
+		expect(retired).toEqual(['sora-2']);
+		const dir = path.join(__dirname, '..', 'examples');
+		const used = fs
+			.readdirSync(dir)
+			.filter((f) => f.endsWith('.json'))
+			.flatMap((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')).nodes.map((n) => n.parameters?.modelId?.value).filter(Boolean));
+		expect(used.length).toBeGreaterThan(0);
+		expect(used.filter((id) => retired.includes(id))).toEqual([]);
+	});
+
+	test('Video → Generate starts on a live model, and the nodes panel finds the node by today\'s families', () => {
+		const { loadNode } = require('./harness');
+		const model = loadNode('unifiedAiGateway').description.properties.find((p) => p.name === 'modelId' && p.displayOptions.show.resource.includes('video'));
+		expect(model.default.value).toBe('seedance-2.0');
+		const codex = require('../dist/nodes/UnifiedAiGateway/UnifiedAiGateway.node.json');
+		expect(codex.alias).toEqual(expect.arrayContaining(['seedance', 'veo', 'kling', 'hailuo', 'vidu', 'wan']));
+		expect(codex.alias).not.toContain('sora');
+	});
+});
