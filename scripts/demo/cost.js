@@ -13,7 +13,7 @@ function registry(file) {
 
 const modelIdOf = (p) => (typeof p.modelId === 'object' ? p.modelId.value : p.modelId);
 
-/** A body key's value in the node's parameters: each variant has its own name (`size`, `size_gptImage25`, `videoSeconds_sora2`). */
+/** A body key's value in the node's parameters: each variant has its own name (`size`, `size_gptImage25`, `videoDuration_seedance20`). */
 const variantValue = (p, base) => Object.entries(p).find(([name, value]) => (name === base || name.startsWith(`${base}_`)) && value !== '')?.[1];
 
 function imageCall(node, count) {

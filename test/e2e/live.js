@@ -114,7 +114,7 @@ async function checkCodexAndSchemas(server, cookie) {
 		assert.deepEqual(codex.categories, shipped.categories, `${shipped.node}: categories ${JSON.stringify(codex.categories)}`);
 		assert.deepEqual(codex.subcategories, shipped.subcategories, `${shipped.node}: subcategories`);
 		assert.deepEqual(codex.alias, shipped.alias, `${shipped.node}: alias ${JSON.stringify(codex.alias)}`);
-		assert.ok(codex.alias.includes('sora') && codex.alias.includes('video'), `${shipped.node}: no "sora"/"video" alias`);
+		assert.ok(codex.alias.includes('seedance') && codex.alias.includes('video'), `${shipped.node}: no "seedance"/"video" alias`);
 		assert.deepEqual(codex.resources, shipped.resources, `${shipped.node}: documentation links ${JSON.stringify(codex.resources)}`);
 	}
 	// What the editor fetches to show a not-yet-run node's fields (its schema preview).

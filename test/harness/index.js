@@ -297,6 +297,18 @@ function executeContext({ credentials, parameters = {}, executionTimeoutS }) {
 }
 
 /**
+ * A list-search method of the node (the model picker's searchVideoModels, …) as the editor calls
+ * it: through n8n-core's LoadOptionsContext, with real HTTP to the gateway.
+ */
+async function listSearch(method, { credentials, filter, parameters = {} }) {
+	const { workflow, node } = makeWorkflow('unifiedAiGateway', {}, parameters);
+	const additionalData = makeAdditionalData(credentials, workflow.id, `search-${Date.now()}`);
+	const context = new core.LoadOptionsContext(workflow, node, additionalData, 'modelId');
+	const Node = loadNode('unifiedAiGateway');
+	return await Node.methods.listSearch[method].call(context, filter);
+}
+
+/**
  * The credential's Test button, as n8n's CLI CredentialsTester runs a request-based test:
  * a RoutingNode request through ExecuteContext, then the credential's rules in order.
  */
@@ -346,4 +358,4 @@ function getPath(object, key) {
 	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
 }
 
-module.exports = { runNode, pollTrigger, testCredential, executeContext, binaryBuffer, makeBinary, useBinaryMode, loadNode };
+module.exports = { runNode, pollTrigger, testCredential, executeContext, listSearch, binaryBuffer, makeBinary, useBinaryMode, loadNode };

@@ -61,8 +61,8 @@ test('an n8n run (the e2e path): each node of ours is checked with its own resou
 });
 
 const NODES = [
-	['UnifiedAiGateway', 'unifiedAiGateway', ['sora', 'veo', 'seedance', 'grok', 'nano banana', 'gemini', 'gpt image', 'image', 'video', 'text to image', 'image to video']],
-	['UnifiedAiGatewayTrigger', 'unifiedAiGatewayTrigger', ['sora', 'veo', 'video', 'image']],
+	['UnifiedAiGateway', 'unifiedAiGateway', ['veo', 'seedance', 'kling', 'hailuo', 'vidu', 'wan', 'grok', 'nano banana', 'gemini', 'gpt image', 'image', 'video', 'text to image', 'image to video']],
+	['UnifiedAiGatewayTrigger', 'unifiedAiGatewayTrigger', ['veo', 'seedance', 'video', 'image']],
 ];
 // n8n's node categories (its codex documentation; "AI" is the category of n8n's own AI nodes).
 const N8N_CATEGORIES = ['AI', 'Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing & Content', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];

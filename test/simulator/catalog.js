@@ -6,6 +6,8 @@ const IMAGE_SYNC = ['gpt-image-2', 'gpt-image-2.5'];
 const IMAGE_ASYNC = ['gpt-image-2-async', 'gpt-image-2.5-async'];
 const IMAGE_SWITCH = ['gpt-image-2.5-flare', 'gpt-image-2.5-sunburst']; // sync unless scenario mode 'task'
 const NANO = ['nano-banana', 'nano-banana-2', 'nano-banana-2-lite', 'nano-banana-pro', 'gemini-3-pro-image-preview'];
+// docs/gateway-contract.md §10.9: the Nano Banana GA ids gateways list today, answered like nano-banana (a task).
+const NANO_GA = ['gemini-3.1-flash-image', 'gemini-3-pro-image', 'gemini-3.1-flash-lite-image'];
 const ALT = ['gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-3.1-flash-image-preview'];
 const GROK = 'grok-imagine-video-1.5';
 const VIDEO_ALIASES = { 'grok-imagine-1.5-video': GROK };
@@ -15,17 +17,31 @@ const VIDEO = [
   'seedance-2.0', 'seedance-2.0-fast',
 ];
 
+// docs/gateway-contract.md §10.9: video ids gateways list beyond the contract's table that the node has rows for …
+const LIVE_VIDEO = [
+  'doubao-seedance-2-5-260628', 'doubao-seedance-2-0-260128', 'doubao-seedance-2-0-fast-260128',
+  'veo-3.1-fast-generate-preview', 'veo3.1-fast', 'gemini-omni-flash-preview',
+  'wan2.7-t2v', 'wan2.7-i2v', 'kling-v3', 'MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-02', 'viduq3-pro', 'viduq3-turbo',
+];
+// … and some it has none for (only in relayCatalogue()): the node sends them the unified request's own fields.
+const UNLISTED_VIDEO = ['kling-v2-6', 'viduq2', 'wan2.6-i2v', 'T2V-01', 'pixverse-v5'];
+// Seedance 2.5's duration defaults to -1: left out, the model picks 10 s and bills them (docs/gateway-contract.md §10.9).
+const SEEDANCE_25 = 'doubao-seedance-2-5-260628';
+
 const canonicalVideo = (id) => VIDEO_ALIASES[id] || id;
-const isVideo = (id) => VIDEO.includes(canonicalVideo(id));
-const isMainImage = (id) => [...IMAGE_SYNC, ...IMAGE_ASYNC, ...IMAGE_SWITCH, ...NANO].includes(id);
+const isVideo = (id) => [...VIDEO, ...LIVE_VIDEO, ...UNLISTED_VIDEO].includes(canonicalVideo(id));
+const isMainImage = (id) => [...IMAGE_SYNC, ...IMAGE_ASYNC, ...IMAGE_SWITCH, ...NANO, ...NANO_GA].includes(id);
 const isAlt = (id) => ALT.includes(id);
-const isNano = (id) => NANO.includes(id);
+const isNano = (id) => [...NANO, ...NANO_GA].includes(id);
 // Validation family for GPT image ids: '2' (ratios, image_urls) or '2.5' (size table, images).
 const gptFamily = (id) => (id.startsWith('gpt-image-2.5') ? '2.5' : '2');
 
 // Tags are deliberately incomplete, as on real relays (docs/gateway-contract.md §10.4).
 function tagsFor(id) {
   if (id === 'gpt-image-2' || id === 'nano-banana') return ['openai'];
+  // The ids beyond the table as the relay tags them: by channel type (Gemini channels say gemini).
+  if (NANO_GA.includes(id) || /^(veo|gemini)/.test(id)) return ['gemini', 'openai'];
+  if (LIVE_VIDEO.includes(id)) return ['openai'];
   if (isMainImage(id) || isAlt(id)) return ['image-generation'];
   if (isVideo(id)) return ['openai-video'];
   if (id.startsWith('claude')) return ['anthropic', 'openai'];
@@ -46,7 +62,7 @@ const CREATED = 1767225600; // fixed so /v1/models is deterministic
 function defaultModels() {
   const ids = [...new Set([
     ...TEXT, ...IMAGE_SYNC, ...IMAGE_ASYNC, ...IMAGE_SWITCH, ...NANO, ...ALT, ...VIDEO,
-    ...Object.keys(VIDEO_ALIASES),
+    ...Object.keys(VIDEO_ALIASES), ...NANO_GA, ...LIVE_VIDEO,
   ])];
   return ids.map((id) => ({
     id,
@@ -57,11 +73,42 @@ function defaultModels() {
   }));
 }
 
+/*
+ * A relay's /v1/models of 40 ids, most outside the contract's table, tagged as the relay tags them
+ * (docs/gateway-contract.md §10.4: by channel type, not by kind; no price, no tag), with the kind each truly is:
+ * `sim.setModels(relayCatalogue())`; `kind` is the answer a picker should give ('unknown': nothing tells).
+ */
+const RELAY_CATALOGUE = [
+  ['gpt-5.6-sol', 'text', ['openai']], ['claude-sonnet-4', 'text', ['anthropic', 'openai']],
+  ['deepseek-v3', 'text', ['openai']], ['qwen3-max', 'text', ['openai']], ['glm-4.6', 'text', ['openai']],
+  ['kimi-k2', 'text', ['openai']], ['gemini-3-pro', 'text', ['gemini', 'openai']], ['grok-4', 'text', ['openai', 'openai-response']],
+  ['gpt-image-2', 'image', ['openai']], ['gpt-image-2.5', 'image', ['image-generation']], ['gpt-image-2.5-flare', 'image', ['openai']],
+  ['nano-banana', 'image', ['openai']], ['nano-banana-2', 'image', ['image-generation']],
+  ['gemini-3.1-flash-image', 'image', ['gemini', 'openai']], ['gemini-3-pro-image', 'image', ['gemini', 'openai']],
+  ['gemini-3.1-flash-lite-image', 'image', ['gemini', 'openai']], ['wan2.6-t2i', 'image', ['openai']],
+  ['doubao-seedream-4-5', 'image', ['openai']], ['flux-kontext-pro', 'image', ['openai']], ['qwen-image', 'image', ['openai']],
+  ['grok-imagine-video-1.5', 'video', ['openai', 'openai-response']], ['veo-3.1-flash', 'video', ['gemini', 'openai']],
+  ['veo-3.1-fast-generate-preview', 'video', ['gemini', 'openai']], ['veo3.1-fast', 'video', ['gemini', 'openai']],
+  ['sora-2', 'video', ['openai-video']], ['seedance-2.0', 'video', ['openai']], ['doubao-seedance-2-5-260628', 'video', ['openai']],
+  ['doubao-seedance-2-0-260128', 'video', ['openai']], ['gemini-omni-flash-preview', 'video', ['gemini', 'openai']],
+  ['kling-v3', 'video', ['openai']], ['kling-v2-6', 'video', ['openai']], ['viduq3-pro', 'video', ['openai']], ['viduq2', 'video', ['openai']],
+  ['MiniMax-Hailuo-2.3', 'video', ['openai']], ['T2V-01', 'video', ['openai']], ['wan2.7-t2v', 'video', ['openai']],
+  ['wan2.6-i2v', 'video', ['openai']], ['pixverse-v5', 'video', []],
+  ['mystery-model-x1', 'unknown', []], ['aurora-2', 'unknown', ['openai']],
+];
+
+function relayCatalogue() {
+  return RELAY_CATALOGUE.map(([id, , tags]) => ({ id, object: 'model', created: CREATED, owned_by: ownerOf(id), supported_endpoint_types: tags }));
+}
+
+/** What each id of relayCatalogue() truly is: text, image, video, or unknown. */
+const relayKinds = () => Object.fromEntries(RELAY_CATALOGUE.map(([id, kind]) => [id, kind]));
+
 function altModels() {
   return defaultModels().filter((m) => isAlt(m.id));
 }
 
 module.exports = {
-  TEXT, IMAGE_SYNC, IMAGE_ASYNC, IMAGE_SWITCH, NANO, ALT, VIDEO, GROK, VIDEO_ALIASES,
-  canonicalVideo, isVideo, isMainImage, isAlt, isNano, gptFamily, defaultModels, altModels,
+  TEXT, IMAGE_SYNC, IMAGE_ASYNC, IMAGE_SWITCH, NANO, NANO_GA, ALT, VIDEO, LIVE_VIDEO, UNLISTED_VIDEO, SEEDANCE_25, GROK, VIDEO_ALIASES,
+  canonicalVideo, isVideo, isMainImage, isAlt, isNano, gptFamily, defaultModels, altModels, relayCatalogue, relayKinds,
 };

@@ -63,7 +63,8 @@ export interface Fault {
   delayMs?: number;
 }
 
-export type TaskOutcome = 'success' | 'fail' | 'cancel' | 'stuck100' | 'noUrl' | 'never';
+/** moderated: completed with error.code moderation_blocked and no file (a blocked Grok video, billed). */
+export type TaskOutcome = 'success' | 'fail' | 'cancel' | 'stuck100' | 'noUrl' | 'never' | 'moderated';
 
 export interface Scenario {
   /**
@@ -98,6 +99,8 @@ export interface Scenario {
   images?: number;
   /** Finished video tasks point at a streamed file of exactly this many bytes. */
   videoBytes?: number;
+  /** 'edits': an async GPT edit task is unknown (404) on /v1/images/generations/{id}, read only at /v1/images/edits/{id}. */
+  editQuery?: 'edits';
 }
 
 export interface BalanceValues {

@@ -29,7 +29,9 @@ function pickVariants(sim) {
   }
   return picked;
 }
-const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never'];
+// moderated: a Grok video blocked by moderation reports completed with error.code moderation_blocked
+// and no file, and is billed (docs/gateway-contract.md §10.9).
+const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never', 'moderated'];
 
 /**
  * Creates and stores a task. `family` says which query shapes apply:
@@ -86,7 +88,7 @@ function signed(url, on) {
 }
 
 function resultUrls(sim, task) {
-  if (task.scenario.outcome === 'noUrl') return [];
+  if (task.scenario.outcome === 'noUrl' || task.scenario.outcome === 'moderated') return [];
   return plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
 }
 
@@ -145,6 +147,8 @@ function taskState(task, now = Date.now()) {
     case 'stuck100':
       if (elapsed < t.duration + t.stuck) return { status: 'in_progress', progress: 100, startedAt, urls: [] };
       return { status: 'completed', progress: 100, startedAt, finishedAt: endAt + t.stuck, urls: task.urls };
+    case 'moderated':
+      return { status: 'completed', progress: 100, startedAt, finishedAt: endAt, urls: [], moderated: true };
     default: // success, noUrl (its url list is empty)
       return { status: 'completed', progress: 100, startedAt, finishedAt: endAt, urls: task.urls };
   }

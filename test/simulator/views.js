@@ -7,6 +7,7 @@ const pct = (p) => `${p}%`;
 const EXPIRES_S = 72 * 3600;
 
 function errorOf(task, st, language) {
+  if (st.moderated) return { message: 'The video was blocked by content moderation', code: 'moderation_blocked' };
   if (st.status === 'failed') return { message: failMessage(task, language), code: 'generation_failed' };
   if (st.status === 'cancelled') return { message: 'Task was cancelled', code: 'task_cancelled' };
   return undefined;

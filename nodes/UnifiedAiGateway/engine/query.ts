@@ -36,9 +36,16 @@ function readingsOf(route: RouteInfo): Reading[] {
 	return [{ path: route.path, contentPath: route.contentPath }, ...(route.fallbacks ?? [])];
 }
 
-/** 404 `Invalid URL`: the relay's answer for a path it does not serve (docs/gateway-contract.md §10.2). */
-function routeMissing(error: unknown): boolean {
-	return error instanceof GatewayRequestError && String(error.httpCode) === '404' && /invalid url/i.test(error.gatewaySaid ?? '');
+/**
+ * Whether an answer sends the read on to the route's next reading: 404 `Invalid URL`, the relay's
+ * answer for a path it does not serve (docs/gateway-contract.md §10.2); on a route that knows only some of its
+ * tasks (`fallbackOn: 'notFound'`) also a 404 or 400 `task_not_exist` (docs/gateway-contract.md §10.9).
+ */
+function routeMissing(error: unknown, on: RouteInfo['fallbackOn']): boolean {
+	if (!(error instanceof GatewayRequestError)) return false;
+	const status = String(error.httpCode);
+	if (status === '404' && /invalid url/i.test(error.gatewaySaid ?? '')) return true;
+	return on === 'notFound' && (status === '404' || (status === '400' && error.gatewayCode === 'task_not_exist'));
 }
 
 /** One reading of a task through the route that created it (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10; fallbacks §10.2). */
@@ -53,7 +60,12 @@ export async function queryTask(
 	const chosen = chosenReadings.get(ctx) ?? new Map<QueryRoute, number>();
 	chosenReadings.set(ctx, chosen);
 	const origin = originsFrom(await gatewayCredentials(ctx))[route.host];
-	for (let index = chosen.get(routeName) ?? 0; ; index++) {
+	const first = chosen.get(routeName) ?? 0;
+	// From the reading that answered last, on round the others once: on a route that knows only
+	// some of its tasks, the reading one task needs is not every task's.
+	let firstMissing: unknown;
+	for (let step = 0; ; step++) {
+		const index = (first + step) % readings.length;
 		const reading = readings[index];
 		try {
 			const { body } = await gatewayRequest.call(ctx, {
@@ -68,14 +80,17 @@ export async function queryTask(
 				retries: options.retries,
 				deadlineAt: options.deadlineAt,
 			});
-			if (index > 0 && chosen.get(routeName) !== index) chosen.set(routeName, index);
+			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName))) chosen.set(routeName, index);
 			return readTask(body, taskId, {
 				contentUrl: reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
 				origin,
 				answeredBy: reading.label,
 			});
 		} catch (error) {
-			if (!routeMissing(error) || index + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), error);
+			if (!routeMissing(error, route.fallbackOn)) throw nodeErrorOf(ctx.getNode(), error);
+			firstMissing ??= error;
+			// Every reading missed: the answer of the first one tried tells the user the most.
+			if (step + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), firstMissing);
 		}
 	}
 }

@@ -20,6 +20,12 @@ export interface RouteInfo {
 	 * 404 `Invalid URL`): tried in order, the first that answers is kept for the run.
 	 */
 	fallbacks?: Array<{ label: string; path: (taskId: string) => string; contentPath?: (taskId: string) => string }>;
+	/**
+	 * Which answers send the read on to the next reading: 'invalidUrl' (default), the relay's 404
+	 * for a path it lacks; 'notFound', also a 404 or 400 `task_not_exist` for this task (a route
+	 * that knows only some of its tasks, docs/gateway-contract.md §10.9).
+	 */
+	fallbackOn?: 'invalidUrl' | 'notFound';
 }
 
 const MINUTE = 60_000;
@@ -56,6 +62,9 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		intervalMs: 3_000,
 		deadlineMs: 10 * MINUTE,
 		label: 'image task query',
+		// docs/gateway-contract.md §10.9: some forks keep a GPT 2.5 edit task only at its own route.
+		fallbacks: [{ label: 'GET /v1/images/edits/{id}', path: (id) => `/v1/images/edits/${taskPathSegment(id)}` }],
+		fallbackOn: 'notFound',
 	},
 	video: {
 		host: 'main',

@@ -100,10 +100,13 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 	const status = statusOf(root, data);
 	const phase = phaseOf(status) ?? 'unknown';
 	let urls = extractResultUrls(root, { origin: options.origin });
-	const contentRoute = phase === 'succeeded' && urls.length === 0 && Boolean(options.contentUrl);
+	const errorObject = obj(root.error) ?? obj(data?.error);
+	// docs/gateway-contract.md §10.9: `completed` with an `error` object and no file is a finished, billed
+	// failure (a Grok video blocked by moderation), not a file waiting at `/content`.
+	const finishedWithError = phase === 'succeeded' && urls.length === 0 && errorObject !== undefined && Boolean(firstString(errorObject.code, errorObject.message));
+	const contentRoute = phase === 'succeeded' && urls.length === 0 && !finishedWithError && Boolean(options.contentUrl);
 	if (contentRoute) urls = [options.contentUrl!];
 	const progress = readProgress(root.progress ?? data?.progress);
-	const errorObject = obj(root.error) ?? obj(data?.error);
 	// The relay puts a failed task's reason in `result_url` too: text there is not a URL.
 	const textInResultUrl = [root.result_url, data?.result_url].find((v) => typeof v === 'string' && v.trim() !== '' && !/^(https?:|data:|\/)/i.test(v.trim()));
 	let error = firstString(
@@ -119,7 +122,12 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 		error = error ?? `The gateway reported the task as ${status} without a reason`;
 	} else if (phase === 'succeeded') {
 		if (urls.length > 0) state = 'succeeded';
-		else {
+		else if (finishedWithError) {
+			state = 'failed';
+			const code = firstString(errorObject?.code);
+			const said = [code, firstString(errorObject?.message)].filter(Boolean).join(': ');
+			error = `The gateway finished the task as ${status} with error ${said} and no file. A finished task is billed: this one was charged, so do not submit it again unchanged`;
+		} else {
 			state = 'failed';
 			error = `The task is ${status} but the gateway gave no result URL, so there is nothing to download`;
 		}

@@ -59,6 +59,7 @@ function ruleProperty(name: string, key: string, rule: FieldRule, multipliers: M
 		type,
 		default: rule.default ?? rule.omit ?? fallback ?? '',
 		description: describe(key, rule),
+		...(rule.required ? { required: true } : {}),
 	};
 	if (type === 'options') {
 		property.options = allowedValues(rule).map((value) => ({ name: optionName(value, multipliers), value }));

@@ -221,7 +221,7 @@ export interface ValueRefusal {
 	rule: FieldRule;
 	/** The value as the user (or an expression) gave it. */
 	given: unknown;
-	reason: 'values' | 'range' | 'pattern' | 'boolean' | 'unusual';
+	reason: 'values' | 'range' | 'pattern' | 'boolean' | 'unusual' | 'required';
 	/** What the rule takes: "8, 12", "a whole number from 1 to 4", "text matching ^…$", "true or false". */
 	accepts: string;
 	/** "Case matters: write '4K'." when only the case was wrong. */
@@ -244,11 +244,15 @@ function unusual(max: number): NonNullable<Checked['refusal']> {
 /**
  * One value against its rule: the value to send (the registry's own value for a list, so '8'
  * and 8 both send what the gateway expects), nothing for "not sent", or why it is refused.
- * Empty is never sent (the gateway's default applies), nor is the rule's `omit` value.
+ * Empty is never sent (the gateway's default applies), nor is the rule's `omit` value; a
+ * `required` rule refuses it.
  */
 export function checkRuleValue(rule: FieldRule, given: unknown, allowUnusual = false): Checked {
 	const value = typeof given === 'string' ? given.trim() : given;
-	if (value === undefined || value === null || value === '') return {};
+	if (value === undefined || value === null || value === '') {
+		// A field whose absence is billed at a costly default is never left out (FieldRule.required).
+		return rule.required ? { refusal: { reason: 'required', accepts: typeOf(rule) === 'number' ? rangeText(rule) : 'a value' } } : {};
+	}
 	const type = typeOf(rule);
 	if (type === 'number') {
 		const n = typeof value === 'number' ? value : typeof value === 'string' ? Number(value) : NaN;

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ItemEstimate } from '../engine/spend/types';
-import type { ModelSpec } from '../registry/models';
+import type { FieldRule, ModelSpec } from '../registry/models';
 import { listPrice, roundUsd } from '../registry/prices';
 
 /*
@@ -90,32 +90,67 @@ function positive(value: unknown): number | undefined {
 	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
 }
 
-/** Seconds the request asks for (fields, then Additional Body Fields), else the row's default length. */
-export function requestedSeconds(values: IDataObject, extra: IDataObject, row: ModelSpec | undefined): number | undefined {
+/** A row's rule of a body key as it applies on one submit route (grok's seconds differ per route). */
+function ruleOn(rule: FieldRule | undefined, route: string | undefined): FieldRule | undefined {
+	if (!rule?.routeVariants) return rule;
+	const variant = rule.routeVariants.find((v) => route !== undefined && v.routes.includes(route));
+	return variant ? { ...rule, ...variant } : undefined;
+}
+
+/** The length a video request will be billed for, and whether it was assumed rather than asked for. */
+export interface RequestedLength {
+	seconds?: number;
+	/**
+	 * 'absent': the request names no length and the row says what the channel makes (and bills)
+	 * then, or the most it may pick (FieldRule.whenAbsent); 'default': the row's default length.
+	 */
+	assumed?: 'absent' | 'default';
+}
+
+/**
+ * The length the request asks for (fields, then Additional Body Fields); else what the channel
+ * bills when none is sent (docs/gateway-contract.md §10.9: Grok 8 s; Seedance 2.5 picks, so the
+ * longest, 30 s, is assumed); else the row's default length. A length the model picks (-1) is no length.
+ */
+export function requestedLength(values: IDataObject, extra: IDataObject, row: ModelSpec | undefined, route?: string): RequestedLength {
 	for (const key of DURATION_KEYS) {
 		const found = positive(at(values, key)) ?? positive(at(extra, key));
-		if (found !== undefined) return found;
+		if (found !== undefined) return { seconds: found };
 	}
 	const rules = row?.fields?.video ?? {};
 	for (const key of DURATION_KEYS) {
-		const found = positive(rules[key]?.default);
-		if (found !== undefined) return found;
+		const found = positive(ruleOn(rules[key], route)?.whenAbsent);
+		if (found !== undefined) return { seconds: found, assumed: 'absent' };
 	}
-	return undefined;
+	for (const key of DURATION_KEYS) {
+		const found = positive(ruleOn(rules[key], route)?.default);
+		if (found !== undefined) return { seconds: found, assumed: 'default' };
+	}
+	return {};
+}
+
+/** Seconds the request asks for, else what the channel bills without one, else the row's default length. */
+export function requestedSeconds(values: IDataObject, extra: IDataObject, row: ModelSpec | undefined, route?: string): number | undefined {
+	return requestedLength(values, extra, row, route).seconds;
 }
 
 /**
  * One video item's part of a run's estimate (engine/spend), before anything is sent: the user's
- * price per second of the model (Spend Guard) × the requested length.
+ * price per second of the model (Spend Guard) × the requested length. An id without a row
+ * (`known` false) has an unknown price unless the user gives one and a length.
  */
-export function perSecondEstimate(modelId: string, seconds: number | undefined, usdPerSecond: Record<string, number>): ItemEstimate {
-	const detail = seconds === undefined ? 'length set by the channel' : `${seconds} s`;
+export function perSecondEstimate(modelId: string, length: RequestedLength | number | undefined, usdPerSecond: Record<string, number>, known = true): ItemEstimate {
+	const { seconds, assumed } = typeof length === 'object' ? length : { seconds: length, assumed: undefined };
+	const lengthText = assumed === 'absent' ? `${seconds} s (no length sent: what the channel bills then, or the most it may pick)` : `${seconds} s`;
+	const detail = seconds === undefined ? 'length set by the channel' : lengthText;
 	const rate = usdPerSecond[modelId];
 	if (rate === undefined) {
-		return { model: modelId, detail, amountUsd: null, unpriced: 'video cost is not estimated (no price per second given)' };
+		const why = known ? 'video cost is not estimated (no price per second given)' : "unknown price: the model is not in the node's model table and no price per second is given";
+		return { model: modelId, detail, amountUsd: null, unpriced: why };
 	}
 	if (seconds === undefined) {
-		return { model: modelId, detail, amountUsd: null, unpriced: 'video cost is not estimated (set Seconds or Duration to price it)' };
+		const why = known ? 'video cost is not estimated (set Seconds or Duration to price it)' : 'unknown price: the length is set by the channel (set Duration to price it)';
+		return { model: modelId, detail, amountUsd: null, unpriced: why };
 	}
 	return { model: modelId, detail, amountUsd: roundUsd(rate * seconds), unitUsd: rate, per: 'second', units: seconds };
 }

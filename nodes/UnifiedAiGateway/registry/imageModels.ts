@@ -21,11 +21,16 @@ const GPT2_RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9
 // docs/gateway-contract.md §4.7: alt-host aspect ratios.
 const ALT_RATIOS = ['auto', '1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
 
+/**
+ * docs/gateway-contract.md §4.4 lists auto, low, medium and high; the GPT Image 2.5 family adds xhigh and max
+ * (docs/gateway-contract.md §10.9). One rule for every GPT row, so the field keeps its one name (`quality`).
+ */
 const QUALITY: FieldRule = {
 	label: 'Quality',
-	values: ['auto', 'low', 'medium', 'high'],
+	values: ['auto', 'low', 'medium', 'high', 'xhigh', 'max'],
 	default: 'auto',
-	description: 'Rendering quality; higher is slower. The price does not depend on it.',
+	description:
+		'Rendering quality; higher is slower. The gateway price list charges per call whatever the quality. Xhigh and max are the GPT Image 2.5 family\'s: a gateway or model without them answers 400 (nothing is charged), and a gateway that bills by tokens charges them more.',
 };
 const N: FieldRule = {
 	label: 'Number of Images',
@@ -123,6 +128,30 @@ const GPT25_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 }
 const GPT_ASYNC_FIELDS: ModelSpec['fields'] = { generate: { size: GPT_SIZE, quality: QUALITY } };
 
 const NANO_FIELDS: ModelSpec['fields'] = { generate: { size: NANO_SIZE }, edit: { size: NANO_SIZE } };
+
+/**
+ * The Nano Banana GA ids (docs/gateway-contract.md §10.9) take a ratio or pixel `size` as the nano-banana rows do, and
+ * Google's `image_size` tier (capital K, as on the alt host §4.7); which tiers a channel serves is its own.
+ */
+function nanoGaFields(imageSize: FieldRule): ModelSpec['fields'] {
+	return { generate: { size: NANO_SIZE, image_size: imageSize }, edit: { size: NANO_SIZE, image_size: imageSize } };
+}
+const NANO_GA_FIELDS = nanoGaFields({
+	label: 'Image Size',
+	values: ['1K', '2K', '4K'],
+	suggest: true,
+	pattern: '^\\d(\\.\\d)?K$',
+	description: 'Output resolution tier, written with a capital K (Nano Banana 2 also makes 0.5K); which tiers are served depends on the channel',
+});
+/**
+ * Nano Banana 2 Lite makes 1K images only, and a 2K or 4K request is served at 1K without a word
+ * (docs/gateway-contract.md §10.9): refused before sending, so nobody pays for a tier that does not come.
+ */
+const NANO_LITE_FIELDS = nanoGaFields({
+	label: 'Image Size',
+	values: ['1K'],
+	description: 'Nano Banana 2 Lite makes 1K images only: a 2K or 4K request would be served at 1K anyway, so it is refused before anything is sent',
+});
 const NANO_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
 const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call', tiers: NANO_TIERS };
 
@@ -173,6 +202,10 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 	// The same id on the alt host: the node shows a Host choice for ids that have a row per host.
 	{ id: 'gemini-3-pro-image-preview', ...ALT_ROW },
 	{ id: 'gemini-3.1-flash-image-preview', ...ALT_ROW },
+	// Beyond the contract's table (docs/gateway-contract.md §10.9): the GA ids on the main host, no list price.
+	{ id: 'gemini-3.1-flash-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_GA_FIELDS, limits: NANO_LIMITS },
+	{ id: 'gemini-3-pro-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_GA_FIELDS, limits: NANO_LIMITS },
+	{ id: 'gemini-3.1-flash-lite-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_LITE_FIELDS, limits: NANO_LIMITS },
 ];
 
 /**

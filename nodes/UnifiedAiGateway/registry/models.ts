@@ -24,7 +24,7 @@ export function findModel(id: string, host?: GatewayHost): ModelSpec | undefined
 /**
  * Endpoint tags that name a group. `openai` is left out on purpose: gateways tag image and video
  * models with it too (docs/gateway-contract.md §10.4: gpt-image-2 and nano-banana carry no image tag), so it says
- * only "OpenAI wire format"; a model with nothing else to go by is listed as text.
+ * only "OpenAI wire format".
  */
 const TAG_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[/video/i, 'video'],
@@ -32,17 +32,34 @@ const TAG_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[/chat|anthropic|completion|text|embedding|responses/i, 'text'],
 ];
 
+/**
+ * Name rules, in order (docs/gateway-contract.md §10.4): the kind words first (`t2v`, `i2v`, `video` before `t2i`,
+ * `i2i`, `image`: wan2.6-t2i is an image model though Wan is a video family), then the families.
+ * A separator or the id's edge on each side keeps `wan` out of `swan` and `veo` out of `kaveon`.
+ */
+const EDGE = '(?:^|[^a-z0-9])';
+const END = '(?=$|[^a-z])';
 const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
-	[/video|veo|sora|seedance|kling|wan|hailuo|runway|luma|pika/i, 'video'],
-	[/image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion/i, 'image'],
+	[new RegExp(`${EDGE}(?:[tir]2v|s2v|flf2v|video)${END}|video`, 'i'), 'video'],
+	[new RegExp(`${EDGE}(?:t2i|i2i)${END}|image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion|recraft|ideogram`, 'i'), 'image'],
+	[new RegExp(`${EDGE}(?:veo\\d?|sora|seedance|kling|hailuo|vidu\\w*|wan[x\\d]|wan-|omni-flash|runway|luma|pika|pixverse|hunyuan-video)`, 'i'), 'video'],
+	[new RegExp(`${EDGE}(?:gpt|o\\d|claude|deepseek|qwen|llama|glm|kimi|moonshot|mistral|gemini|grok-\\d|doubao-(?:pro|lite|seed-\\d)|ernie|yi-|command|embedding|text-)`, 'i'), 'text'],
 ];
 
-/** Spec table first, then the name, then the gateway's (incomplete) endpoint tags; else text. */
-export function classifyModel(id: string, endpointTypes: unknown): ModelGroup {
+/** How a model's kind was found: the contract's table, its name, the gateway's tags, or nothing (then text). */
+export type KindSource = 'table' | 'name' | 'tags' | 'none';
+
+/** Spec table first, then the name, then the gateway's (incomplete) endpoint tags; else text, marked as a guess. */
+export function modelKind(id: string, endpointTypes: unknown): { group: ModelGroup; by: KindSource } {
 	const known = findModel(id);
-	if (known) return known.group;
-	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return group;
+	if (known) return { group: known.group, by: 'table' };
+	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return { group, by: 'name' };
 	const tags = Array.isArray(endpointTypes) ? endpointTypes.map(String) : [];
-	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return group;
-	return 'text';
+	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
+	return { group: 'text', by: 'none' };
+}
+
+/** The group of modelKind: a model nothing identifies is listed as text. */
+export function classifyModel(id: string, endpointTypes: unknown): ModelGroup {
+	return modelKind(id, endpointTypes).group;
 }

@@ -18,6 +18,11 @@ export interface ModelSpec {
 	/** The id the gateway recommends instead (legacy aliases). */
 	recommendedId?: string;
 	/**
+	 * What the user is told about the model beside its id (the model picker, the output's `note`):
+	 * a model retired upstream says so (docs/gateway-contract.md §10.9).
+	 */
+	description?: string;
+	/**
 	 * Body fields the model takes, per operation, keyed by the body key sent to the gateway
 	 * (a dotted key such as `metadata.seed` is nested: `{ metadata: { seed } }`).
 	 * The node's fields, the checks before sending and the request body all come from here.
@@ -61,6 +66,16 @@ export interface FieldRule {
 	description?: string;
 	/** A value that means "leave it to the channel": shown as the default, never sent ('' always is). */
 	omit?: string | number;
+	/**
+	 * Always sent: an empty value is refused before anything is billed, because leaving the field
+	 * out is billed at a costly default (Seedance 2.5's duration, docs/gateway-contract.md §10.9).
+	 */
+	required?: boolean;
+	/**
+	 * What the channel uses, and bills, when the field is not sent (Grok's 8 s), or the most it may
+	 * pick (Seedance 2.5's 30 s): the cost estimate prices an empty field with it (pipeline/cost.ts).
+	 */
+	whenAbsent?: string | number;
 	/** Sent only on these request routes (e.g. grok's `quality` on the multipart route). */
 	routes?: readonly string[];
 	/** For free-text values (no `values` list): a regular expression the value must match. */

@@ -38,9 +38,11 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 		routeVariants: [
 			{ routes: ['multipart'], values: GROK_SECONDS, default: '6', description: 'Video length; the Grok Multipart route requires one of these' },
 			{
-				...suggestion('Seconds', GROK_SECONDS, '^\\d{1,6}$', 'Video length; on this route the channel sets the duration, so the accepted values depend on it'),
+				...suggestion('Seconds', GROK_SECONDS, '^\\d{1,6}$', 'Video length; on this route the channel sets the duration, so the accepted values depend on it. Left out, the channel makes (and bills) 8 seconds'),
 				routes: JSON_ROUTES,
 				plausibleMax: PLAUSIBLE_MAX_SECONDS,
+				// docs/gateway-contract.md §10.9: a left-out `seconds` is made and billed at 8 s.
+				whenAbsent: 8,
 			},
 		],
 	},
@@ -48,7 +50,12 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 		label: 'Size',
 		routeVariants: [
 			{ routes: ['multipart'], values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait; the Grok Multipart route requires one of these' },
-			{ ...suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size, or give Aspect Ratio instead; support depends on the channel'), routes: JSON_ROUTES },
+			{
+				...suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size, or give Aspect Ratio instead; support depends on the channel. Left out, the channel makes (and bills) 480p'),
+				routes: JSON_ROUTES,
+				// docs/gateway-contract.md §10.9: a left-out `size` is made and billed at 480p.
+				whenAbsent: '480p',
+			},
 		],
 	},
 	aspect_ratio: {
@@ -63,6 +70,13 @@ const GROK_LIMITS: ModelLimits = {
 	referenceMimeTypes: ['image/jpeg', 'image/png', 'image/webp'],
 	maxFileBytes: 20 * 1024 * 1024,
 };
+
+/**
+ * docs/gateway-contract.md §10.9: OpenAI switched the Sora 2 models off on 2026-09-24; the row stays because the
+ * contract lists the id, and says so wherever the model is shown.
+ */
+const SORA_RETIRED =
+	'Retired upstream: OpenAI switched the Sora 2 models off on 2026-09-24 with no replacement. It works only where a gateway still serves it; pick another video model (for example seedance-2.0 or veo-3.1-flash)';
 
 /** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (docs/gateway-contract.md §4.8). */
 const SORA_FIELDS: Record<string, FieldRule> = {
@@ -119,6 +133,84 @@ const SEEDANCE_1_FIELDS = seedanceFields(
 const SEEDANCE_2_FIELDS = seedanceFields(duration('Video length, set by channel; some channels accept 4 to 15 seconds with default 5'));
 const SEEDANCE_LIMITS: ModelLimits = { referenceField: 'images' };
 
+/**
+ * Seedance 2.5 (docs/gateway-contract.md §10.9): up to 30 s, 480p/720p/1080p (no 4k). Its duration defaults to -1
+ * (the model picks: 10 s was seen, twice the 2.0 family's 5 s, and billed), so the node always
+ * sends one; -1 typed on purpose is sent, and the estimate then assumes the longest, 30 s.
+ */
+const SEEDANCE_25_FIELDS: Record<string, FieldRule> = {
+	...seedanceFields({
+		label: 'Duration (Seconds)',
+		integer: true,
+		min: -1,
+		default: 5,
+		required: true,
+		whenAbsent: 30,
+		plausibleMax: PLAUSIBLE_MAX_SECONDS,
+		description:
+			'Video length, up to 30 seconds. Always sent: left out, Seedance 2.5 picks the length itself (10 seconds was seen, twice the usual 5) and bills it. -1 lets the model pick; the cost estimate then assumes 30 seconds',
+	}),
+	resolution: suggestion('Resolution', ['480p', '720p', '1080p'], '^\\w{2,8}$', 'Output resolution (Seedance 2.5 makes no 4k); support depends on the channel'),
+};
+
+/**
+ * The keys of the unified request (docs/gateway-contract.md §4.8: `duration`, `aspect_ratio`, `resolution`) with a
+ * family's usual values as suggestions: the families gateways list beyond the contract's table
+ * (docs/gateway-contract.md §10.9) whose channel takes them as the unified request carries them.
+ */
+function unifiedFields(durationText: string, resolutions: string[], ratios: string[]): Record<string, FieldRule> {
+	return {
+		duration: duration(durationText),
+		aspect_ratio: suggestion('Aspect Ratio', ratios, RATIO, 'Picture shape; support depends on the model and channel'),
+		resolution: suggestion('Resolution', resolutions, '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
+	};
+}
+
+/**
+ * Gemini Omni Flash (docs/gateway-contract.md §10.9): Veo's `metadata` keys; the duration is 4, 6, 8 or 10 seconds
+ * only (others are answered `invalid_duration`), 16:9 or 9:16, 720p.
+ */
+const OMNI_FIELDS: Record<string, FieldRule> = {
+	'metadata.durationSeconds': {
+		label: 'Duration (Seconds)',
+		values: [4, 6, 8, 10],
+		omit: '',
+		default: '',
+		description: 'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others are refused with invalid_duration); Channel Default sends nothing',
+	},
+	'metadata.aspectRatio': suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape; support depends on the model and channel'),
+	'metadata.resolution': suggestion('Resolution', ['720p'], '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
+};
+
+/**
+ * What the node offers for a video id it has no row for, on the JSON routes: the fields the
+ * relay's unified task request carries for every channel (docs/gateway-contract.md §4.8, §10.9), each sent only
+ * when set. Other channel keys go in Additional Body Fields.
+ */
+export const UNKNOWN_VIDEO_MODEL: Pick<ModelSpec, 'host' | 'fields' | 'limits'> = {
+	host: 'main',
+	fields: {
+		video: Object.fromEntries(
+			Object.entries({
+				duration: duration('Video length, sent as the integer `duration` of the unified request; a channel that reads `seconds` instead takes {"seconds": "8"} in Additional Body Fields'),
+				size: suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size WIDTHxHEIGHT, or give Aspect Ratio instead; support depends on the channel'),
+				aspect_ratio: suggestion('Aspect Ratio', ['16:9', '9:16', '1:1'], RATIO, 'Picture shape, instead of Size; support depends on the channel'),
+				resolution: suggestion('Resolution', ['480p', '720p', '1080p'], '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
+				'metadata.generate_audio': channelSwitch('Generate Audio', 'Whether to generate a sound track (models that support it)'),
+				'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
+				'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
+			}).map(([key, rule]): [string, FieldRule] => [key, { ...rule, routes: JSON_ROUTES }]),
+		),
+	},
+	limits: { referenceField: 'images' },
+};
+
+// docs/gateway-contract.md §10.9: each family's public figures, as suggestions.
+const WAN_FIELDS = unifiedFields('Video length; Wan 2.7 makes 2 to 15 seconds', ['720P', '1080P'], ['16:9', '9:16', '1:1', '4:3', '3:4']);
+const KLING_FIELDS = unifiedFields('Video length; Kling 3 makes 3 to 15 seconds', ['720p', '1080p'], ['16:9', '9:16', '1:1']);
+const HAILUO_FIELDS = unifiedFields('Video length; MiniMax Hailuo makes 6 or 10 seconds (6 at 1080P)', ['768P', '1080P'], ['16:9', '9:16']);
+const VIDU_FIELDS = unifiedFields('Video length; Vidu Q3 makes 1 to 16 seconds', ['540p', '720p', '1080p'], ['16:9', '9:16', '1:1']);
+
 type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fields'> & { fields: Record<string, FieldRule> };
 
 /** Every video model is a task on the main host, read by default through the generic task query. */
@@ -133,11 +225,26 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
 	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
-	video({ id: 'sora-2', fields: SORA_FIELDS, limits: { referenceField: 'image' } }),
+	video({ id: 'sora-2', fields: SORA_FIELDS, limits: { referenceField: 'image' }, description: SORA_RETIRED }),
 	video({ id: 'seedance-1.0-fast', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-mini', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.5-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-2.0', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-2.0-fast', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	// Beyond the contract's table: ids gateways built on the relay list today, each with its public
+	// source in docs/gateway-contract.md §10.9. Values are suggestions unless that source says "only".
+	video({ id: 'doubao-seedance-2-5-260628', fields: SEEDANCE_25_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'doubao-seedance-2-0-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'doubao-seedance-2-0-fast-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({ id: 'veo-3.1-fast-generate-preview', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
+	video({ id: 'veo3.1-fast', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
+	video({ id: 'gemini-omni-flash-preview', fields: OMNI_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'wan2.7-t2v', fields: WAN_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'wan2.7-i2v', fields: WAN_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'kling-v3', fields: KLING_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'MiniMax-Hailuo-2.3', fields: HAILUO_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'MiniMax-Hailuo-02', fields: HAILUO_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'viduq3-pro', fields: VIDU_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'viduq3-turbo', fields: VIDU_FIELDS, limits: { referenceField: 'images' } }),
 ];

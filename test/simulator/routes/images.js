@@ -9,6 +9,8 @@ const { randomAlnum, unixSeconds } = require('../ids');
 const { rememberPicture } = require('../pictures');
 
 const QUALITY = ['auto', 'low', 'medium', 'high'];
+// The GPT Image 2.5 family adds xhigh and max (docs/gateway-contract.md §10.9); gpt-image-2 answers them 400.
+const QUALITY_25 = [...QUALITY, 'xhigh', 'max'];
 const RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9:16', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
 const SIZES_25 = [
   '1024x1024', '1536x1024', '1024x1536', '1024x1365', '1365x1024', '1088x1920', '1920x1088',
@@ -33,7 +35,7 @@ function checkModel(sim, body) {
 }
 
 function validateGpt(body, family) {
-  optionalEnum(body, 'quality', QUALITY);
+  optionalEnum(body, 'quality', family === '2.5' ? QUALITY_25 : QUALITY);
   optionalInt(body, 'n', 1, 4);
   optionalEnum(body, 'response_format', ['url']);
   optionalEnum(body, 'background', ['auto', 'opaque', 'transparent']);

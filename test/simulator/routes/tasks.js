@@ -19,6 +19,11 @@ function lookup(ctx, accept) {
 
 function imageTask(ctx) {
   const task = lookup(ctx, (t) => t.family === 'gpt' || t.family === 'nano');
+  // scenario editQuery 'edits': a fork that keeps a GPT edit task only at /v1/images/edits/{id}
+  // (docs/gateway-contract.md §10.9) does not know it here.
+  if (task.mode === 'edit' && task.scenario.editQuery === 'edits') {
+    return sendJson(ctx, 404, { error: { message: `task ${task.id} not found`, type: 'invalid_request_error', param: '', code: 'task_not_exist' } });
+  }
   const st = taskState(task);
   sendJson(ctx, 200, task.family === 'nano' ? views.nanoView(task, st) : views.gptImageView(task, st));
 }
@@ -44,5 +49,10 @@ function genericTask(ctx) {
 module.exports = [
   ...resultFiles,
   { method: 'GET', path: /^\/v1\/images\/generations\/(?<id>[^/]+)$/, style: 'task', handler: imageTask },
+  // An async GPT edit task read on its own route (docs/gateway-contract.md §10.9).
+  { method: 'GET', path: /^\/v1\/images\/edits\/(?<id>[^/]+)$/, style: 'task', handler: (ctx) => {
+    const task = lookup(ctx, (t) => t.family === 'gpt' && t.mode === 'edit');
+    sendJson(ctx, 200, views.gptImageView(task, taskState(task)));
+  } },
   { method: 'GET', path: /^\/v1\/tasks\/(?<id>[^/]+)$/, style: 'task', handler: genericTask },
 ];

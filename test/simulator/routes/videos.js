@@ -18,6 +18,8 @@ const REJECTED_REFERENCE_NAMES = ['input_reference[]', 'image', 'images'];
 function defaultSeconds(model) {
   const id = catalog.canonicalVideo(model);
   if (id === catalog.GROK) return '6';
+  // Its duration defaults to -1: the model picks, and picked 10 s (docs/gateway-contract.md §10.9).
+  if (id === catalog.SEEDANCE_25) return '10';
   if (id.startsWith('seedance')) return '5';
   return '8';
 }
@@ -34,7 +36,8 @@ function validateJson(sim, body) {
   if (present(seconds) && (typeof seconds !== 'string' || !/^\d+$/.test(seconds))) {
     throw badRequest('seconds must be a string of whole seconds, for example "8"', 'seconds');
   }
-  optionalInt(body, 'duration', 1, 120);
+  // -1 asks Seedance 2.5 to pick the length itself (docs/gateway-contract.md §10.9).
+  optionalInt(body, 'duration', catalog.canonicalVideo(model) === catalog.SEEDANCE_25 ? -1 : 1, 120);
   const size = optionalString(body, 'size');
   if (present(size) && !/^\d{2,5}x\d{2,5}$/.test(size)) throw badRequest(`invalid size ${JSON.stringify(size)}: use WIDTHxHEIGHT`, 'size');
   optionalString(body, 'aspect_ratio');
@@ -55,7 +58,8 @@ function validateJson(sim, body) {
 }
 
 function paramsOf(model, body) {
-  const seconds = body.seconds ?? (body.duration != null ? String(body.duration) : defaultSeconds(model));
+  const asked = body.duration != null && Number(body.duration) > 0 ? String(body.duration) : undefined;
+  const seconds = body.seconds ?? asked ?? defaultSeconds(model);
   return { prompt: body.prompt, seconds, size: body.size || '1280x720', aspect_ratio: body.aspect_ratio ?? body.metadata?.aspectRatio };
 }
 

@@ -1,7 +1,7 @@
 'use strict';
 /*
  * What the codex and the output schemas give a user in the editor: the nodes panel finds the node
- * by a model's name ("sora", one of the codex's search aliases), and a node placed after a
+ * by a model's name ("seedance", one of the codex's search aliases), and a node placed after a
  * not-yet-run Video → Generate offers that node's output fields (its schema preview, served from
  * the package's __schema__ files) for mapping before anything is paid for.
  */
@@ -17,7 +17,7 @@ function workflow(packageName, cred) {
 	const wf = chain('Schema preview (ui)', packageName, cred, [
 		{
 			name: VIDEO,
-			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, prompt: 'A paper boat on a rainy street' },
+			parameters: { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'seedance-2.0' }, prompt: 'A paper boat on a rainy street' },
 		},
 	]);
 	wf.nodes.push({ id: 'c0000000-0000-4000-8000-0000000000a1', name: NEXT, type: 'n8n-nodes-base.noOp', typeVersion: 1, position: [520, 0], parameters: {} });
@@ -27,16 +27,16 @@ function workflow(packageName, cred) {
 
 async function run(session, env) {
 	await session.test(
-		'the nodes panel finds Unified AI Gateway by "sora" (codex search aliases)',
+		'the nodes panel finds Unified AI Gateway by "seedance" (codex search aliases)',
 		async () => {
 			// After a trigger, as a user adds the next step: the creator lists action nodes.
 			const id = await env.createWorkflow(chain('Nodes panel search (ui)', env.packageName, await env.credential(), []));
 			const tab = await env.newTab();
 			try {
 				await editor.openWorkflow(tab, env.baseUrl, id);
-				const names = await editor.searchNodeCreator(tab, 'sora', 'Unified AI Gateway');
-				check(names.includes('Unified AI Gateway'), `searching "sora" lists: ${names.join(', ') || 'nothing'}`);
-				await env.shot(editor.nodeCreator(tab), 'nodes-panel-search-sora.png');
+				const names = await editor.searchNodeCreator(tab, 'seedance', 'Unified AI Gateway');
+				check(names.includes('Unified AI Gateway'), `searching "seedance" lists: ${names.join(', ') || 'nothing'}`);
+				await env.shot(editor.nodeCreator(tab), 'nodes-panel-search-seedance.png');
 			} catch (e) {
 				await env.session.capture('nodes panel search', tab);
 				throw e;

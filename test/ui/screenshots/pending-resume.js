@@ -1,6 +1,6 @@
 'use strict';
 /*
- * A pending item and its resume, run in the editor: Video → Generate (sora-2) waits less than the
+ * A pending item and its resume, run in the editor: Video → Generate (seedance-2.0) waits less than the
  * task takes and returns the task as a pending item (On Timeout: Return Pending Item); Task →
  * Wait for Completion after it resumes from that item's task ID without a second submit.
  */
@@ -20,7 +20,7 @@ function workflow(packageName, cred) {
 			parameters: {
 				resource: 'video',
 				operation: 'generate',
-				modelId: { __rl: true, mode: 'id', value: 'sora-2' },
+				modelId: { __rl: true, mode: 'id', value: 'seedance-2.0' },
 				prompt: 'A paper boat drifting down a rainy street, close-up, slow camera pan',
 				waiting: { maxWaitMinutes: 0.05, pollIntervalSeconds: 1, onTimeout: 'pending' },
 				download: false,
@@ -39,7 +39,7 @@ async function run(session, env) {
 		async () => {
 			const id = await env.createWorkflow(workflow(env.packageName, await env.credential()));
 			// Longer than the 3 s the video node waits, short enough for the resume.
-			env.sim.scenario('sora-2', { durationMs: 9000 });
+			env.sim.scenario('seedance-2.0', { durationMs: 9000 });
 			const submits = () => env.sim.find('POST', '/v1/videos').length + env.sim.find('POST', '/v1/video/generations').length;
 			const before = submits();
 			const tab = await env.newTab();
@@ -62,7 +62,7 @@ async function run(session, env) {
 				await env.session.capture('pending resume', tab);
 				throw e;
 			} finally {
-				env.sim.scenario('sora-2', null);
+				env.sim.scenario('seedance-2.0', null);
 				await tab.close();
 			}
 		},

@@ -1,6 +1,6 @@
 'use strict';
 /*
- * Video → Generate with sora-2, then Veo, then Seedance: each model shows exactly the fields of
+ * Video → Generate with Seedance 2.5, then Veo, then Seedance 2.0: each model shows exactly the fields of
  * its registry row (and its lists offer the row's values), the previous model's fields go away.
  * One screenshot per model for the README.
  */
@@ -11,7 +11,7 @@ const { check, waitUntil, list } = require('../session');
 const { chain } = require('./workflows');
 
 const MODELS = [
-	{ id: 'sora-2', shot: 'video-generate-sora-2.png' },
+	{ id: 'doubao-seedance-2-5-260628', shot: 'video-generate-seedance-2-5.png' },
 	{ id: 'veo-3.1-flash', shot: 'video-generate-veo.png' },
 	{ id: 'seedance-2.0', shot: 'video-generate-seedance.png' },
 ];
@@ -19,7 +19,7 @@ const NODE = 'Generate a video';
 
 /**
  * The video fields shown now: parameters named video* that the registry could make (not the fixed
- * ones), by the body key's base name (a later variant of a key adds `_` and a tag: videoSeconds_sora2).
+ * ones), by the body key's base name (a later variant of a key adds `_` and a tag: videoDuration_seedance20).
  */
 const FIXED = new Set(['videoRoute', 'videoReferenceUrls', 'videoReferenceBinaryProperties', 'videoAdditionalBody', 'videoAllowUnusualValues']);
 const registryFieldsShown = (params) =>

@@ -16,7 +16,7 @@ export const description: INodeProperties[] = [
 			{ name: 'Image', value: 'image' },
 			{ name: 'Video', value: 'video' },
 		],
-		description: 'Only list models of this type (classified by the spec table, then the gateway tags, then the name)',
+		description: 'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
 		displayOptions: { show: { resource: ['account'], operation: ['listModels'] } },
 	},
 ];

@@ -9,11 +9,11 @@ import { readNumber } from '../../params/inputs';
 import { ALLOW_UNUSUAL_LABEL, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
-import { perSecondCostJson, perSecondEstimate, requestedSeconds } from '../../pipeline/cost';
+import { perSecondCostJson, perSecondEstimate, requestedLength } from '../../pipeline/cost';
 import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/request';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
-import { VIDEO_MODELS } from '../../registry/videoModels';
+import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
 import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
 import { modelNotes, videoFacts } from './videoOutput';
@@ -24,6 +24,9 @@ import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitR
 function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string, r: ValueRefusal): NodeOperationError {
 	if (r.reason === 'unusual') {
 		return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is far beyond any video model's range; without ${ALLOW_UNUSUAL_LABEL} it takes ${r.accepts}`, r.hint);
+	}
+	if (r.reason === 'required') {
+		return refuse(ctx, itemIndex, `${r.field}: ${modelId} must be sent a value (${r.accepts})`, r.rule.description);
 	}
 	const need = r.reason === 'values' ? `allowed values are ${r.accepts}` : `use ${r.accepts}`;
 	return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`, r.hint);
@@ -41,7 +44,9 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		throw refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
 	}
 
-	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, model, (r) => valueRefusal(ctx, i, modelId, r), route);
+	// An id without a row gets the unified request's own fields (registry UNKNOWN_VIDEO_MODEL).
+	const rules = model ?? UNKNOWN_VIDEO_MODEL;
+	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, rules, (r) => valueRefusal(ctx, i, modelId, r), route);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
 	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
 	const hasRefs = refs.urls.length + refs.files.length > 0;
@@ -49,7 +54,7 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		value: ctx.getNodeParameter('videoAdditionalBody', i, '{}'),
 		example: '{"metadata": {"fps": 24}}',
 		template: { model: modelId, prompt, ...values, ...(hasRefs ? { [refKey]: [] } : {}) },
-		rules: model?.fields?.video ?? {},
+		rules: rules.fields?.video ?? {},
 		labels: { [refKey]: 'Reference Images' },
 	});
 	const timeoutS = readNumber(ctx, 'submitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
@@ -97,7 +102,7 @@ export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	waitDefaults: { minutes: DEFAULT_DEADLINE_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
-	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedSeconds(p.values, p.extra, p.model), settings.videoUsdPerSecond),
+	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedLength(p.values, p.extra, p.model, p.route), settings.videoUsdPerSecond, p.model !== undefined),
 	output,
 	// Pending items (not waited for, or still running) also say which model and price apply.
 	describePending: (p, _submitted, estimate) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...perSecondCostJson(estimate) }),

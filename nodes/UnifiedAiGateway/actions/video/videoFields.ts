@@ -7,12 +7,15 @@ import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, op
 import { registryProperties } from '../../params/registryProperties';
 import { ALLOW_UNUSUAL_LABEL, type RegistryFieldSet } from '../../params/registryRules';
 import { spendGuardOptions } from '../../params/spendGuardOptions';
-import { PLAUSIBLE_MAX_SECONDS, VIDEO_MODELS } from '../../registry/videoModels';
+import { PLAUSIBLE_MAX_SECONDS, UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { VIDEO_ROUTES } from './submitRoutes';
 
 export const show = { resource: ['video'], operation: ['generate'] };
 
-/** The per-model fields of registry/videoModels.ts (`fields.video`). */
+/**
+ * The per-model fields of registry/videoModels.ts (`fields.video`); an id without a row gets the
+ * unified request's own fields (UNKNOWN_VIDEO_MODEL).
+ */
 export const VIDEO_FIELD_SET: RegistryFieldSet = {
 	operation: 'video',
 	models: VIDEO_MODELS,
@@ -20,13 +23,14 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 	prefix: 'video',
 	routeParameter: 'videoRoute',
 	allowUnusualParameter: 'videoAllowUnusualValues',
+	unknownModel: UNKNOWN_VIDEO_MODEL,
 };
 
 /** Video waits long: docs/gateway-contract.md §8 advises a polling window of at least 30 minutes. */
 export const DEFAULT_DEADLINE_MINUTES = 30;
 
 export const description: INodeProperties[] = [
-	modelLocator('video', show, 'sora-2'),
+	modelLocator('video', show, 'seedance-2.0'),
 	promptField(show, 'A paper boat drifting down a rainy street, close-up, slow camera pan', 'Content, motion, camera and style of the video'),
 	{
 		displayName: 'Route',

@@ -6,6 +6,8 @@ import type { PreparedVideo } from './videoBody';
 
 /** docs/gateway-contract.md §2.8 gives no video price: the site price applies, charged in advance by duration. */
 const VIDEO_PRICE_NOTE = 'site price applies; video is pre-charged by duration';
+/** An id without a row: no length or price is assumed for it. */
+const UNKNOWN_PRICE_NOTE = 'unknown price: this model is not in the node\'s model table; the site price applies, pre-charged by duration';
 
 function text(...values: unknown[]): string | undefined {
 	const found = values.find((v) => v !== undefined && v !== null && v !== '');
@@ -15,13 +17,15 @@ function text(...values: unknown[]): string | undefined {
 /** Price and id advice that follow from the model's row. */
 export function modelNotes(modelId: string, model: ModelSpec | undefined): IDataObject {
 	const notes: IDataObject = {
-		estimatedCost: model?.price ? `${model.price.baseUsd} USD per ${model.price.per} (base price; the site price applies)` : VIDEO_PRICE_NOTE,
+		estimatedCost: model?.price ? `${model.price.baseUsd} USD per ${model.price.per} (base price; the site price applies)` : model ? VIDEO_PRICE_NOTE : UNKNOWN_PRICE_NOTE,
 	};
+	// A retired model says so (docs/gateway-contract.md §10.9).
+	if (model?.description) notes.note = model.description;
 	if (model?.recommendedId) {
 		notes.recommendedModelId = model.recommendedId;
 		notes.note = `'${modelId}' is a legacy alias kept for existing clients; use '${model.recommendedId}' in new workflows`;
 	}
-	if (!model) notes.note = `'${modelId}' is not in this node's model table: only the prompt, reference images and Additional Body Fields were sent`;
+	if (!model) notes.note = `'${modelId}' is not in this node's model table: only the prompt, reference images, the unified request's fields you set and Additional Body Fields were sent`;
 	return notes;
 }
 
