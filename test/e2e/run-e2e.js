@@ -85,10 +85,11 @@ async function runOne(w, ctx) {
 	} else if (!res.ok) {
 		throw new Error(res.error);
 	}
-	await w.check(res.run, ctx.sim, result);
+	// A check may return a note (a part it could not run here, e.g. without ffprobe): printed on its ok line.
+	const note = await w.check(res.run, ctx.sim, result);
 	// What the node emitted in real n8n matches the output schema n8n shows before a run.
 	assertRunMatchesSchemas(res.run, w.nodes);
-	return res.warning;
+	return [res.warning, typeof note === 'string' ? note : undefined].filter(Boolean).join('; ') || undefined;
 }
 
 /**
