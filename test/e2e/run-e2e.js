@@ -203,8 +203,10 @@ async function main(options = {}) {
 	return failed ? 1 : 0;
 }
 
-/** Runs a test script's main(): its code is the exit code; a crash still ends on the count line. */
+/** Runs a test script's main() (dist/ made current first): its code is the exit code; a crash still ends on the count line. */
 function runAsScript(run) {
+	// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+	require('../build-current').ensureCurrent();
 	run().then(
 		(code) => {
 			process.exitCode = code;
