@@ -92,19 +92,36 @@ function endBuild(root = ROOT) {
 
 const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** One rebuild at a time (two jest runs started together, a runner beside them). */
-function withLock(root, fn) {
+const alive = (pid) => {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+};
+
+/** One rebuild at a time (two jest runs started together, a runner beside them); a lock whose process is gone is taken over. */
+function withLock(root, fn, log) {
 	const lock = path.join(root, LOCK);
 	fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
+	let told = false;
 	for (;;) {
 		try {
 			fs.mkdirSync(lock);
+			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
 			break;
 		} catch (error) {
 			if (error.code !== 'EEXIST') throw error;
-			const age = Date.now() - fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
-			if (age > LOCK_STALE_MS) fs.rmSync(lock, { recursive: true, force: true });
-			else pause(250);
+			const pid = Number(readJson(path.join(lock, 'pid')));
+			const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
+			if ((pid > 0 && !alive(pid)) || age > LOCK_STALE_MS) {
+				fs.rmSync(lock, { recursive: true, force: true });
+				continue;
+			}
+			if (!told) log(`waiting for the build another process runs (pid ${pid || 'unknown'})`);
+			told = true;
+			pause(250);
 		}
 	}
 	try {
@@ -128,19 +145,21 @@ function ensureCurrent(options = {}) {
 	const first = buildState(root);
 	if (first.current) return { rebuilt: false, changed: [] };
 	if (mode === 'check') throw new Error(`${first.reason}: run npm run build (BUILD_CURRENT=check refuses to rebuild)`);
-	return withLock(root, () => {
-		// Another run may have built while this one waited for the lock.
-		const state = buildState(root);
-		if (state.current) return { rebuilt: false, changed: [] };
-		log(`${state.reason}: running ${command}`);
-		const run = childProcess.spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-		if (run.status !== 0) {
-			throw new Error(`${command} failed (exit ${run.status ?? run.signal}), so dist/ is not current:\n${run.stdout}${run.stderr}`);
-		}
-		const after = buildState(root);
-		if (!after.current) throw new Error(`${command} finished, but ${after.reason}`);
-		return { rebuilt: true, changed: state.changed };
-	});
+	return withLock(root, () => rebuild(root, command, log), log);
+}
+
+function rebuild(root, command, log) {
+	// Another run may have built while this one waited for the lock.
+	const state = buildState(root);
+	if (state.current) return { rebuilt: false, changed: [] };
+	log(`${state.reason}: running ${command}`);
+	const run = childProcess.spawnSync(command, { cwd: root, shell: true, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+	if (run.status !== 0) {
+		throw new Error(`${command} failed (exit ${run.status ?? run.signal}), so dist/ is not current:\n${run.stdout}${run.stderr}`);
+	}
+	const after = buildState(root);
+	if (!after.current) throw new Error(`${command} finished, but ${after.reason}`);
+	return { rebuilt: true, changed: state.changed };
 }
 
 module.exports = { ensureCurrent, buildState, sourceHashes, beginBuild, endBuild, SOURCE_DIRS, SOURCE_FILES, STAMP };

@@ -101,6 +101,14 @@ describe('a source edit without a rebuild', () => {
 		expect(() => run()).toThrow(/a stand-in compile error/);
 	});
 
+	test('a lock left by a run that was killed mid-build is taken over, not waited on', () => {
+		fakePackage();
+		const gone = require('node:child_process').spawnSync(process.execPath, ['-e', '0']).pid;
+		write('dist/.build-lock/pid', String(gone));
+		expect(run()).toMatchObject({ rebuilt: true });
+		expect(fs.existsSync(path.join(dir, 'dist/.build-lock'))).toBe(false);
+	});
+
 	test('an edit made while the build runs leaves dist/ stale (the stamp holds the sources the build began with)', () => {
 		fakePackage();
 		beginBuild(dir);
