@@ -14,6 +14,9 @@
 //     Reads per task, gateway requests per task (submits + reads; downloads are off here) and wall
 //     ÷ ideal, the ideal being the slowest task + one poll interval, as bench:n8n defines it.
 //     BENCH_POLLS=0 skips 5; BENCH_LONG=0 skips the 60-120 s videos.
+
+// dist/ first: a bench started with `node …` after a source edit measures the current code (test/build-current.js).
+require('../test/build-current').ensureCurrent();
 require('../test/harness/env');
 const { startSimulator } = require('../test/simulator');
 const { runNode } = require('../test/harness');

@@ -55,12 +55,19 @@ test('a task running long is read less and less often: twice the time costs a fe
 });
 
 test('estimated_time in an answer: the next read waits for it', async () => {
-	// Shape B (docs/gateway-contract.md §2.3) carries estimated_time; the generic route reads it.
-	const [id] = await tasks(1, { durationMs: 2500, estimatedTime: 3, shape: 'B' });
+	// Shape B (docs/gateway-contract.md §2.3) carries estimated_time; the generic route reads it. The
+	// task advances by reads (readSteps), so how many reads it takes does not depend on the clock.
+	const steps = [{ status: 'in_progress', progress: 10 }, { status: 'completed', progress: 100 }];
+	const [id] = await tasks(1, { readSteps: steps, estimatedTime: 3, shape: 'B' });
+	const waitBegan = Date.now();
 	const result = await runNode({ parameters: wait({ queryRoute: 'generic' }), credentials: ctx.creds, items: items([id]) });
 	expect(result.items[0].json.state).toBe('succeeded');
-	// One read at the interval learns the estimate, the next at 3 s finds the task done.
-	expect(reads(id, '/v1/tasks')).toBe(2);
+	// One read at the interval learns the estimate, the next finds the task done…
+	expect(ctx.sim.task(id).answers).toEqual(steps);
+	// …and came no sooner than the estimate after the wait began (read at the 0.1 s interval, it
+	// would have come within a second; a slow machine only makes it later).
+	const [, second] = ctx.sim.find('GET', `/v1/tasks/${id}`);
+	expect(second.at - waitBegan).toBeGreaterThanOrEqual(3000);
 });
 
 test('Max Wait ends the wait on time for tasks waiting for their leaders, with every task read', async () => {

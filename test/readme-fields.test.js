@@ -26,6 +26,8 @@ function readmeTable() {
 }
 
 function check(operation, outputs) {
+	// No output would compare nothing against the table and pass: a run must have emitted items.
+	expect(outputs.length).toBeGreaterThan(0);
 	const rows = readmeTable()[operation];
 	expect(rows).toBeDefined();
 	const documented = new Set(rows.map((r) => r.field));
@@ -54,6 +56,8 @@ test('Video → Generate: the README names exactly what the node emits', async (
 		parameters: { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), prompt: 'a boat', download: false, waiting: { pollIntervalSeconds: 0.05 }, videoMetadataAspectRatio: '9:16', videoMetadataResolution: '1080p' },
 		credentials: ctx.creds,
 	});
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(1);
 	check('Video → Generate', result.items.map((i) => i.json));
 });
 
@@ -61,6 +65,8 @@ test('Task → Get: the README names exactly what the node emits', async () => {
 	ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail', shape: 'B' });
 	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 	const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(1);
 	check('Task → Get', result.items.map((i) => i.json));
 });
 

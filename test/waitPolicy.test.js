@@ -89,11 +89,16 @@ describe('poll interval floor', () => {
 	});
 
 	test('against loopback the interval is obeyed (tests, a local simulator)', async () => {
-		ctx.sim.scenario('*', { durationMs: 1000 });
+		// The task advances by reads (readSteps), not by time: it takes five reads on any machine.
+		const steps = [10, 30, 60, 90].map((progress) => ({ status: 'in_progress', progress })).concat({ status: 'completed', progress: 100 });
+		ctx.sim.scenario('*', { readSteps: steps, estimatedTime: 'none' });
 		const id = await createTask(ctx.sim, { model: 'nano-banana' });
 		const result = await runNode({ parameters: wait(), credentials: ctx.creds, items: items([id]) });
 		expect(result.items[0].json.state).toBe('succeeded');
-		expect(ctx.sim.count('GET', `/v1/images/generations/${id}`)).toBeGreaterThan(3);
+		expect(ctx.sim.task(id).answers).toEqual(steps);
 		expect(logs.lines.some((l) => /Poll Interval raised/.test(l.message))).toBe(false);
+		expect(result.hints.some((h) => /Poll Interval raised/.test(h.message))).toBe(false);
+		// Raised to the route's 3 s floor, the four waits between these reads would take 12 s at least.
+		expect(result.durationMs).toBeLessThan(4 * 3000);
 	});
 });

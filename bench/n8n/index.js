@@ -210,6 +210,8 @@ async function main(args) {
 	return failed ? 1 : 0;
 }
 
+// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+require('../../test/build-current').ensureCurrent();
 main(process.argv.slice(2)).then(
 	(code) => process.exit(code),
 	(e) => {

@@ -207,6 +207,8 @@ onInterrupt((signal) => {
 });
 
 if (require.main === module) {
+	// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+	require('../../test/build-current').ensureCurrent();
 	main()
 		.then(
 			(code) => code,

@@ -44,6 +44,7 @@ const FORBIDDEN = [
 	[/\.map$/, 'source map'],
 	[/(^|\/)[^/]+\.ts$/, 'TypeScript source'],
 	[/\.tsbuildinfo$/, 'build state'],
+	[/(^|\/)\.build-(stamp|pending)\.json$/, 'build state'],
 	[/\.tgz$/, 'packed tarball'],
 	[/(^|\/)\.(npmrc|env|github|ci)(\/|$)/, 'repository configuration'],
 ];

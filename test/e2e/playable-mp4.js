@@ -41,12 +41,19 @@ function ffprobePath() {
   return found.error ? null : 'ffprobe';
 }
 
+const MISSING = 'ffprobe not found (Debian: apt-get install ffmpeg): the playing length was not checked';
+
+/** Why the checks that need ffprobe cannot run here, or undefined when it is installed. */
+function ffprobeMissing() {
+  return ffprobePath() ? undefined : MISSING;
+}
+
 /**
  * { duration (s), width, height, codec } from ffprobe, or { skipped: reason } when ffprobe is not
  * installed (apt-get install ffmpeg).
  */
 function probe(buf) {
-  if (!ffprobePath()) return { skipped: 'ffprobe not found (Debian: apt-get install ffmpeg): the playing length was not checked' };
+  if (!ffprobePath()) return { skipped: MISSING };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-'));
   const file = path.join(dir, 'video.mp4');
   try {
@@ -74,4 +81,4 @@ function assertPlayableMp4(buf, label = 'video') {
   return info;
 }
 
-module.exports = { assertPlayableMp4, assertMp4Structure, probe, topBoxes };
+module.exports = { assertPlayableMp4, assertMp4Structure, ffprobeMissing, probe, topBoxes };

@@ -85,10 +85,11 @@ async function runOne(w, ctx) {
 	} else if (!res.ok) {
 		throw new Error(res.error);
 	}
-	await w.check(res.run, ctx.sim, result);
+	// A check may return a note (a part it could not run here, e.g. without ffprobe): printed on its ok line.
+	const note = await w.check(res.run, ctx.sim, result);
 	// What the node emitted in real n8n matches the output schema n8n shows before a run.
 	assertRunMatchesSchemas(res.run, w.nodes);
-	return res.warning;
+	return [res.warning, typeof note === 'string' ? note : undefined].filter(Boolean).join('; ') || undefined;
 }
 
 /**
@@ -202,8 +203,10 @@ async function main(options = {}) {
 	return failed ? 1 : 0;
 }
 
-/** Runs a test script's main(): its code is the exit code; a crash still ends on the count line. */
+/** Runs a test script's main() (dist/ made current first): its code is the exit code; a crash still ends on the count line. */
 function runAsScript(run) {
+	// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+	require('../build-current').ensureCurrent();
 	run().then(
 		(code) => {
 			process.exitCode = code;

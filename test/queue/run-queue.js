@@ -133,6 +133,8 @@ async function main(filters) {
 }
 
 if (require.main === module) {
+	// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+	require('../build-current').ensureCurrent();
 	main(process.argv.slice(2)).then(
 		(code) => (process.exitCode = code),
 		(e) => {

@@ -79,9 +79,10 @@ async function startSimulator(options = {}) {
     task: (id) => {
       const t = sim.tasks.get(id);
       if (!t) return undefined;
-      // urls are the planned result URLs; status/progress are computed for "now".
+      // urls are the planned result URLs; status/progress are computed for "now" (not counted as a
+      // read); answers are what each read of it answered, in order.
       const { status, progress, startedAt, finishedAt } = taskState(t);
-      return { ...t, scenario: { ...t.scenario }, params: { ...t.params }, urls: [...t.urls], status, progress, startedAt, finishedAt };
+      return { ...t, scenario: { ...t.scenario }, params: { ...t.params }, urls: [...t.urls], answers: t.answers.map((a) => ({ ...a })), status, progress, startedAt, finishedAt };
     },
     close: () => {
       closing ||= (async () => {

@@ -6,7 +6,7 @@ const { OUTCOMES, VARIANTS } = require('./tasks');
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
-  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery',
+  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -30,6 +30,11 @@ function checkScenario(opts) {
   if (opts.videoResult !== undefined && !['videos', 'video_url'].includes(opts.videoResult)) throw new TypeError("scenario: videoResult must be 'videos' or 'video_url'");
   if (opts.statusCase !== undefined && opts.statusCase !== 'upper') throw new TypeError("scenario: statusCase must be 'upper'");
   if (opts.editQuery !== undefined && opts.editQuery !== 'edits') throw new TypeError("scenario: editQuery must be 'edits'");
+  const steps = opts.readSteps;
+  const STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
+  if (steps !== undefined && !(Array.isArray(steps) && steps.length > 0 && steps.every((st) => st && STATUSES.includes(st.status) && (st.progress === undefined || (st.progress >= 0 && st.progress <= 100))))) {
+    throw new TypeError(`scenario: readSteps must be a non-empty list of { status (${STATUSES.join(', ')}), progress (0-100) }`);
+  }
   const d = opts.durationMs;
   if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');
   const e = opts.estimatedTime;

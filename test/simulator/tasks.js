@@ -54,6 +54,8 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
     params,
     variants: pickVariants(sim),
     images: kind === 'image' ? scenario.images || n || 1 : 0,
+    // What each read of the task answered, in order (readTaskState): { status, progress }.
+    answers: [],
   };
   task.urls = resultUrls(sim, task);
   sim.tasks.set(task.id, task);
@@ -123,11 +125,39 @@ function runningProgress(task, elapsed, { duration, queued }) {
   return below.length ? Math.max(...below) : Math.min(...steps);
 }
 
+const FINAL = ['completed', 'failed', 'cancelled'];
+
+/*
+ * scenario readSteps: the lifecycle advances by reads instead of time. The n-th read of the task
+ * answers the n-th step ({ status, progress }), the last step every read after; before any read the
+ * task is at the first step. A test that asserts what a wait saw (the statuses and progress, how
+ * many reads it took) then holds however slow the machine is.
+ */
+function stepState(task, now) {
+  const steps = task.scenario.readSteps;
+  const step = steps[Math.max(0, Math.min(task.answers.length, steps.length) - 1)];
+  const startedAt = task.createdAt;
+  if (!FINAL.includes(step.status)) return { status: step.status, progress: step.progress ?? 0, startedAt, urls: [], early: false };
+  task.finishedAt ??= now;
+  const urls = step.status === 'completed' ? task.urls : [];
+  return { status: step.status, progress: step.progress ?? 100, startedAt, finishedAt: task.finishedAt, urls };
+}
+
+/** The state a read of the task answers: counted, and kept in task.answers. */
+function readTaskState(task, now = Date.now()) {
+  task.answers.push({ status: undefined, progress: undefined });
+  const st = taskState(task, now);
+  Object.assign(task.answers[task.answers.length - 1], { status: st.status, progress: st.progress });
+  return st;
+}
+
 /**
- * State at `now`, derived from elapsed time only (polling frequency has no effect).
+ * State at `now`, derived from elapsed time only (polling frequency has no effect), or from the
+ * reads so far with scenario readSteps.
  * status uses the unified vocabulary: queued | in_progress | completed | failed | cancelled.
  */
 function taskState(task, now = Date.now()) {
+  if (task.scenario.readSteps) return stepState(task, now);
   const t = timings(task);
   const elapsed = now - task.createdAt;
   const outcome = task.scenario.outcome || 'success';
@@ -160,4 +190,4 @@ function failMessage(task, language) {
   return 'Generation failed: the upstream provider rejected the request';
 }
 
-module.exports = { signed, createTask, taskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };
+module.exports = { signed, createTask, taskState, readTaskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };

@@ -132,6 +132,8 @@ async function main(options = {}) {
 }
 
 if (require.main === module) {
+	// dist/ first: a runner started with `node …` after a source edit runs the current code (test/build-current.js).
+	require('../build-current').ensureCurrent();
 	main({ only: process.argv.slice(2) }).then(
 		(code) => process.exit(code),
 		(e) => {

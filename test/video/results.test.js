@@ -9,30 +9,32 @@ const { PRICE_NOTE, isMp4, useVideoSuite } = require('./suite');
 const { ctx, generate, submits } = useVideoSuite();
 
 describe('waiting and results', () => {
-	test('waits through queued and in_progress to completed, polling every interval', async () => {
-		ctx.sim.scenario('*', { durationMs: 1200, progressSteps: [0, 25, 50, 75] });
+	// The task's lifecycle advances by reads (scenario readSteps), so what the wait saw is the same
+	// on any machine: no count of reads against the clock.
+	const step = (status, progress) => ({ status, progress });
+	const answers = (id) => ctx.sim.task(id).answers;
+
+	test('waits through queued and in_progress to completed: reads until completed, and not after', async () => {
+		const steps = [step('queued', 0), step('in_progress', 25), step('in_progress', 50), step('in_progress', 75), step('completed', 100)];
+		ctx.sim.scenario('*', { readSteps: steps, estimatedTime: 'none' });
 		const result = await generate('sora-2', { download: false });
 		expect(result.error).toBeUndefined();
-		const [submit] = submits();
-		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
-		expect(polls.length).toBeGreaterThanOrEqual(5);
-		// Polls started while the task was still running and went on until it finished.
-		expect(polls[0].at - submit.at).toBeLessThan(600);
-		expect(polls[polls.length - 1].at - submit.at).toBeGreaterThanOrEqual(1200);
+		expect(submits()).toHaveLength(1);
+		const { taskId } = result.items[0].json;
+		// Every state was read once, the wait ended at the read that saw completed.
+		expect(answers(taskId)).toEqual(steps);
 		expect(result.items[0].json).toMatchObject({ status: 'completed', progress: 100 });
 	});
 
 	test('100% with in_progress is not success and not an error: it keeps waiting until completed', async () => {
-		// No estimated_time: a task's estimate would rightly defer its next read past the stuck phase.
-		ctx.sim.scenario('*', { durationMs: 300, outcome: 'stuck100', stuckMs: 1000, estimatedTime: 'none' });
+		const steps = [step('in_progress', 50), step('in_progress', 100), step('in_progress', 100), step('in_progress', 100), step('completed', 100)];
+		ctx.sim.scenario('*', { readSteps: steps, estimatedTime: 'none' });
 		const result = await generate('sora-2', { download: false });
 		expect(result.error).toBeUndefined();
-		const [submit] = submits();
-		const polls = ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.startsWith('/v1/tasks/'));
-		const stuckPolls = polls.filter((p) => p.at - submit.at > 400 && p.at - submit.at < 1250);
-		expect(stuckPolls.length).toBeGreaterThanOrEqual(3);
+		const { taskId } = result.items[0].json;
+		expect(answers(taskId)).toEqual(steps);
 		expect(result.items[0].json).toMatchObject({ status: 'completed', state: 'succeeded' });
-		expect(result.items[0].json.url).toBe(ctx.sim.task(result.items[0].json.taskId).urls[0]);
+		expect(result.items[0].json.url).toBe(ctx.sim.task(taskId).urls[0]);
 	});
 
 	test('stuck at 100% past Max Wait gives a pending item to resume, not a failure', async () => {

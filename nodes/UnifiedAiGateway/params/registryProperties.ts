@@ -118,6 +118,19 @@ export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 	const known = variants.fields.filter((v) => v.ids.length > 0);
 	const unknown = variants.fields.filter((v) => v.ids.length === 0);
 	return [
+		// A former name is a hidden field shown where its variant shows (registryRules FormerName).
+		// First: where n8n shows both it and another field of that name (a route from an expression),
+		// n8n keeps what the later one says, so that field's own default wins.
+		...variants.formerNames.map(
+			({ name, variant }): INodeProperties => ({
+				displayName: `${registryFieldLabel(variant.key, variant.rule)} (Former Name)`,
+				name,
+				type: 'hidden',
+				default: '',
+				description: `Kept from an earlier version of this node: sent when ${variant.name} is left at its default`,
+				displayOptions: display(variant.ids, variant.rule, variant.host),
+			}),
+		),
 		...known
 			.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key))
 			.map((v) => ({ ...ruleProperty(v.name, v.key, v.rule, v.multipliers), displayOptions: display(v.ids, v.rule, v.host) })),

@@ -8,6 +8,21 @@ import type { GatewayHost } from '../transport/urls';
  * values a rule accepts. A resource describes itself once as a RegistryFieldSet.
  */
 
+/**
+ * A name a field variant was saved under before a rename made without a new node version
+ * (docs/DEVELOPMENT.md, "Parameter names"). n8n keeps only the saved values whose names a shown
+ * field has, so the set keeps a hidden field of the former name wherever the variant shows, and
+ * the reader takes its value while the variant itself is left at its default.
+ */
+export interface FormerName {
+	/** The name saved workflows hold. */
+	name: string;
+	/** The body key, a model id and (for a route-limited rule) a route: they pick the variant it became. */
+	key: string;
+	id: string;
+	route?: string;
+}
+
 export interface RegistryFieldSet {
 	/** Which `fields` map of each row: 'video', 'generate', 'edit'. */
 	operation: ModelOperation;
@@ -35,6 +50,8 @@ export interface RegistryFieldSet {
 	sendSingleValues?: boolean;
 	/** The rules of ids the registry has no row for: shown when the model is none of `models`. */
 	unknownModel?: Pick<ModelSpec, 'fields'>;
+	/** Names variants had before they were renamed: still read (FormerName). */
+	formerNames?: readonly FormerName[];
 }
 
 /** Where a rule's value comes from: always its one value, its own field, or the Options collection. */
@@ -98,6 +115,8 @@ export interface OptionsVariant {
 export interface RegistryVariants {
 	fields: FieldVariant[];
 	options: OptionsVariant[];
+	/** The set's former names with the variant each now is (names whose variant is gone are left out). */
+	formerNames: Array<{ name: string; variant: FieldVariant }>;
 	/** The parameter a row reads a key from (`id` undefined: the unknown-model rules). */
 	fieldOf(id: string | undefined, host: GatewayHost | undefined, key: string, rule: FieldRule): FieldVariant | undefined;
 	optionsOf(id: string | undefined, host: GatewayHost | undefined): OptionsVariant | undefined;
@@ -163,9 +182,15 @@ function buildVariants(set: RegistryFieldSet): RegistryVariants {
 	};
 	for (const model of set.models) addRow(model.id, model.host, model);
 	if (set.unknownModel) addRow(undefined, undefined, set.unknownModel);
+	const variantOf = ({ key, id, route }: FormerName) =>
+		[...fields.values()].find((v) => v.key === key && v.ids.includes(id) && (route === undefined || v.rule.routes?.includes(route) === true));
 	return {
 		fields: [...fields.values()],
 		options: [...options.values()],
+		formerNames: (set.formerNames ?? []).flatMap((former) => {
+			const variant = variantOf(former);
+			return variant ? [{ name: former.name, variant }] : [];
+		}),
 		fieldOf: (id, host, key, rule) => fieldByRow.get(lookupKey(id, id === undefined ? undefined : host, key, rule)),
 		optionsOf: (id, host) => optionsByRow.get(lookupKey(id, id === undefined ? undefined : host)),
 	};

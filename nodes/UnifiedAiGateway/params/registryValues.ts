@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { addHint } from '../engine/hints';
 import type { FieldRule, ModelSpec } from '../registry/models';
 import {
 	checkRuleValue,
@@ -108,6 +109,44 @@ function refuseOtherModelsValue(ctx: IExecuteFunctions, itemIndex: number, set: 
 	);
 }
 
+const isExpression = (value: unknown) => typeof value === 'string' && value.startsWith('=');
+
+/**
+ * The former name (registryRules FormerName) whose saved value this item sends instead of the
+ * variant's: the variant is left at its default and a value was saved under the name it had
+ * before. Not with the route from an expression: n8n then also shows the field that has that name
+ * now (grok's multipart Seconds is `videoSeconds`), and the value is that field's. With the model
+ * from an expression n8n shows that field too and fills in its default: that default is no saved
+ * value.
+ */
+function formerNameOf(ctx: IExecuteFunctions, set: RegistryFieldSet, field: FieldVariant): string | undefined {
+	const variants = registryVariants(set);
+	const former = variants.formerNames.find((f) => f.variant === field);
+	if (!former) return undefined;
+	const parameters = ctx.getNode().parameters;
+	const saved = parameters[former.name];
+	if (saved === undefined || saved === null || saved === '') return undefined;
+	if (set.routeParameter && isExpression(parameters[set.routeParameter])) return undefined;
+	const owner = variants.fields.find((v) => v.name === former.name);
+	if (owner && isModelFromExpression(ctx, set) && String(saved) === String(owner.rule.default ?? owner.rule.omit ?? '')) return undefined;
+	return isChanged(ctx, { field }) ? undefined : former.name;
+}
+
+/** Runs that were told a former name was read (once per run and name). */
+const HINTED = new WeakMap<object, Set<string>>();
+
+function hintFormerName(ctx: IExecuteFunctions, field: FieldVariant, formerName: string, value: unknown): void {
+	const told = HINTED.get(ctx) ?? new Set<string>();
+	if (told.has(formerName)) return;
+	told.add(formerName);
+	HINTED.set(ctx, told);
+	const label = registryFieldLabel(field.key, field.rule);
+	addHint(
+		ctx,
+		`${label}: sent ${JSON.stringify(value)}, saved under the field's former name ${formerName} by an earlier version of this node. Set ${label} (${field.name}) to send another value.`,
+	);
+}
+
 /**
  * Reads the model's registry fields for one item (`row`: the item's registry row, or the
  * set's unknown-model rules; `modelId` the id it resolved to), checks each and places it at its
@@ -139,21 +178,27 @@ export function readRegistryValues(
 		if (rule.routes && (route === undefined || !rule.routes.includes(route))) continue;
 		const placement = placementOf(set, rule);
 		let given: unknown;
+		let formerName: string | undefined;
 		if (placement === 'fixed') {
 			given = rule.values![0];
 		} else {
 			const field = placement === 'field' ? variants.fieldOf(id, host, key, rule) : undefined;
 			const own: Place | undefined = field ? { field } : collection ? { options: collection, key, rule } : undefined;
 			if (!own) continue;
-			if (fromExpression) refuseOtherModelsValue(ctx, itemIndex, set, modelId, key, own);
+			formerName = field ? formerNameOf(ctx, set, field) : undefined;
+			// A value saved under the former name is this item's own: no other model's field is in question.
+			if (fromExpression && !formerName) refuseOtherModelsValue(ctx, itemIndex, set, modelId, key, own);
 			// A field hidden in the UI still gets the row's default.
-			given = 'field' in own ? ctx.getNodeParameter(own.field.name, itemIndex, rule.default) : options[key];
+			if (formerName) given = ctx.getNodeParameter(formerName, itemIndex, '');
+			else given = 'field' in own ? ctx.getNodeParameter(own.field.name, itemIndex, rule.default) : options[key];
 		}
 		const checked = checkRuleValue(rule, given, allowUnusual);
 		if (checked.refusal) {
-			throw refuse({ field: `${registryFieldLabel(key, rule)} (${key})`, rule, given, ...checked.refusal });
+			const where = formerName ? `, saved under its former name ${formerName} (now ${variants.fieldOf(id, host, key, rule)?.name})` : '';
+			throw refuse({ field: `${registryFieldLabel(key, rule)} (${key})${where}`, rule, given, ...checked.refusal });
 		}
 		if (checked.value !== undefined) setPath(body, key, checked.value);
+		if (formerName && checked.value !== undefined) hintFormerName(ctx, variants.fieldOf(id, host, key, rule)!, formerName, checked.value);
 	}
 	// A value that only means something beside another (gpt-image-2 resolution with a ratio size).
 	for (const [key, rule] of spreadRules(rules)) {

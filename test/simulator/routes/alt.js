@@ -4,7 +4,7 @@ const { sendJson } = require('../respond');
 const { badRequest, noChannel, taskNotExist } = require('../errors');
 const { jsonBody, requireString, optionalString, optionalEnum, urlArray, present } = require('../validate');
 const catalog = require('../catalog');
-const { createTask, taskState } = require('../tasks');
+const { createTask, readTaskState } = require('../tasks');
 const { altView } = require('../views');
 
 const ASPECT = ['auto', '1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
@@ -40,7 +40,7 @@ function submit(mode) {
 function query(ctx) {
   const task = ctx.sim.tasks.get(decodeURIComponent(ctx.params.id));
   if (!task || task.origin !== 'alt') throw taskNotExist();
-  sendJson(ctx, 200, altView(task, taskState(task)));
+  sendJson(ctx, 200, altView(task, readTaskState(task)));
 }
 
 module.exports = [

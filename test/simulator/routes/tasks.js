@@ -2,7 +2,7 @@
 // Task queries on the main host: image-specific (docs/gateway-contract.md §4.5) and generic (§2.3, §4.10).
 const { sendJson } = require('../respond');
 const { taskNotExist } = require('../errors');
-const { taskState } = require('../tasks');
+const { readTaskState } = require('../tasks');
 const views = require('../views');
 const files = require('./files');
 
@@ -24,7 +24,7 @@ function imageTask(ctx) {
   if (task.mode === 'edit' && task.scenario.editQuery === 'edits') {
     return sendJson(ctx, 404, { error: { message: `task ${task.id} not found`, type: 'invalid_request_error', param: '', code: 'task_not_exist' } });
   }
-  const st = taskState(task);
+  const st = readTaskState(task);
   sendJson(ctx, 200, task.family === 'nano' ? views.nanoView(task, st) : views.gptImageView(task, st));
 }
 
@@ -41,7 +41,7 @@ function genericTask(ctx) {
     return sendJson(ctx, 404, { error: { message, type: 'invalid_request_error', param: '', code: '' } });
   }
   const task = lookup(ctx, () => true);
-  const st = taskState(task);
+  const st = readTaskState(task);
   const shape = task.scenario.shape || task.variants.generic;
   sendJson(ctx, 200, GENERIC_VIEWS[shape](task, st, ctx.query.language));
 }
@@ -52,7 +52,7 @@ module.exports = [
   // An async GPT edit task read on its own route (docs/gateway-contract.md §10.9).
   { method: 'GET', path: /^\/v1\/images\/edits\/(?<id>[^/]+)$/, style: 'task', handler: (ctx) => {
     const task = lookup(ctx, (t) => t.family === 'gpt' && t.mode === 'edit');
-    sendJson(ctx, 200, views.gptImageView(task, taskState(task)));
+    sendJson(ctx, 200, views.gptImageView(task, readTaskState(task)));
   } },
   { method: 'GET', path: /^\/v1\/tasks\/(?<id>[^/]+)$/, style: 'task', handler: genericTask },
 ];

@@ -4,7 +4,7 @@ const { sendJson, sendStream } = require('../respond');
 const { HttpError, badRequest, noChannel, taskNotExist } = require('../errors');
 const { jsonBody, requireString, optionalString, optionalEnum, optionalInt, present } = require('../validate');
 const catalog = require('../catalog');
-const { createTask, taskState } = require('../tasks');
+const { createTask, taskState, readTaskState } = require('../tasks');
 const { videoView, upperCaseView } = require('../views');
 const { unixSeconds } = require('../ids');
 const { detectImageType } = require('../image-type');
@@ -151,11 +151,11 @@ module.exports = [
   { method: 'POST', path: '/v1/videos', style: 'task', handler: compat },
   { method: 'GET', path: /^\/v1\/videos\/(?<id>[^/]+)$/, style: 'task', handler: (ctx) => {
     const task = videoTask(ctx);
-    sendJson(ctx, 200, videoView(task, taskState(task)));
+    sendJson(ctx, 200, videoView(task, readTaskState(task)));
   } },
   { method: 'GET', path: /^\/v1\/videos\/(?<id>[^/]+)\/content$/, style: 'task', handler: content },
   { method: 'GET', path: /^\/v1\/video\/generations\/(?<id>[^/]+)$/, style: 'task', handler: (ctx) => {
     const task = videoTask(ctx);
-    sendJson(ctx, 200, upperCaseView(task, taskState(task)));
+    sendJson(ctx, 200, upperCaseView(task, readTaskState(task)));
   } },
 ];

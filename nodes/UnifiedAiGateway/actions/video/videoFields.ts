@@ -24,6 +24,12 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 	routeParameter: 'videoRoute',
 	allowUnusualParameter: 'videoAllowUnusualValues',
 	unknownModel: UNKNOWN_VIDEO_MODEL,
+	// Grok's seconds and size on the JSON routes were videoSeconds and videoSize until each rule of a
+	// key got a name of its own; saved workflows still hold those names (docs/DEVELOPMENT.md, "Parameter names").
+	formerNames: [
+		{ name: 'videoSeconds', key: 'seconds', id: 'grok-imagine-video-1.5', route: 'unified' },
+		{ name: 'videoSize', key: 'size', id: 'grok-imagine-video-1.5', route: 'unified' },
+	],
 };
 
 /** Video waits long: docs/gateway-contract.md §8 advises a polling window of at least 30 minutes. */
