@@ -155,6 +155,7 @@ describe('a key as people paste it (docs/gateway-contract.md §5), in the creden
 		['a leading "Bearer "', `Bearer ${API_KEY}`],
 		['curly quotes', `\u201C${API_KEY}\u201D`],
 		['full-width hyphens (a Chinese input method)', API_KEY.replace(/-/g, '\uFF0D')],
+		['"Bearer " typed in full width', `\uFF22\uFF45\uFF41\uFF52\uFF45\uFF52 ${API_KEY}`],
 	])('%s: the Test button sends exactly `Bearer <key>`', async (_name, pasted) => {
 		expect(await testCredential({ ...ctx.creds, apiKey: pasted })).toEqual({ status: 'OK', message: 'Connection successful!' });
 		expect(ctx.sim.find('GET', '/v1/balance').map((r) => r.authExact)).toEqual([true]);

@@ -138,6 +138,21 @@ function originOrUrl(url: string): string {
 	}
 }
 
+/** A row for an HTTP status alone: what the node says (the action appended) and what to do. */
+function statusRule(name: string, status: number, says: string, advice: string): ErrorRule {
+	return { name, matches: (f) => f.status === status, explain: (f) => ({ code: f.code, message: `${says} while ${f.action}`, advice }) };
+}
+
+/** A row for fixed words of the gateway (any status, named when there is one). */
+function wordsRule(name: string, words: RegExp, says: string, advice: string, known: { created?: Created; code?: string } = {}): ErrorRule {
+	return {
+		name,
+		matches: (f) => words.test(f.all),
+		created: known.created,
+		explain: (f) => ({ code: f.code ?? known.code, message: `${says}${f.status ? ` (${f.status})` : ''} while ${f.action}`, advice }),
+	};
+}
+
 const CERTIFICATE_FIXES =
 	'Either trust the certificate\'s authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n\'s environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked).';
 
@@ -224,34 +239,16 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			};
 		},
 	},
-	{
-		name: 'key-quota-used-up',
-		matches: (f) => WORDS.tokenQuotaUsedUp.test(f.all),
-		created: 'no',
-		explain: (f) => ({
-			code: f.code ?? 'token_quota_exhausted',
-			message: `This API key's own quota at the gateway is used up${f.status ? ` (${f.status})` : ''} while ${f.action}`,
-			advice: 'The key is valid, but the spending limit set on this key is reached (the account may still have balance). On the gateway\'s key page raise the key\'s remaining quota or make it unlimited, or use another key.',
-		}),
-	},
-	{
-		name: 'key-expired',
-		matches: (f) => WORDS.tokenExpired.test(f.all),
-		explain: (f) => ({
-			code: f.code,
-			message: `This API key has expired at the gateway${f.status ? ` (${f.status})` : ''} while ${f.action}`,
-			advice: 'On the gateway\'s key page extend the key\'s expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential.',
-		}),
-	},
-	{
-		name: 'key-disabled',
-		matches: (f) => WORDS.tokenDisabled.test(f.all),
-		explain: (f) => ({
-			code: f.code,
-			message: `This API key is disabled at the gateway${f.status ? ` (${f.status})` : ''} while ${f.action}`,
-			advice: 'Enable the key on the gateway\'s key page, or put another key in the Unified AI Gateway API credential.',
-		}),
-	},
+	wordsRule('key-quota-used-up', WORDS.tokenQuotaUsedUp, 'This API key\'s own quota at the gateway is used up',
+		'The key is valid, but the spending limit set on this key is reached (the account may still have balance). On the gateway\'s key page raise the key\'s remaining quota or make it unlimited, or use another key.',
+		{ created: 'no', code: 'token_quota_exhausted' }),
+
+	wordsRule('key-expired', WORDS.tokenExpired, 'This API key has expired at the gateway',
+		'On the gateway\'s key page extend the key\'s expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential.'),
+
+	wordsRule('key-disabled', WORDS.tokenDisabled, 'This API key is disabled at the gateway',
+		'Enable the key on the gateway\'s key page, or put another key in the Unified AI Gateway API credential.'),
+
 	{
 		name: 'balance-too-low',
 		matches: (f) => WORDS.quota.test(f.all),
@@ -288,15 +285,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			advice: 'Nothing was charged. The gateway admin has to set the model\'s price (ratio) before it can be used; or pick another model.',
 		}),
 	},
-	{
-		name: 'group-denied',
-		matches: (f) => WORDS.groupDenied.test(f.all),
-		explain: (f) => ({
-			code: f.code,
-			message: `The gateway refused this API key's group${f.status ? ` (${f.status})` : ''} while ${f.action}`,
-			advice: 'The key is set to a group its account may not use, or the group was retired. Pick another group for the key on the gateway\'s key page, or ask the gateway admin.',
-		}),
-	},
+	wordsRule('group-denied', WORDS.groupDenied, 'The gateway refused this API key\'s group',
+		'The key is set to a group its account may not use, or the group was retired. Pick another group for the key on the gateway\'s key page, or ask the gateway admin.'),
+
 	{
 		name: 'upstream-unreachable',
 		matches: (f) => WORDS.upstreamFailed.test(f.all),
@@ -324,24 +315,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			advice: 'The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.',
 		}),
 	},
-	{
-		name: 'key-rejected',
-		matches: (f) => f.status === 401,
-		explain: (f) => ({
-			code: f.code,
-			message: `The gateway rejected the API key (401) while ${f.action}`,
-			advice: 'Check the API Key in the Unified AI Gateway API credential: copy it again from the gateway\'s key page.',
-		}),
-	},
-	{
-		name: 'forbidden',
-		matches: (f) => f.status === 403,
-		explain: (f) => ({
-			code: f.code,
-			message: `The gateway refused the request (403) while ${f.action}`,
-			advice: 'The key may lack permission for this model or route, or the balance may be too low.',
-		}),
-	},
+	statusRule('key-rejected', 401, 'The gateway rejected the API key (401)', 'Check the API Key in the Unified AI Gateway API credential: copy it again from the gateway\'s key page.'),
+	statusRule('forbidden', 403, 'The gateway refused the request (403)', 'The key may lack permission for this model or route, or the balance may be too low.'),
 	{
 		name: 'invalid-request',
 		matches: (f) => f.status === 400 || f.status === 422,
@@ -356,33 +331,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			};
 		},
 	},
-	{
-		name: 'not-found',
-		matches: (f) => f.status === 404,
-		explain: (f) => ({
-			code: f.code,
-			message: `The gateway answered 404 Not Found while ${f.action}`,
-			advice: 'Check the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.',
-		}),
-	},
-	{
-		name: 'too-large',
-		matches: (f) => f.status === 413,
-		explain: (f) => ({
-			code: f.code,
-			message: `The file is too large for the gateway (413) while ${f.action}`,
-			advice: 'Uploads and reference images may be at most 20 MB.',
-		}),
-	},
-	{
-		name: 'rate-limited',
-		matches: (f) => f.status === 429,
-		explain: (f) => ({
-			code: f.code,
-			message: `The gateway is rate limiting requests (429) while ${f.action}`,
-			advice: 'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.',
-		}),
-	},
+	statusRule('not-found', 404, 'The gateway answered 404 Not Found', 'Check the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.'),
+	statusRule('too-large', 413, 'The file is too large for the gateway (413)', 'Uploads and reference images may be at most 20 MB.'),
+	statusRule('rate-limited', 429, 'The gateway is rate limiting requests (429)', 'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.'),
 	{
 		name: 'gateway-timeout',
 		matches: (f) => f.status === 504,

@@ -72,7 +72,8 @@ function describeCharacter(c: string): string {
  */
 export function readPastedKey(raw: unknown): PastedKey {
 	const unwrapped = unwrap(String(raw ?? ''));
-	const key = foldFullWidth(unwrapped);
+	// Unwrapped again after folding: `Ｂｅａｒｅｒ sk-…` typed in full width is a prefix too.
+	const key = unwrap(foldFullWidth(unwrapped));
 	if (key === '') return { key: '', unwrapped, problem: 'The API Key is empty: paste the key from the gateway\'s key page' };
 	const characters = [...key];
 	const bad = characters.findIndex((c) => !/^[\x21-\x7E]$/.test(c));
