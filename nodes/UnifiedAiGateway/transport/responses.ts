@@ -10,7 +10,7 @@ function charsetOf(headers: Record<string, unknown> | undefined): string | undef
 
 /**
  * An answer's bytes as text, decoded by the charset its Content-Type names (docs/gateway-contract.md
- * §10.1: relays behind Chinese proxies send GBK): Node's TextDecoder knows the WHATWG labels (gbk,
+ * §10.1: some relays answer in GBK): Node's TextDecoder knows the WHATWG labels (gbk,
  * gb18030, big5, shift_jis…). An unknown label, or none, is read as UTF-8.
  */
 export function decodeText(bytes: Uint8Array, headers?: Record<string, unknown>): string {
