@@ -7,6 +7,7 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
+import { readPastedKey } from '../nodes/UnifiedAiGateway/transport/secrets';
 import { BASE_URL_FIELDS, checkBaseUrl, keyOrigins, normaliseOrigin, originOf } from '../nodes/UnifiedAiGateway/transport/urls';
 
 export class UnifiedAiGatewayApi implements ICredentialType {
@@ -49,14 +50,24 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 			required: true,
-			description: 'The key from the gateway\'s key management page. It is sent as a Bearer token.',
+			description:
+				'The key from the gateway\'s key management page, sent as a Bearer token. Pasted with quotes, a leading "Bearer " or spaces around it: all removed; full-width characters from a Chinese input method are read as their ASCII letters and digits.',
+		},
+		{
+			displayName: 'Ignore SSL Issues (Insecure)',
+			name: 'ignoreSSLIssues',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to connect even if the gateway\'s TLS certificate cannot be verified (self-signed, expired, issued for another host). Applies to the Base URL and Alt Base URL only, never to the hosts result files come from. Safer: trust the gateway\'s CA on the n8n host with NODE_EXTRA_CA_CERTS.',
 		},
 	];
 
 	/**
 	 * A function rather than a header template, because it is the one place every request with
-	 * the key passes (the node's and the Test button's): the key is trimmed, both Base URLs are
-	 * checked, and the key is never attached to a request for another origin.
+	 * the key passes (the node's and the Test button's): the key is read as pasted (transport/secrets.ts),
+	 * both Base URLs are checked, the key is never attached to a request for another origin, and
+	 * Ignore SSL Issues applies to these requests only.
 	 */
 	authenticate = async (
 		credentials: ICredentialDataDecryptedObject,
@@ -82,10 +93,14 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		if (!target || !keyOrigins(credentials).has(target)) {
 			throw new Error('The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.');
 		}
-		const key = String(credentials.apiKey ?? '').trim();
+		const { key, problem: keyProblem } = readPastedKey(credentials.apiKey);
+		if (keyProblem) throw new Error(`${keyProblem}. Nothing was sent.`);
 		return {
 			...requestOptions,
 			...(isTest ? { baseURL } : {}),
+			// The switch reaches only requests to the gateway's own origins (checked above): files are
+			// fetched without the credential, so never with certificate checks off.
+			...(credentials.ignoreSSLIssues === true ? { skipSslCertificateValidation: true } : {}),
 			headers: { ...(requestOptions.headers ?? {}), Authorization: `Bearer ${key}` },
 		};
 	};

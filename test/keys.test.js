@@ -149,3 +149,41 @@ describe('Base URL is checked before anything is sent', () => {
 		expect(JSON.stringify(result.items[0].json)).not.toMatch(/may have been|billed/);
 	});
 });
+
+describe('a key as people paste it (docs/gateway-contract.md §5), in the credential Test too', () => {
+	test.each([
+		['a leading "Bearer "', `Bearer ${API_KEY}`],
+		['curly quotes', `\u201C${API_KEY}\u201D`],
+		['full-width hyphens (a Chinese input method)', API_KEY.replace(/-/g, '\uFF0D')],
+		['"Bearer " typed in full width', `\uFF22\uFF45\uFF41\uFF52\uFF45\uFF52 ${API_KEY}`],
+	])('%s: the Test button sends exactly `Bearer <key>`', async (_name, pasted) => {
+		expect(await testCredential({ ...ctx.creds, apiKey: pasted })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(ctx.sim.find('GET', '/v1/balance').map((r) => r.authExact)).toEqual([true]);
+	});
+
+	test('a space inside: the Test button names it and its position, sends nothing and never shows the key', async () => {
+		const tested = await testCredential({ ...ctx.creds, apiKey: 'sk-sim good' });
+		expect(tested.status).toBe('Error');
+		expect(tested.message).toMatch(/^The API Key contains a space \(U\+0020\) at position 7 of 11/);
+		expect(tested.message).not.toMatch(/sim good|sk-sim/);
+		expect(ctx.sim.requests).toHaveLength(0);
+	});
+
+	test('every pasted form the gateway echoes is redacted: as pasted, unwrapped, folded, as a header', async () => {
+		const pasted = ` \u201CBearer ${API_KEY.replace(/-/g, '\uFF0D')}\u201D\n`;
+		const unwrapped = API_KEY.replace(/-/g, '\uFF0D');
+		const echo = `bad token ${API_KEY} / ${unwrapped} / raw ${pasted.trim()} / header "Bearer ${API_KEY}"`;
+		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 401, body: { error: { message: echo, code: '' } } });
+		const logs = captureLogs();
+		let result;
+		try {
+			result = await runNode({ parameters: image('gpt-image-2-async'), credentials: { ...ctx.creds, apiKey: pasted }, continueOnFail: true });
+		} finally {
+			logs.restore();
+		}
+		expect(result.items[0].json.error).toMatch(/rejected the API key \(401\).*\(created: no\)/);
+		expect(result.items[0].json.description).toMatch(/bad token \*\*\* \/ \*\*\* \/ raw \*\*\*/);
+		const everything = [visibleText(result), ...logs.lines].join('\n');
+		for (const form of [API_KEY, unwrapped, pasted.trim(), `Bearer ${API_KEY}`]) expect(everything).not.toContain(form);
+	});
+});

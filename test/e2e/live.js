@@ -6,7 +6,8 @@
  *   codex        n8n serves each node's codex (categories, search aliases, documentation links)
  *                in /types/nodes.json, and every output schema at /schemas/<type>/1.0.0/…, as
  *                the package ships them;
- *   credential   the credential's Test (POST /rest/credentials/test) against the simulator;
+ *   credential   the credential's Test (POST /rest/credentials/test) against the simulator; against a
+ *                second one on HTTPS with a self-signed certificate, with Ignore SSL Issues off and on;
  *   trigger      a published workflow with both trigger events (live/trigger-published.json):
  *                each finished task is emitted exactly once, Balance Below fires once. On 2.x it
  *                runs under the durable poll scheduler (poller_state cursors), and the first
@@ -136,6 +137,32 @@ async function checkCredential(server, cookie, ctx) {
 	assert.equal(right.status, 'OK', `credential test: ${JSON.stringify(right)}`);
 }
 
+/**
+ * The Test button against a gateway with a self-signed certificate (a second simulator, on HTTPS):
+ * refused on the certificate with nothing sent; with Ignore SSL Issues (Insecure) on it connects,
+ * and a key pasted as `Bearer <key>` goes out as exactly `Bearer <key>`.
+ */
+async function checkCredentialTls(server, cookie, ctx) {
+	const { startSimulator } = require('../simulator');
+	const apiKey = ctx.credential.data.apiKey;
+	const secure = await startSimulator({ apiKey, https: true });
+	try {
+		const data = { baseUrl: `${secure.mainUrl}/v1`, altBaseUrl: '', apiKey };
+		const test = async (extra) =>
+			(await n8n.restJson(server.baseUrl, 'POST', '/rest/credentials/test', { credentials: { ...ctx.credential, data: { ...data, ...extra } } }, cookie)).json;
+		const strict = await test({});
+		assert.equal(strict.status, 'Error', `a self-signed gateway passed the credential test: ${JSON.stringify(strict)}`);
+		assert.match(strict.message, /SELF_SIGNED|self-signed|certificate/i, `the failed test does not name the certificate: ${strict.message}`);
+		assert.equal(secure.requests.length, 0, 'a request reached the gateway through a refused certificate');
+		const insecure = await test({ ignoreSSLIssues: true, apiKey: `Bearer ${apiKey}` });
+		assert.equal(insecure.status, 'OK', `with Ignore SSL Issues on: ${JSON.stringify(insecure)}`);
+		assert.deepEqual(secure.find('GET', '/v1/balance').map((r) => r.authExact), [true], 'the pasted "Bearer " key was not sent as exactly Bearer <key>');
+		return strict.message;
+	} finally {
+		await secure.close();
+	}
+}
+
 const timeOf = (record) => (typeof record.at === 'number' ? record.at : Date.parse(record.at));
 
 /** Waits until every task and the balance were recorded, then one more poll (nothing new). */
@@ -232,6 +259,7 @@ async function runLiveChecks(ctx, { reportFailure }) {
 		await check('node types and credential loaded without warnings', () => checkTypes(server, cookie));
 		await check('codex (categories, aliases, docs links) and output schemas served', () => checkCodexAndSchemas(server, cookie));
 		await check('credential test', () => checkCredential(server, cookie, ctx));
+		await check('credential test: a self-signed HTTPS gateway, Ignore SSL Issues, a key pasted with "Bearer "', () => checkCredentialTls(server, cookie, ctx));
 		await check(`trigger in a published workflow (${TASKS} tasks, balance)`, () => checkTrigger(ctx, line, ids));
 	} catch (e) {
 		counts.failed++;

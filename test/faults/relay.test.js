@@ -148,3 +148,72 @@ describe('a refusal sent with HTTP 200 is "created: no"', () => {
 		await sleep(10);
 	});
 });
+
+describe("the relay's own texts, English and Chinese, read right (docs/gateway-contract.md §10.10)", () => {
+	const { RELAY_TEXTS, byName, relayText, relayEnvelope, gbkBody } = require('../simulator/relay-texts');
+	const notOffered = (reason) => new RegExp(`^Model 'sora-2' is not available to this API key's group \\(${reason}\\): the gateway does not offer it to this key`);
+	/** What the user sees for each text of the relay, and whether a job was created ('resent': a 429, sent again and done). */
+	const SEEN = {
+		'token invalid': [/^The gateway rejected the API key \(401\)/, 'no'],
+		'token not provided': [/^The gateway rejected the API key \(401\)/, 'no'],
+		'token quota used up': [/^This API key's own quota at the gateway is used up \(401\)/, 'no'],
+		'token expired': [/^This API key has expired at the gateway \(401\)/, 'no'],
+		'token disabled': [/^This API key is disabled at the gateway \(401\)/, 'no'],
+		'no channel (distributor)': [notOffered('No available channel'), 'no'],
+		'no channel (older relays)': [notOffered('No available channel'), 'no'],
+		'channel lookup failed': [notOffered('No available channel'), 'no'],
+		'token may not use the model': [notOffered('the key may not use it'), 'no'],
+		'group denied': [/^The gateway refused this API key's group \(403\)/, 'no'],
+		'ip not allowed': [/^The gateway refused the request \(403\)/, 'no'],
+		'user quota insufficient': [/^Gateway balance too low for the video pre-charge \(insufficient_user_quota\)/, 'no'],
+		'pre-charge failed': [/^Gateway balance too low for the video pre-charge \(insufficient_user_quota\)/, 'no'],
+		'token quota not enough': [/^Gateway balance too low for the video pre-charge \(pre_consume_token_quota_failed\)/, 'no'],
+		'group saturated': [undefined, 'resent'],
+		'model price unset': [/^The gateway has no price set for model 'sora-2', so it refused the request/, 'no'],
+		'upstream says the model does not exist': [notOffered('model does not exist'), 'no'],
+		'upstream unreachable': [/^The gateway could not reach its upstream provider while submitting the video job \(do request failed\)/, 'unknown'],
+	};
+
+	test('every text of the table has what the user sees', () => {
+		expect(Object.keys(SEEN).sort()).toEqual(RELAY_TEXTS.map((t) => t.name).sort());
+	});
+
+	const rows = RELAY_TEXTS.flatMap((entry) => ['en', 'zh'].filter((language) => entry[language]).map((language) => [entry.name, language, entry]));
+
+	test.each(rows)('%s (%s)', async (_name, language, entry) => {
+		const text = relayText(entry, { language });
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: entry.status, body: relayEnvelope(entry, text) });
+		const result = await run(video({ waitForCompletion: false }));
+		const [words, created] = SEEN[entry.name];
+		const json = result.items[0].json;
+		if (created === 'resent') {
+			expect(json.error).toBeUndefined();
+			expect(ctx.sim.count('POST', '/v1/video/generations')).toBe(2);
+			return;
+		}
+		expect(json.error).toMatch(words);
+		expect(json.created).toBe(created);
+		expect(json.error).toMatch(new RegExp(`\\(created: ${created}\\)$`));
+		// The gateway's own words, as it sent them.
+		expect(json.description).toContain(text);
+		expect(ctx.sim.count('POST', '/v1/video/generations')).toBe(1);
+		keyless(result);
+	});
+
+	test.each(RELAY_TEXTS.filter((t) => t.gbk).map((t) => [t.name, t]))('%s, its body in GBK (charset=GBK): decoded and read right', async (_name, entry) => {
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: entry.status, body: gbkBody(entry), headers: { 'Content-Type': 'application/json; charset=GBK' } });
+		const result = await run(video({ waitForCompletion: false }));
+		const [words, created] = SEEN[entry.name];
+		expect(result.items[0].json.error).toMatch(words);
+		expect(result.items[0].json.created).toBe(created);
+		expect(result.items[0].json.description).toContain(relayText(entry, { language: 'zh' }));
+	});
+
+	test('a text/plain error body in GB18030 is shown decoded', async () => {
+		const entry = byName('user quota insufficient');
+		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 403, body: Buffer.from(entry.gbk, 'hex'), headers: { 'Content-Type': 'text/plain; charset=gb18030' } });
+		const result = await run(video({ waitForCompletion: false }));
+		expect(result.items[0].json.error).toMatch(/^Gateway balance too low for the video pre-charge/);
+		expect(result.items[0].json.description).toContain('Gateway said: 用户额度不足, 剩余额度: ＄0.000000');
+	});
+});

@@ -46,6 +46,8 @@ function takeFault(faults, origin, method, path) {
 }
 
 function faultBody(f, reqId) {
+  // Bytes as given (a body in another charset): the fault's headers name its Content-Type.
+  if (Buffer.isBuffer(f.body)) return { buf: f.body, type: 'application/octet-stream' };
   if (typeof f.body === 'string') return { buf: Buffer.from(f.body), type: /^\s*</.test(f.body) ? 'text/html; charset=utf-8' : 'text/plain; charset=utf-8' };
   const value = f.body !== undefined ? f.body : defaultError(f.status, reqId);
   return { buf: Buffer.from(JSON.stringify(value)), type: 'application/json; charset=utf-8' };

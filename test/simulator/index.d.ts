@@ -17,6 +17,12 @@ export interface SimulatorOptions {
   quiet?: boolean;
   /** Receives one line per request when quiet is false. Default: process.stdout. */
   log?: (line: string) => void;
+  /** Every origin over HTTPS with the committed self-signed certificate (fixtures/tls). Default false. */
+  https?: boolean;
+  /** Models switched off upstream: every submit answers 503 model_not_found, /v1/models omits them. Default none. */
+  retiredModels?: string[];
+  /** The language of that answer when the request's Accept-Language is not zh. Default 'en'. */
+  retiredLanguage?: 'en' | 'zh';
 }
 
 export type RecordedPart =
@@ -56,8 +62,8 @@ export interface Fault {
   times?: number;
   status?: number;
   headers?: Record<string, string>;
-  /** Object: sent as JSON. String: sent raw ('' = empty body; '<html>' sent as text/html). Default: an OpenAI-style error for the status. */
-  body?: string | object;
+  /** Object: sent as JSON. String: sent raw ('' = empty body; '<html>' sent as text/html). Buffer: the bytes as given (name their charset in headers). Default: an OpenAI-style error for the status. */
+  body?: string | object | Buffer;
   kind?: FaultKind;
   /** Wait before answering (kind 'slow' defaults to 1000). Not scaled by timeScale. */
   delayMs?: number;

@@ -1,4 +1,6 @@
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
 const { SimState } = require('./state');
 const { createOriginServer } = require('./server');
 const { normalizeFault } = require('./faults');
@@ -40,15 +42,24 @@ function matcher(method, pathOrRegExp, origin) {
     (pathOrRegExp instanceof RegExp ? pathOrRegExp.test(r.path) : r.path === pathOrRegExp);
 }
 
+/** The committed self-signed certificate for localhost, 127.0.0.1 and ::1 (fixtures/tls/make-cert.sh). */
+function fixtureTls() {
+  const dir = path.join(__dirname, 'fixtures', 'tls');
+  return { key: fs.readFileSync(path.join(dir, 'localhost-key.pem')), cert: fs.readFileSync(path.join(dir, 'localhost-cert.pem')) };
+}
+
 async function startSimulator(options = {}) {
-  const { host = '127.0.0.1', port = 0, altPort = 0, filesPort = 0 } = options;
+  const { host = '127.0.0.1', port = 0, altPort = 0, filesPort = 0, https = false } = options;
   const sim = new SimState(options);
-  const servers = Object.fromEntries(ORIGINS.map((o) => [o, createOriginServer(sim, o, routes[o])]));
+  // https: every origin (gateway and file host) over TLS with a self-signed certificate.
+  const tls = https ? fixtureTls() : undefined;
+  const scheme = https ? 'https' : 'http';
+  const servers = Object.fromEntries(ORIGINS.map((o) => [o, createOriginServer(sim, o, routes[o], tls)]));
   const ports = { main: port, alt: altPort, files: filesPort };
   try {
     for (const o of ORIGINS) {
       const actual = await listen(servers[o], Number(ports[o]) || 0, host);
-      sim.urls[o] = `http://${urlHost(host)}:${actual}`;
+      sim.urls[o] = `${scheme}://${urlHost(host)}:${actual}`;
     }
   } catch (err) {
     await Promise.all(ORIGINS.map((o) => closeServer(servers[o])));

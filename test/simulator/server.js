@@ -1,6 +1,7 @@
 'use strict';
 // One http.Server per origin: read body, record, apply faults, check auth, route.
 const http = require('node:http');
+const https = require('node:https');
 const crypto = require('node:crypto');
 const { HttpError } = require('./errors');
 const { sendJson, sendError, CORS } = require('./respond');
@@ -8,6 +9,7 @@ const { isMultipart, parseMultipart, describeParts } = require('./multipart');
 const { takeFault, applyFault } = require('./faults');
 const { applyGates } = require('./gates');
 const { requestId } = require('./ids');
+const { byName, relayText, relayEnvelope } = require('./relay-texts');
 
 const MAX_BODY = 128 * 1024 * 1024;
 const MAX_RECORDED_TEXT = 1024 * 1024;
@@ -80,6 +82,29 @@ function matchRoute(routes, method, path) {
   return { pathMatched };
 }
 
+/** The model a submit names (JSON or multipart `model`), for the distributor's check below. */
+function submittedModel(ctx) {
+  if (ctx.method !== 'POST') return undefined;
+  if (ctx.json && typeof ctx.json.model === 'string') return ctx.json.model;
+  const part = (ctx.parts || []).find((p) => p.name === 'model' && p.filename === undefined);
+  return part ? part.value : undefined;
+}
+
+/**
+ * A retired model (startSimulator({ retiredModels })): the relay's distributor finds no channel and
+ * answers 503 model_not_found before any handler runs, in its `error` object on every route, in
+ * English or Chinese (option retiredLanguage, or the request's Accept-Language: zh).
+ */
+function retiredAnswer(ctx) {
+  const model = submittedModel(ctx);
+  if (!model || !ctx.sim.retiredModels.has(model)) return false;
+  const chinese = ctx.sim.retiredLanguage === 'zh' || /^zh/i.test(String(ctx.headers['accept-language'] || ''));
+  const entry = byName(chinese ? 'no channel (older relays)' : 'no channel (distributor)');
+  const message = relayText(entry, { language: chinese ? 'zh' : 'en', model });
+  sendJson(ctx, 503, relayEnvelope({ ...entry, code: 'model_not_found' }, message, ctx.reqId));
+  return true;
+}
+
 function authError(route) {
   if (route.auth === 'balance') {
     return new HttpError(401, 'Authorization header is missing or the token is invalid (无效的令牌)', { style: 'balance' });
@@ -138,6 +163,7 @@ async function handle(sim, origin, routes, req, res) {
   const style = route.auth === 'balance' ? 'balance' : route.style || 'openai';
   try {
     if (route.auth !== false && !authValid) throw authError(route);
+    if (retiredAnswer(ctx)) return;
     if (size > MAX_BODY) throw new HttpError(413, `Request body is too large (limit ${MAX_BODY} bytes)`, { code: 'body_too_large' });
     await route.handler(ctx);
   } catch (err) {
@@ -146,8 +172,9 @@ async function handle(sim, origin, routes, req, res) {
   }
 }
 
-function createOriginServer(sim, origin, routes) {
-  return http.createServer((req, res) => {
+function createOriginServer(sim, origin, routes, tls) {
+  const serve = tls ? (handler) => https.createServer(tls, handler) : (handler) => http.createServer(handler);
+  return serve((req, res) => {
     handle(sim, origin, routes, req, res).catch((err) => {
       if (err && err.clientAborted) return res.destroy();
       sim.log(`[${origin}] internal error: ${err && err.stack}`);

@@ -185,3 +185,74 @@ test('per-task scenario: durations spread over [min, max], every other estimate 
   expect(() => sim.scenario('*', { estimatedTime: 'sometimes' })).toThrow(/estimatedTime/);
   expect(() => sim.scenario('*', { failEvery: 0 })).toThrow(/failEvery/);
 });
+
+describe('retired models, the relay texts, HTTPS (options at start)', () => {
+  const { RELAY_TEXTS, gbkBody, relayText } = require('./relay-texts');
+
+  test('retiredModels: every submit of the id answers 503 model_not_found in the error object, English or Chinese; /v1/models no longer lists it', async () => {
+    const retired = await startSimulator({ apiKey: KEY, retiredModels: ['sora-2'] });
+    try {
+      const submit = (path, headers = {}) => fetch(`${retired.mainUrl}${path}`, { method: 'POST', headers: { ...jsonHeaders, ...headers }, body: JSON.stringify({ model: 'sora-2', prompt: 'x' }) });
+      for (const path of ['/v1/video/generations', '/v1/videos']) {
+        const res = await submit(path);
+        expect(res.status).toBe(503);
+        const body = await res.json();
+        expect(body.error).toMatchObject({ code: 'model_not_found', type: 'new_api_error' });
+        expect(body.error.message).toMatch(/^No available channel for model sora-2 under group default \(distributor\)/);
+      }
+      const zh = await (await submit('/v1/video/generations', { 'Accept-Language': 'zh-CN,zh;q=0.9' })).json();
+      expect(zh.error.message).toMatch(/^当前分组 default 下对于模型 sora-2 无可用渠道/);
+      expect((await post(`${retired.mainUrl}/v1/video/generations`, { model: 'veo-3.1-flash', prompt: 'x' })).status).toBe(200);
+      const ids = (await (await fetch(`${retired.mainUrl}/v1/models`, { headers: auth })).json()).data.map((m) => m.id);
+      expect(ids).not.toContain('sora-2');
+      expect(ids).toContain('veo-3.1-flash');
+      expect(retired.count('POST', '/v1/video/generations')).toBe(3);
+    } finally {
+      await retired.close();
+    }
+    // The default simulator keeps sora-2.
+    expect((await post(`${sim.mainUrl}/v1/video/generations`, { model: 'sora-2', prompt: 'x' })).status).toBe(200);
+  });
+
+  test('retiredLanguage zh answers in Chinese without Accept-Language; bad options throw', async () => {
+    const retired = await startSimulator({ apiKey: KEY, retiredModels: ['sora-2'], retiredLanguage: 'zh' });
+    try {
+      const body = await (await post(`${retired.mainUrl}/v1/video/generations`, { model: 'sora-2', prompt: 'x' })).json();
+      expect(body.error.message).toMatch(/无可用渠道/);
+    } finally {
+      await retired.close();
+    }
+    await expect(startSimulator({ retiredModels: 'sora-2' })).rejects.toThrow(/retiredModels/);
+    await expect(startSimulator({ retiredLanguage: 'fr' })).rejects.toThrow(/retiredLanguage/);
+  });
+
+  test('the GBK form of each Chinese relay text decodes to it; inject sends a Buffer body as is', async () => {
+    for (const entry of RELAY_TEXTS.filter((t) => t.gbk)) {
+      const parsed = JSON.parse(new TextDecoder('gbk').decode(gbkBody(entry)));
+      expect(JSON.stringify(parsed)).toContain(relayText(entry, { language: 'zh' }));
+    }
+    const entry = RELAY_TEXTS.find((t) => t.gbk);
+    sim.inject({ path: '/v1/balance', status: 401, body: gbkBody(entry), headers: { 'Content-Type': 'application/json; charset=GBK' } });
+    const res = await fetch(`${sim.mainUrl}/v1/balance`, { headers: auth });
+    expect(res.headers.get('content-type')).toBe('application/json; charset=GBK');
+    expect(Buffer.from(await res.arrayBuffer()).equals(gbkBody(entry))).toBe(true);
+  });
+
+  test('https: every origin over TLS with the committed self-signed certificate', async () => {
+    const secure = await startSimulator({ apiKey: KEY, https: true });
+    try {
+      expect(secure.mainUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+      await expect(fetch(`${secure.mainUrl}/v1/models`, { headers: auth })).rejects.toThrow();
+      const https = require('node:https');
+      const status = await new Promise((resolve, reject) => {
+        https.get(`${secure.mainUrl}/v1/models`, { headers: auth, ca: require('node:fs').readFileSync(require('node:path').join(__dirname, 'fixtures/tls/localhost-cert.pem')) }, (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        }).on('error', reject);
+      });
+      expect(status).toBe(200);
+    } finally {
+      await secure.close();
+    }
+  });
+});

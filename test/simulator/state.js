@@ -44,9 +44,14 @@ function checkScenario(opts) {
 }
 
 class SimState {
-  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log } = {}) {
+  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [], retiredLanguage = 'en' } = {}) {
     if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey must be a non-empty string');
     if (!(timeScale >= 0)) throw new TypeError('timeScale must be a number >= 0');
+    if (!Array.isArray(retiredModels) || retiredModels.some((id) => typeof id !== 'string')) throw new TypeError('retiredModels must be an array of model ids');
+    if (!['en', 'zh'].includes(retiredLanguage)) throw new TypeError("retiredLanguage must be 'en' or 'zh'");
+    // Models switched off upstream (Sora 2 since 2026-09-24): every submit answers 503 model_not_found.
+    this.retiredModels = new Set(retiredModels);
+    this.retiredLanguage = retiredLanguage;
     this.apiKey = apiKey;
     this.timeScale = timeScale;
     this.quiet = quiet;

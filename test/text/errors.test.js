@@ -6,20 +6,21 @@ const { MODEL, params, useTextSuite } = require('./suite');
 const { ctx, chat } = useTextSuite();
 
 describe('gateway errors', () => {
-	test('503 No available channel names the model and the key group', async () => {
+	const NOT_OFFERED =
+		"Model 'model-outside-group' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'default') (created: no)";
+
+	test('503 No available channel names the model, the key group and the text models the key can use', async () => {
 		const result = await chat({ modelId: { __rl: true, mode: 'id', value: 'model-outside-group' } });
-		expect(result.error?.message).toBe(
-			"Model 'model-outside-group' is not available to this API key's group (No available channel) (created: no)",
-		);
+		expect(result.error?.message).toBe(NOT_OFFERED);
+		expect(result.error.description).toMatch(/^Text models this key can use \(GET \/v1\/models\): claude-sonnet-4, deepseek-v3, gpt-5\.6-sol\.\n/);
 		expect(result.error.description).toMatch(/No available channel for model model-outside-group/);
 		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
+		expect(ctx.sim.count('GET', '/v1/models')).toBe(1);
 	});
 
 	test('503 No available channel on a streamed request gives the same message', async () => {
 		const result = await chat({ modelId: { __rl: true, mode: 'id', value: 'model-outside-group' }, options: { stream: true } });
-		expect(result.error?.message).toBe(
-			"Model 'model-outside-group' is not available to this API key's group (No available channel) (created: no)",
-		);
+		expect(result.error?.message).toBe(NOT_OFFERED);
 	});
 
 	test('a 500 on the POST is not retried', async () => {

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { gatewayRequest } from '../transport/request';
+import { namingModelsOffered } from './models';
 
 /**
  * POST /v1/chat/completions (docs/gateway-contract.md §4.3): one billed chat call. A streamed
@@ -11,7 +12,7 @@ export async function postChatCompletion(
 	ctx: IExecuteFunctions,
 	call: { body: IDataObject; model: string; stream: boolean; timeoutMs: number; itemIndex: number },
 ): Promise<{ body: IDataObject; headers: IDataObject }> {
-	const { body, headers } = await gatewayRequest.call(ctx, {
+	const { body, headers } = await namingModelsOffered(ctx, call.model, call.itemIndex, () => gatewayRequest.call(ctx, {
 		method: 'POST',
 		path: '/v1/chat/completions',
 		body: call.body,
@@ -21,6 +22,6 @@ export async function postChatCompletion(
 		stream: call.stream,
 		timeoutMs: call.timeoutMs,
 		itemIndex: call.itemIndex,
-	});
+	}));
 	return { body, headers };
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../transport/request';
 import type { GatewayHost } from '../transport/urls';
+import { namingModelsOffered } from './models';
 
 export type ImageEndpoint = 'generate' | 'edit';
 
@@ -16,7 +17,7 @@ export async function postImageJob(
 	ctx: IExecuteFunctions,
 	job: { endpoint: ImageEndpoint; host: GatewayHost; body: IDataObject; model: string; sync: boolean; itemIndex: number },
 ): Promise<IDataObject> {
-	const { body } = await gatewayRequest.call(ctx, {
+	const { body } = await namingModelsOffered(ctx, job.model, job.itemIndex, () => gatewayRequest.call(ctx, {
 		method: 'POST',
 		host: job.host,
 		path: PATHS[job.endpoint],
@@ -27,6 +28,6 @@ export async function postImageJob(
 		billed: true,
 		model: job.model,
 		itemIndex: job.itemIndex,
-	});
+	}));
 	return body;
 }

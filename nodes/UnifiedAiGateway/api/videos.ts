@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { gatewayRequest } from '../transport/request';
+import { namingModelsOffered } from './models';
 
 /**
  * POST a video job to one of the submit routes (docs/gateway-contract.md §4.8 `/v1/video/generations`,
@@ -11,7 +12,7 @@ export async function postVideoJob(
 	ctx: IExecuteFunctions,
 	job: { path: string; body: IDataObject | FormData; model: string; timeoutMs: number; itemIndex: number },
 ): Promise<IDataObject> {
-	const response = await gatewayRequest.call(ctx, {
+	const response = await namingModelsOffered(ctx, job.model, job.itemIndex, () => gatewayRequest.call(ctx, {
 		method: 'POST',
 		path: job.path,
 		body: job.body,
@@ -21,6 +22,6 @@ export async function postVideoJob(
 		model: job.model,
 		timeoutMs: job.timeoutMs,
 		itemIndex: job.itemIndex,
-	});
+	}));
 	return response.body;
 }

@@ -1,3 +1,5 @@
+import { certificateProblem } from './responses';
+
 /**
  * Whether a failed billed request left a job (and a charge) behind. Only what we know counts:
  * 'no' when the request never left this machine or the gateway said it did not process it;
@@ -5,25 +7,22 @@
  */
 export type Created = 'yes' | 'no' | 'unknown';
 
-/** Failures that happen before a request is on the wire: nothing reached the gateway. */
-const NOT_SENT = new Set([
-	'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL',
-	'CERT_HAS_EXPIRED', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
-	'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'ERR_TLS_CERT_ALTNAME_INVALID',
-]);
+/** Failures that happen before a request is on the wire: nothing reached the gateway (a refused certificate too). */
+const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
 
 /** 4xx answers that mean "not processed" (the gateway checks these before it runs or charges). */
 const REFUSED_STATUS = new Set([400, 401, 403, 429]);
 
-/** Gateway codes that refuse a request before it is routed, whatever the HTTP status. */
-const REFUSED_CODES = /model_not_found|no available channel|channel_circuit_open|insufficient_user_quota|pre_consume_token_quota_failed/i;
-
-export function createdAfter(facts: { status?: number; networkCode?: string; gatewayText?: string; redirectStatus?: number; refused?: boolean }): Created {
+/**
+ * Created by the answer's status alone. A gateway code or text that refuses whatever the status
+ * (`model_not_found`, a quota) is said by its rule in transport/errorRules.ts, which outranks this.
+ */
+export function createdAfter(facts: { status?: number; networkCode?: string; redirectStatus?: number; refused?: boolean }): Created {
 	// A 2xx whose body refuses (success: false, code >= 400, an error object): not processed.
 	if (facts.refused) return 'no';
 	if (facts.redirectStatus !== undefined) return facts.redirectStatus === 307 || facts.redirectStatus === 308 ? 'no' : 'unknown';
-	if (facts.status === undefined) return NOT_SENT.has(facts.networkCode ?? '') ? 'no' : 'unknown';
-	if (REFUSED_STATUS.has(facts.status) || REFUSED_CODES.test(facts.gatewayText ?? '')) return 'no';
+	if (facts.status === undefined) return NOT_SENT.has(facts.networkCode ?? '') || certificateProblem(facts.networkCode) ? 'no' : 'unknown';
+	if (REFUSED_STATUS.has(facts.status)) return 'no';
 	if (facts.status >= 200 && facts.status < 300) return 'yes';
 	return 'unknown';
 }

@@ -2,12 +2,12 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
-import { CREATED_NOTE, createdAfter, type Created } from './created';
+import { CREATED_NOTE, type Created } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { pacerFor } from './pacer';
 import { networkCodeOf, parseBody, readSmallStream, redactBody, refusedWithSuccess, type ByteStream } from './responses';
 import { backoffDelay, isRetryableNetworkCode, isRetryableStatus, parseRetryAfter, RATE_LIMIT, RETRY } from './retry';
-import { redact, secretForms } from './secrets';
+import { readPastedKey, redact, secretForms } from './secrets';
 import { sendFollowingRedirects, type SentResponse } from './send';
 import { abortableSleep } from './sleep';
 import { BASE_URL_FIELDS, checkBaseUrl, isAbsoluteUrl, keyOrigins, originOf, originsFrom, type GatewayHost } from './urls';
@@ -72,6 +72,9 @@ export class GatewayRequestError extends NodeApiError {
 
 	/** The gateway's own words (redacted), e.g. `Invalid URL (GET /v1/tasks/…)` for a route it lacks. */
 	gatewaySaid?: string;
+
+	/** The rule of transport/errorRules.ts that explained it (MODEL_NOT_OFFERED: api/models.ts names other models). */
+	rule?: string;
 }
 
 /** The only way our nodes talk to the gateway. */
@@ -96,7 +99,8 @@ export async function gatewayRequest(
 		json: !isForm && !req.stream,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
-		encoding: req.stream ? 'stream' : undefined,
+		// Bytes, not the HTTP client's UTF-8 text: an answer is decoded by its own charset (GBK…).
+		encoding: req.stream ? 'stream' : 'arraybuffer',
 	};
 	return await sendWithRetry<IDataObject>(this, options, req, credentials);
 }
@@ -120,6 +124,9 @@ function checkedOrigins(ctx: GatewayContext, credentials: ICredentialDataDecrypt
 		const { problem } = checkBaseUrl(raw, field, host === 'main');
 		if (problem) throw refusal(ctx, req, problem, `Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`);
 	}
+	// The key as pasted (transport/secrets.ts): a character no gateway key has is named before anything is billed.
+	const keyProblem = readPastedKey(credentials.apiKey).problem;
+	if (keyProblem) throw refusal(ctx, req, `${keyProblem} (in the Unified AI Gateway API credential)`, 'Open the Unified AI Gateway API credential and paste the key again. Nothing was sent.');
 	return originsFrom(credentials);
 }
 
@@ -188,7 +195,7 @@ async function sendWithRetry<T>(
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
 			// What the gateway says is redacted before anything can copy it into an item, a message or a log.
-			const body = req.stream ? response.body : redactBody(parseBody(response.body), secrets);
+			const body = req.stream ? response.body : redactBody(parseBody(response.body, response.headers), secrets);
 			if (!req.stream && typeof body === 'string' && body.trim() !== '' && !req.billed) {
 				// A 200 HTML page means the Base URL points at a website, not at the API.
 				throw buildError(ctx, { ...facts, status: 502, body }, req, secrets);
@@ -198,7 +205,7 @@ async function sendWithRetry<T>(
 			}
 			return { status, headers: response.headers ?? {}, body: body as T, url: response.url };
 		}
-		const body = req.stream ? await readSmallStream(response.body) : parseBody(response.body);
+		const body = req.stream ? await readSmallStream(response.body, response.headers) : parseBody(response.body, response.headers);
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
 		if (status === 429 && pacer && ticket) {
 			// Not processed: the one answer after which a POST may be sent again.
@@ -237,16 +244,8 @@ function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, er
 }
 
 function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest, secrets: string[]): GatewayRequestError {
-	const created = req.billed
-		? createdAfter({
-				status: facts.status,
-				networkCode: facts.networkCode,
-				gatewayText: `${gatewayText(facts.body)} ${JSON.stringify(facts.body ?? '')}`,
-				redirectStatus: facts.unfollowedRedirect ? facts.status : undefined,
-				refused: facts.refusedWith200,
-			})
-		: undefined;
-	const explained = explainGatewayError({ ...facts, created });
+	const explained = explainGatewayError(facts);
+	const created = explained.created;
 	const note = created ? CREATED_NOTE[created] : undefined;
 	const message = redact(`${explained.message}${note?.suffix ?? ''}`, secrets);
 	const description = redact([explained.description, note?.advice].filter(Boolean).join('\n'), secrets);
@@ -262,6 +261,7 @@ function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest,
 	// English text; ours already says what happened and what to do.
 	error.message = message;
 	error.gatewayCode = explained.code;
+	error.rule = explained.rule;
 	const said = gatewayText(facts.body);
 	if (said) error.gatewaySaid = redact(said, secrets);
 	if (explained.code) error.context.gatewayCode = explained.code;

@@ -1,8 +1,33 @@
 /** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
 export type ByteStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void; on: (...args: never[]) => unknown };
 
-export function parseBody(body: unknown): unknown {
-	if (Buffer.isBuffer(body)) body = body.toString('utf8');
+/** The charset an answer names in its Content-Type (`application/json; charset=GBK`), if any. */
+function charsetOf(headers: Record<string, unknown> | undefined): string | undefined {
+	const type = headers?.['content-type'];
+	const match = /charset\s*=\s*"?([^";\s]+)/i.exec(typeof type === 'string' ? type : '');
+	return match?.[1];
+}
+
+/**
+ * An answer's bytes as text, decoded by the charset its Content-Type names (docs/gateway-contract.md
+ * §10.1: some relays answer in GBK): Node's TextDecoder knows the WHATWG labels (gbk,
+ * gb18030, big5, shift_jis…). An unknown label, or none, is read as UTF-8.
+ */
+export function decodeText(bytes: Uint8Array, headers?: Record<string, unknown>): string {
+	const label = charsetOf(headers);
+	if (label && !/^utf-?8$/i.test(label)) {
+		try {
+			return new TextDecoder(label).decode(bytes);
+		} catch {
+			// Not a label the decoder knows: UTF-8 below.
+		}
+	}
+	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
+}
+
+export function parseBody(body: unknown, headers?: Record<string, unknown>): unknown {
+	if (body instanceof ArrayBuffer) body = new Uint8Array(body);
+	if (body instanceof Uint8Array) body = decodeText(body, headers);
 	if (typeof body !== 'string') return body ?? '';
 	const text = body.trim();
 	if (text.startsWith('{') || text.startsWith('[')) {
@@ -15,9 +40,9 @@ export function parseBody(body: unknown): unknown {
 	return body;
 }
 
-export async function readSmallStream(stream: unknown, limit = 64 * 1024): Promise<unknown> {
+export async function readSmallStream(stream: unknown, headers?: Record<string, unknown>, limit = 64 * 1024): Promise<unknown> {
 	const readable = stream as ByteStream | undefined;
-	if (!readable || typeof readable.on !== 'function') return parseBody(stream);
+	if (!readable || typeof readable.on !== 'function') return parseBody(stream, headers);
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of readable) {
@@ -29,12 +54,37 @@ export async function readSmallStream(stream: unknown, limit = 64 * 1024): Promi
 			break;
 		}
 	}
-	return parseBody(Buffer.concat(chunks).toString('utf8'));
+	return parseBody(Buffer.concat(chunks), headers);
 }
 
 /** Whether a network code means no answer came in time (the request's timeout, or the OS's). */
 export function isTimeoutCode(code: string | undefined): boolean {
 	return code === 'ECONNABORTED' || code === 'ETIMEDOUT';
+}
+
+/**
+ * TLS codes that mean the gateway was reached but its certificate was not trusted, each with what
+ * is wrong with it (Node's codes, as n8n's HTTP client passes them on). Nothing was sent.
+ */
+const CERTIFICATE_PROBLEMS: Record<string, string> = {
+	DEPTH_ZERO_SELF_SIGNED_CERT: 'it is self-signed',
+	SELF_SIGNED_CERT_IN_CHAIN: 'it is signed by a self-signed authority',
+	UNABLE_TO_VERIFY_LEAF_SIGNATURE: 'it is issued by an authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT: 'it is issued by an authority n8n does not know',
+	UNABLE_TO_GET_ISSUER_CERT_LOCALLY: 'it is issued by an authority n8n does not know',
+	CERT_UNTRUSTED: 'it is not trusted',
+	CERT_SIGNATURE_FAILURE: 'its signature does not verify',
+	CERT_HAS_EXPIRED: 'it has expired',
+	CERT_NOT_YET_VALID: 'it is not valid yet',
+	CERT_REVOKED: 'it was revoked',
+	ERR_TLS_CERT_ALTNAME_INVALID: 'it is issued for another host name',
+	HOSTNAME_MISMATCH: 'it is issued for another host name',
+};
+
+/** What is wrong with the gateway's certificate, when a network code says it was refused. */
+export function certificateProblem(code: string | undefined): string | undefined {
+	if (!code) return undefined;
+	return CERTIFICATE_PROBLEMS[code] ?? (/CERT/.test(code) ? 'it could not be verified' : undefined);
 }
 
 /** n8n wraps the HTTP client's error; the network code ends up in httpCode or the message. */
