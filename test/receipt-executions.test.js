@@ -136,6 +136,12 @@ describe('the hint where an in-node wait cannot outlive n8n', () => {
 		for (const hint of [...loopHints(cloud), ...loopHints(limited)]) expect(hint.message.length).toBeLessThanOrEqual(120);
 	});
 
+	test('the README section the hint names is there, and says how to build the loop', () => {
+		const readme = require('node:fs').readFileSync(require('node:path').join(__dirname, '..', 'README.md'), 'utf8');
+		expect(readme).toMatch(/^### Long renders that survive a restart$/m);
+		expect(readme).toContain('examples/long-render-loop.json');
+	});
+
 	test('Task → Wait for Completion with Max Wait 0 follows the route (video: 30 min): the hint too', async () => {
 		const taskId = await createTask(ctx.sim, { model: 'seedance-2.0', path: '/v1/video/generations' });
 		const result = await runNode({

@@ -189,60 +189,63 @@ async function main() {
 		await instance.start({ login: 'existing' });
 		console.log(`ok  n8n started again on the same user folder (${Math.round(instance.n8n.startMs / 1000)} s)`);
 
+		// Every flow is looked at before anything fails, so the line below says what was found.
 		const foundTasks = new Set();
 		const foundSync = new Set();
+		const failures = [];
+		let unansweredListed = 0;
 		for (const flow of flows) {
-			const all = await executionsOf(api(), flow.id);
-			const parents = all.filter((e) => e.mode === 'webhook');
-			const withItems = [];
-			for (const parent of parents) {
-				const { execution } = await executionData(api(), parent.id, version);
-				withItems.push(execution);
+			try {
+				const parents = (await executionsOf(api(), flow.id)).filter((e) => e.mode === 'webhook');
+				const runs = [];
+				for (const parent of parents) runs.push((await executionData(api(), parent.id, version)).execution);
+				const killed = runs.filter((e) => e.status !== 'success');
+				assert.equal(killed.length, 1, `${flow.key}: expected one killed execution, got ${JSON.stringify(runs.map((e) => [e.id, e.status]))}`);
+				assert.equal(killed[0].status, 'crashed', `${flow.key}: the killed execution is ${killed[0].status}`);
+				const receipts = await receiptsOf(api(), flow, version);
+				assert.ok(receipts.length > 0, `${flow.key}: no receipt execution on n8n's list`);
+				for (const r of receipts) {
+					assert.equal(r.status, 'success', `${flow.key}: receipt execution ${r.id} is ${r.status}`);
+					assert.ok(!r.raw.includes(e2e.SIM_API_KEY), `${flow.key}: the API key is in receipt execution ${r.id}`);
+					for (const item of r.items) assert.equal(String(item.execution), String(killed[0].id), `${flow.key}: receipt ${r.id} names execution ${item.execution}`);
+				}
+				// The newest holds the whole run: every item with its receipt.
+				const newest = receipts[0].items;
+				const tasks = newest.filter((i) => i.receipt === 'task');
+				const results = newest.filter((i) => i.receipt === 'result');
+				const unanswered = newest.filter((i) => i.receipt === 'unanswered');
+				for (const t of tasks) foundTasks.add(t.taskId);
+				for (const r of results) for (const url of r.resultUrls) foundSync.add(url);
+				unansweredListed += unanswered.length;
+				const expectTasks = { wait: FLOWS.wait.count, images: 0, finished: FLOWS.finished.count, submit: SUBMIT_HELD }[flow.key];
+				assert.equal(tasks.length, expectTasks, `${flow.key}: the newest receipt execution lists ${tasks.length} tasks: ${JSON.stringify(newest)}`);
+				assert.equal(results.length, flow.key === 'images' ? FLOWS.images.count : 0, `${flow.key}: ${results.length} paid results listed`);
+				assert.deepEqual(unanswered.map((i) => i.item), flow.key === 'submit' ? [SUBMIT_HELD] : [], `${flow.key}: unanswered submits`);
+				for (const t of tasks) assert.ok(['generic', 'image', 'video', 'alt'].includes(t.queryRoute), `${flow.key}: task ${t.taskId} has query route ${t.queryRoute}`);
+				assert.deepEqual(newest.map((i) => i.item).sort((a, b) => a - b), Array.from({ length: flow.count }, (_, i) => i).slice(0, expectTasks + results.length + unanswered.length), `${flow.key}: items listed`);
+				console.log(`ok  ${flow.key}: execution ${killed[0].id} crashed; ${receipts.length} receipt execution(s), the newest with ${tasks.length} task(s), ${results.length} paid result(s), ${unanswered.length} unanswered submit(s)`);
+			} catch (e) {
+				failures.push(e.message);
+				console.log(`FAIL ${flow.key}: ${e.message.split('\n')[0]}`);
 			}
-			const killed = withItems.filter((e) => e.status !== 'success');
-			assert.equal(killed.length, 1, `${flow.key}: expected one killed execution, got ${JSON.stringify(withItems.map((e) => [e.id, e.status]))}`);
-			assert.equal(killed[0].status, 'crashed', `${flow.key}: the killed execution is ${killed[0].status}`);
-			const receipts = await receiptsOf(api(), flow, version);
-			assert.ok(receipts.length > 0, `${flow.key}: no receipt execution on n8n's list`);
-			for (const r of receipts) {
-				assert.equal(r.status, 'success', `${flow.key}: receipt execution ${r.id} is ${r.status}`);
-				assert.ok(!r.raw.includes(e2e.SIM_API_KEY), `${flow.key}: the API key is in receipt execution ${r.id}`);
-				for (const item of r.items) assert.equal(String(item.execution), String(killed[0].id), `${flow.key}: receipt ${r.id} names execution ${item.execution}`);
-			}
-			// The newest holds the whole run: every item with its receipt.
-			const newest = receipts[0].items;
-			const tasks = newest.filter((i) => i.receipt === 'task');
-			const results = newest.filter((i) => i.receipt === 'result');
-			const unanswered = newest.filter((i) => i.receipt === 'unanswered');
-			for (const t of tasks) foundTasks.add(t.taskId);
-			for (const r of results) for (const url of r.resultUrls) foundSync.add(url);
-			const expectTasks = { wait: FLOWS.wait.count, images: 0, finished: FLOWS.finished.count, submit: SUBMIT_HELD }[flow.key];
-			assert.equal(tasks.length, expectTasks, `${flow.key}: the newest receipt execution lists ${tasks.length} tasks: ${JSON.stringify(newest)}`);
-			assert.equal(results.length, flow.key === 'images' ? FLOWS.images.count : 0, `${flow.key}: ${results.length} paid results listed`);
-			assert.deepEqual(unanswered.map((i) => i.item), flow.key === 'submit' ? [SUBMIT_HELD] : [], `${flow.key}: unanswered submits`);
-			for (const t of tasks) assert.ok(['generic', 'image', 'video', 'alt'].includes(t.queryRoute), `${flow.key}: task ${t.taskId} has query route ${t.queryRoute}`);
-			assert.deepEqual(newest.map((i) => i.item).sort((a, b) => a - b), Array.from({ length: expectTasks + results.length + unanswered.length }, (_, i) => i), `${flow.key}: items listed`);
-			console.log(`ok  ${flow.key}: execution ${killed[0].id} crashed; ${receipts.length} receipt execution(s), the newest with ${tasks.length} task(s), ${results.length} paid result(s), ${unanswered.length} unanswered submit(s)`);
 		}
 
 		const taskIdsFound = createdTasks.filter((id) => foundTasks.has(id)).length;
 		const syncFound = createdSync.filter((url) => foundSync.has(url)).length;
+		// n8n's log at warn: the receipt executions are the only record.
+		const log = fs.readFileSync(logFile, 'utf8');
+		const inLog = createdTasks.filter((id) => log.includes(id)).length + createdSync.filter((url) => log.includes(url)).length;
+		const seconds = Math.round((Date.now() - started) / 1000);
+		console.log(
+			`kill-receipts line=${version} log_level=${LOG_LEVEL} task_ids_created=${createdTasks.length} found=${taskIdsFound} sync_urls_created=${createdSync.length} found=${syncFound} unanswered_submits=1 listed=${unansweredListed} receipts_in_log=${inLog} receipts_ms=${receiptsMs} seconds=${seconds}`,
+		);
+		assert.deepEqual(failures, [], 'the receipts after the kill');
 		assert.deepEqual([...foundTasks].filter((id) => !createdTasks.includes(id)), [], 'receipts name tasks the gateway never created');
 		assert.deepEqual([...foundSync].filter((url) => !createdSync.includes(url)), [], 'receipts name result URLs the gateway never sent');
 		assert.equal(taskIdsFound, createdTasks.length, `found ${taskIdsFound} of ${createdTasks.length} task ids`);
 		assert.equal(syncFound, createdSync.length, `found ${syncFound} of ${createdSync.length} sync result URLs`);
 		for (const url of createdSync) assert.match(url, /\?X-Expires=/, 'a signed URL lost its query');
-
-		// n8n's log at warn: not one id. The receipt executions are the only record.
-		const log = fs.readFileSync(logFile, 'utf8');
-		const inLog = createdTasks.filter((id) => log.includes(id)).length + createdSync.filter((url) => log.includes(url)).length;
 		assert.ok(!log.includes(e2e.SIM_API_KEY), "the API key is in n8n's log");
-		console.log(`ok  n8n's log (level ${LOG_LEVEL}) names ${inLog} of the ${createdTasks.length + createdSync.length} receipts`);
-
-		const seconds = Math.round((Date.now() - started) / 1000);
-		console.log(
-			`kill-receipts line=${version} log_level=${LOG_LEVEL} task_ids_created=${createdTasks.length} found=${taskIdsFound} sync_urls_created=${createdSync.length} found=${syncFound} unanswered_submits_listed=1 receipts_ms=${receiptsMs} seconds=${seconds}`,
-		);
 		console.log('1 passed, 0 failed');
 		return 0;
 	} finally {
