@@ -158,8 +158,10 @@ async function main() {
 		await hook(baseUrl, FLOWS.wait, prompts(FLOWS.wait.count, 'a paper boat on a rainy street'));
 		await hook(baseUrl, FLOWS.images, prompts(FLOWS.images.count, 'a lighthouse at dawn'));
 		await hook(baseUrl, FLOWS.finished, prompts(FLOWS.finished.count, 'waves at night'));
+		const reached = {};
 		await until('the first three workflows at their stage (waiting, downloading, downloading)', () => {
 			const s = stages(sim);
+			for (const key of ['wait', 'images', 'finished']) if (s[key]) reached[key] ??= Math.round((Date.now() - started) / 1000);
 			return s.wait && s.images && s.finished;
 		}, 90_000, () => `(stages ${JSON.stringify(stages(sim))}; the gateway saw ${JSON.stringify(sim.requests.map((r) => `${r.origin} ${r.method} ${r.path}${r.answeredAt ? '' : ' (open)'}`))})`);
 		// Mid-submit: the third submit of "One by One" is held by the gateway until n8n is gone
@@ -168,7 +170,7 @@ async function main() {
 		sim.inject({ method: 'POST', path: VIDEO_SUBMIT, delayMs: 600_000, times: 1 });
 		await hook(baseUrl, FLOWS.submit, prompts(FLOWS.submit.count, 'a hot-air balloon'));
 		await until('"One by One" holding its third submit', () => stages(sim).submit, 60_000, () => JSON.stringify(sim.requests.slice(-10).map((r) => `${r.origin} ${r.method} ${r.path} ${r.body?.model ?? ''}`)));
-		console.log(`ok  at their stages: 10 videos waiting, 3 images and 2 videos downloading, a submit held (${Math.round((Date.now() - started) / 1000)} s)`);
+		console.log(`ok  at their stages: 10 videos waiting, 3 images and 2 videos downloading, a submit held (${Math.round((Date.now() - started) / 1000)} s; reached at ${JSON.stringify(reached)} s)`);
 
 		// What the gateway billed, as its own record says: tasks and sync result URLs.
 		const createdTasks = sim.taskIds();
