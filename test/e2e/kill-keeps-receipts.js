@@ -21,7 +21,7 @@
  * created, and nothing it did not. n8n's own log (kept by this runner as `docker logs` would) holds
  * none of the ids at warn: the receipt executions are the only record. The API key is in none.
  * Prints `kill-receipts line=<version> log_level=warn task_ids_created=… found=… sync_urls_created=… found=…`.
- * About 2 minutes per line (two n8n start-ups; the renders are not waited for).
+ * 1-2 minutes per line, mostly two n8n start-ups (the renders are not waited for).
  */
 const assert = require('node:assert/strict');
 const fs = require('node:fs');
