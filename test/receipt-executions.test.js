@@ -85,6 +85,20 @@ describe('receipt executions', () => {
 		expect(result.subExecutions).toEqual([]);
 	});
 
+	test('Retry On Fail: the last try\'s receipt execution still holds the tasks earlier tries created', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 300, failEvery: 2 });
+		const result = await runNode({
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waiting: { pollIntervalSeconds: 0.1 }, download: false },
+			credentials: ctx.creds,
+			items: items(3),
+			nodeSettings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+		});
+		expect(result.error).toBeUndefined();
+		// Try 1 made three tasks (the second failed); the later tries took up items 0 and 2 and sent item 1 again.
+		expect(ctx.sim.taskIds()).toHaveLength(5);
+		expect(entries(newest(result)).map((e) => [e.item, e.receipt, e.taskId])).toEqual(result.items.map((i, item) => [item, 'task', i.json.taskId]));
+	});
+
 	test('an n8n that refuses sub-workflow executions: every receipt is in the log at warn, the level production hosts keep', async () => {
 		const logs = captureLogs();
 		try {
