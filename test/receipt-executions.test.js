@@ -86,9 +86,9 @@ describe('receipt executions', () => {
 	});
 
 	test('Retry On Fail: the last try\'s receipt execution still holds the tasks earlier tries created', async () => {
-		ctx.sim.scenario('sora-2', { durationMs: 300, failEvery: 2 });
+		ctx.sim.scenario('seedance-2.0', { durationMs: 300, failEvery: 2 });
 		const result = await runNode({
-			parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: '={{ $json.prompt }}', waiting: { pollIntervalSeconds: 0.1 }, download: false },
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0'), prompt: '={{ $json.prompt }}', waiting: { pollIntervalSeconds: 0.1 }, download: false },
 			credentials: ctx.creds,
 			items: items(3),
 			nodeSettings: { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },

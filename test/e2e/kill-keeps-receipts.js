@@ -4,9 +4,9 @@
  *
  * One `n8n start` at N8N_LOG_LEVEL=warn (the level many production hosts run at), four published
  * Webhook workflows of the packed package, run side by side against the simulator:
- *   wait      Video → Generate, 10 videos (sora-2, 10-minute renders), Wait for Completion on: mid-wait
+ *   wait      Video → Generate, 10 videos (seedance-2.0, 10-minute renders), Wait for Completion on: mid-wait
  *   images    Image → Generate, 3 sync images (gpt-image-2, signed result URLs) whose files trickle in: mid-download
- *   finished  Video → Generate, 2 videos (seedance-2.0, 1.5-s renders) whose files do not come: mid-download
+ *   finished  Video → Generate, 2 videos (seedance-2.0-fast, 1.5-s renders) whose files do not come: mid-download
  *   submit    Video → Generate, 4 videos (veo-3.1-flash) one at a time; the third submit is held by the
  *             gateway (it creates nothing while held): mid-submit
  * Once the simulator shows every workflow at its stage, and n8n's executions list shows their
@@ -63,9 +63,9 @@ function workflow(key, nodeName, parameters, count) {
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 const WAITING = { pollIntervalSeconds: 1, maxWaitMinutes: 30 };
 const FLOWS = {
-	wait: workflow('wait', 'Make Videos', { resource: 'video', operation: 'generate', modelId: rl('sora-2'), waiting: WAITING }, 10),
+	wait: workflow('wait', 'Make Videos', { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0'), waiting: WAITING }, 10),
 	images: workflow('images', 'Make Images', { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2') }, 3),
-	finished: workflow('finished', 'Short Clips', { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0'), waiting: WAITING }, 2),
+	finished: workflow('finished', 'Short Clips', { resource: 'video', operation: 'generate', modelId: rl('seedance-2.0-fast'), waiting: WAITING }, 2),
 	submit: workflow('submit', 'One by One', { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), waiting: WAITING, options: { concurrency: 1 } }, 4),
 };
 const SUBMIT_HELD = 2; // the submit item the gateway holds when n8n is killed (items 0 and 1 answered)
@@ -100,11 +100,10 @@ async function receiptsOf(api, flow, version) {
 function stages(sim) {
 	const answered = (path, model) => sim.requests.filter((r) => r.method === 'POST' && (typeof path === 'string' ? r.path === path : path.test(r.path)) && r.body?.model === model);
 	const files = (re) => sim.requests.filter((r) => r.origin === 'files' && re.test(r.path));
-	const sora = sim.taskIds().filter((id) => sim.task(id).model === 'sora-2');
 	return {
-		wait: answered(VIDEO_SUBMIT, 'sora-2').filter((r) => r.answeredAt).length === FLOWS.wait.count && sim.requests.some((r) => r.method === 'GET' && sora.some((id) => r.path.includes(id))),
+		wait: answered(VIDEO_SUBMIT, 'seedance-2.0').filter((r) => r.answeredAt).length === FLOWS.wait.count,
 		images: answered(IMAGE_SUBMIT, 'gpt-image-2').filter((r) => r.answeredAt).length === FLOWS.images.count && files(/^\/files\/img-.*\.png$/).length >= 1,
-		finished: answered(VIDEO_SUBMIT, 'seedance-2.0').filter((r) => r.answeredAt).length === FLOWS.finished.count && files(/\.mp4$/).length >= FLOWS.finished.count,
+		finished: answered(VIDEO_SUBMIT, 'seedance-2.0-fast').filter((r) => r.answeredAt).length === FLOWS.finished.count && files(/\.mp4$/).length >= FLOWS.finished.count,
 		submit: answered(VIDEO_SUBMIT, 'veo-3.1-flash').length === SUBMIT_HELD + 1 && answered(VIDEO_SUBMIT, 'veo-3.1-flash').filter((r) => r.answeredAt).length === SUBMIT_HELD,
 	};
 }
@@ -146,9 +145,9 @@ async function main() {
 	});
 	const { sim } = instance;
 	try {
-		sim.scenario('sora-2', { durationMs: 600_000 });
+		sim.scenario('seedance-2.0', { durationMs: 600_000 });
 		sim.scenario('veo-3.1-flash', { durationMs: 600_000 });
-		sim.scenario('seedance-2.0', { durationMs: 1_500, urlField: 'result_url', resultHost: 'files' });
+		sim.scenario('seedance-2.0-fast', { durationMs: 1_500, urlField: 'result_url', resultHost: 'files' });
 		sim.scenario('gpt-image-2', { signedUrls: true });
 		// The file host: images trickle in a byte a second, videos get no answer at all.
 		sim.inject({ origin: 'files', path: /^\/files\/img-.*\.png$/, kind: 'trickle', times: 50 });
