@@ -56,7 +56,8 @@ async function executionsOf(stack, workflowId, since) {
 	// one that ended while the list was read): one entry per id, a finished one first.
 	const byId = new Map();
 	for (const e of [...list].sort((a, b) => Number(RUNNING.includes(a.status)) - Number(RUNNING.includes(b.status)))) if (!byId.has(String(e.id))) byId.set(String(e.id), e);
-	return [...byId.values()].filter((e) => Date.parse(e.startedAt) >= since - 1000).map((e) => ({ id: String(e.id), workflowId, status: e.status, stoppedAt: e.stoppedAt ? Date.parse(e.stoppedAt) : undefined }));
+	// Receipt executions (mode integrated, docs/receipts.md) are the node's records, not runs of the workload.
+	return [...byId.values()].filter((e) => e.mode !== 'integrated' && Date.parse(e.startedAt) >= since - 1000).map((e) => ({ id: String(e.id), workflowId, status: e.status, stoppedAt: e.stoppedAt ? Date.parse(e.stoppedAt) : undefined }));
 }
 
 

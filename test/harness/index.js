@@ -188,6 +188,10 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
  * loop then runs the node again). `executionTimeoutS`: the workflow's Timeout Workflow, as n8n's
  * WorkflowRunner applies it (settings.executionTimeout, additionalData.executionTimeoutTimestamp, and
  * the execution cancelled when it passes). `executionId`: executions of one process are told apart by it.
+ * Sub-workflow executions the node starts (`executeWorkflow`: receipt executions) are recorded in
+ * `subExecutions` ({ workflow, items, parentExecution, parentWorkflowId, at }) and answer as n8n does;
+ * `subWorkflows: 'fail'` makes them fail (an n8n that refuses them). `instanceBaseUrl`: what
+ * getInstanceBaseUrl() gives (default http://127.0.0.1:5678/).
  */
 async function runNode({
 	node = 'unifiedAiGateway',
@@ -201,6 +205,8 @@ async function runNode({
 	nodeSettings = {},
 	executionTimeoutS,
 	executionId = 'exec-1',
+	subWorkflows = 'record',
+	instanceBaseUrl,
 }) {
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
@@ -210,6 +216,14 @@ async function runNode({
 	const { workflow, node: nodeData } = makeWorkflow(node, { ...(onError ? { onError } : {}), ...nodeSettings }, parameters, undefined, undefined, settings);
 	const additionalData = makeAdditionalData(credentials, workflow.id, executionId);
 	if (executionTimeoutS !== undefined) additionalData.executionTimeoutTimestamp = Date.now() + executionTimeoutS * 1000;
+	if (instanceBaseUrl) additionalData.instanceBaseUrl = instanceBaseUrl;
+	const subExecutions = [];
+	// As n8n's WorkflowExecuteAdditionalData.executeWorkflow answers a finished sub-execution: its id and its last node's items.
+	additionalData.executeWorkflow = async (workflowInfo, _data, options) => {
+		if (subWorkflows === 'fail') throw new Error('sub-workflow executions are refused here');
+		subExecutions.push({ workflow: workflowInfo.code, items: options.inputData, parentExecution: options.parentExecution, parentWorkflowId: options.parentWorkflowId, at: Date.now() });
+		return { executionId: `${executionId}-sub-${subExecutions.length}`, data: [options.inputData] };
+	};
 	const runExecutionData = {
 		startData: {},
 		resultData: { runData: {} },
@@ -246,7 +260,7 @@ async function runNode({
 	// Every output of every test is checked against the operation's output schema (what n8n's editor
 	// offers for mapping before a run), so a schema cannot drift from what the node emits.
 	if (node === 'unifiedAiGateway') assertOutputMatchesSchema(parameters, output);
-	return { items: output, errorItems, error, status: run.status, durationMs, run, hints, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
+	return { items: output, errorItems, error, status: run.status, durationMs, run, hints, subExecutions, credentialReads: additionalData.credentialsHelper.reads ?? 0 };
 }
 
 /** Reads a binary output the way a downstream node would, whatever the storage mode. */

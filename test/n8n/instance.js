@@ -83,8 +83,11 @@ async function importInto(userFolder, { credentials, workflows, vars, publish },
 	}
 }
 
-/** SIGTERM, a moment, then SIGKILL of the whole group: n8n gets no time to wind anything down. */
-async function killHard(server) {
+/**
+ * SIGTERM, a moment, then SIGKILL of the whole group: n8n gets no time to wind anything down.
+ * sigterm: false sends SIGKILL alone (a crash, the OOM killer, `docker kill`): not even a warning.
+ */
+async function killHard(server, { sigterm = true } = {}) {
 	const send = (sig) => {
 		try {
 			process.kill(-server.pid, sig);
@@ -92,8 +95,10 @@ async function killHard(server) {
 			// gone already
 		}
 	};
-	send('SIGTERM');
-	await sleep(2000);
+	if (sigterm) {
+		send('SIGTERM');
+		await sleep(2000);
+	}
 	send('SIGKILL');
 	await server.stop();
 }
@@ -141,12 +146,12 @@ async function startInstance(options = {}) {
 		inst.cookie = undefined;
 		if (server) await server.stop();
 	};
-	/** The hard kill: SIGTERM, 2 s, SIGKILL of n8n's group. start() brings it back on the same folder. */
-	inst.kill = async () => {
+	/** The hard kill: SIGTERM, 2 s, SIGKILL of n8n's group ({ sigterm: false }: SIGKILL alone). start() brings it back on the same folder. */
+	inst.kill = async (opts = {}) => {
 		const server = inst.n8n;
 		inst.n8n = undefined;
 		inst.cookie = undefined;
-		if (server) await killHard(server);
+		if (server) await killHard(server, opts);
 	};
 	/** Everything started, in reverse: n8n (or the cluster), the simulator it started, tracked children, its temp folder. */
 	inst.stop = async () => {

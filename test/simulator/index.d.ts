@@ -198,6 +198,10 @@ export interface Simulator {
   /** null restores the default catalogue. */
   setModels(models: ModelObject[] | null): void;
   task(taskId: string): TaskRecord | undefined;
+  /** Every task created since reset(), oldest first. */
+  taskIds(): string[];
+  /** Every result URL a synchronous image answer carried since reset() (signed ones with their query). */
+  syncResults(): string[];
   close(): Promise<void>;
 }
 

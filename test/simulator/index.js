@@ -87,6 +87,10 @@ async function startSimulator(options = {}) {
     scenario: (model, opts) => sim.setScenario(model, opts),
     setBalance: (kind, values) => sim.setBalance(kind, values),
     setModels: (models) => sim.setModels(models),
+    /** Every task created since reset(), oldest first: what the gateway billed as tasks. */
+    taskIds: () => [...sim.tasks.keys()],
+    /** Every result URL a synchronous image answer carried since reset(): what it billed without a task. */
+    syncResults: () => [...sim.syncResults],
     task: (id) => {
       const t = sim.tasks.get(id);
       if (!t) return undefined;

@@ -70,6 +70,7 @@ class SimState {
     this.scenarios = new Map();
     this.taskNumbers = new Map();
     this.tasks = new Map();
+    this.syncResults = [];
     this.uploads = new Map();
     this.balances = defaultBalances();
     this.models = defaultModels();

@@ -8,7 +8,8 @@ import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './j
 import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
-import { hintJobRun } from './runHints';
+import { receiptsSettled } from './receipts';
+import { hintInNodeWait, hintJobRun } from './runHints';
 import { estimatedTimeOf } from './snapshot';
 import { isToolRun, toolPendingJson, toolWait, type ToolTask } from './toolMode';
 import { TaskFeed } from './taskFeed';
@@ -20,6 +21,19 @@ import { waitForTasks, type PendingTask, type WaitOutcome } from './waiter';
  * The two halves: submitAll (engine/submitAll.ts), then awaitResults.
  */
 export async function runJobs<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	itemCount: number,
+	plannedJobs: JobPlan<P, S>,
+): Promise<INodeExecutionData[]> {
+	try {
+		return await submitAndWait(ctx, itemCount, plannedJobs);
+	} finally {
+		// The node's output is never ahead of its receipt executions (docs/receipts.md).
+		await receiptsSettled(ctx);
+	}
+}
+
+async function submitAndWait<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	itemCount: number,
 	plannedJobs: JobPlan<P, S>,
@@ -210,6 +224,7 @@ async function finishRun<P, S extends Submitted>(
 	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])));
 	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(item.json, tool);
 	hintJobRun(ctx, output, plan.receipts !== false, plan.wait !== false);
+	if (plan.wait && !tool) hintInNodeWait(ctx, plan.wait, states.flatMap((s) => (s.submitted?.taskId && s.submitted.route ? [s.submitted.route] : [])));
 	return output;
 }
 

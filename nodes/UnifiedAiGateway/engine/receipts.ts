@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { ReceiptExecutions } from './receiptExecutions';
 import type { QueryRoute } from './routes';
 
 /** n8n's custom execution data: at most 10 keys per execution, keys [A-Za-z0-9_] ≤ 50, values ≤ 255. */
@@ -19,6 +20,11 @@ function listedItems(value: string | undefined): number[] {
 	return listed ? listed[1].split(' ').filter(Boolean).map(Number) : [];
 }
 
+/** Result URLs as receipts name them: an inline (base64) result by its kind and size, not its bytes. */
+function shownUrls(urls: string[]): string[] {
+	return urls.map((url) => (/^data:/i.test(url) ? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)` : url));
+}
+
 /** Appends `value` to the last chunk when it fits (space-separated), else starts one; returns the chunk's index. */
 function appendChunked(chunks: string[], value: string): number {
 	const last = chunks.length - 1;
@@ -34,8 +40,10 @@ function appendChunked(chunks: string[], value: string): number {
  *    node and route, `gateway_<Node>_<route>[_n]`, its value the ids separated by spaces (ready
  *    to paste into the trigger's Task IDs), and `gateway_<Node>_sending` listing the items whose
  *    submit was sent but not yet answered (they may have been created);
- *  - the n8n log at info level, one line per task with the execution id and item index: the
- *    trace that survives a killed process.
+ *  - receipt executions (engine/receiptExecutions.ts): saved by n8n in its database while the node
+ *    still runs, so a killed process loses none, whatever the log level (docs/receipts.md);
+ *  - the n8n log at info level, one line per task with the execution id and item index (at warn
+ *    while receipt executions cannot be written).
  */
 export class ReceiptLog {
 	private readonly prefix: string;
@@ -53,19 +61,44 @@ export class ReceiptLog {
 	 */
 	private lostBefore?: Set<number>;
 
+	private readonly durable: ReceiptExecutions;
+
 	constructor(
 		private readonly ctx: IExecuteFunctions,
 		private readonly noun: string,
 		private readonly earlierSending: Iterable<number> = [],
+		earlierCreated: Iterable<[number, { taskId?: string; route?: QueryRoute; receiptUrls?: string[] }]> = [],
 	) {
 		const name = ctx.getNode().name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
 		this.prefix = `gateway_${name || 'node'}`;
+		this.durable = new ReceiptExecutions(ctx, (reason, entries) =>
+			this.ctx.logger?.warn(
+				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" could not save its receipts as an execution of this workflow (${reason}); they are in this log, at warn level from now on: ${entries.join('; ') || 'none yet'}`,
+				{ executionId: this.executionId() },
+			),
+		);
+		let runs = runsOf.get(ctx);
+		if (!runs) runsOf.set(ctx, (runs = new Set()));
+		runs.add(this.durable);
+		// Retry On Fail: what earlier tries left stays in this try's receipt executions, which hold the whole run.
+		for (const itemIndex of earlierSending) this.durable.set(itemIndex, { receipt: 'unanswered' }, false);
+		for (const [itemIndex, earlier] of earlierCreated) {
+			if (earlier.taskId && earlier.route) this.durable.set(itemIndex, { receipt: 'task', taskId: earlier.taskId, queryRoute: earlier.route }, false);
+			else if (earlier.receiptUrls?.length) this.durable.set(itemIndex, { receipt: 'result', resultUrls: shownUrls(earlier.receiptUrls) }, false);
+		}
 	}
 
 	/** A submit is about to go out: until it answers, the item may or may not have a task. */
 	submitting(itemIndex: number): void {
 		this.sending.add(itemIndex);
+		this.durable.set(itemIndex, { receipt: 'unanswered' }, false);
 		this.writeSending();
+	}
+
+	/** A receipt line: info, or warn while receipt executions cannot be written (it is then the only durable trace). */
+	private logReceipt(message: string, meta: Record<string, unknown>): void {
+		if (this.durable.failure === undefined) this.ctx.logger?.info(message, meta);
+		else this.ctx.logger?.warn(message, meta);
 	}
 
 	/**
@@ -75,9 +108,11 @@ export class ReceiptLog {
 	 */
 	answered(itemIndex: number, taskId?: string, route?: QueryRoute, receiptUrls?: string[]): void {
 		this.sending.delete(itemIndex);
+		if (!(taskId && route) && !(receiptUrls && receiptUrls.length > 0)) this.durable.set(itemIndex, undefined, false);
 		if (!taskId && receiptUrls && receiptUrls.length > 0) this.receipt(itemIndex, receiptUrls);
 		if (taskId && route) {
-			this.ctx.logger?.info(
+			this.durable.set(itemIndex, { receipt: 'task', taskId, queryRoute: route }, true);
+			this.logReceipt(
 				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
@@ -88,8 +123,9 @@ export class ReceiptLog {
 
 	/** A paid synchronous result (no task id): its URLs into the log and custom data `gateway_<Node>_results[_n]`. */
 	private receipt(itemIndex: number, urls: string[]): void {
-		const shown = urls.map((url) => (/^data:/i.test(url) ? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)` : url));
-		this.ctx.logger?.info(
+		const shown = shownUrls(urls);
+		this.durable.set(itemIndex, { receipt: 'result', resultUrls: shown }, true);
+		this.logReceipt(
 			`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
 			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
 		);
@@ -185,4 +221,16 @@ export class ReceiptLog {
 			return 'unknown';
 		}
 	}
+}
+
+/** The receipt executions of every ReceiptLog of a node run (its n8n context). */
+const runsOf = new WeakMap<IExecuteFunctions, Set<ReceiptExecutions>>();
+
+/**
+ * The node run ends: every receipt not yet in a receipt execution is written now, so the node's
+ * output is never ahead of its durable record. Never throws.
+ */
+export async function receiptsSettled(ctx: IExecuteFunctions): Promise<void> {
+	const runs = runsOf.get(ctx);
+	if (runs) await Promise.all([...runs].map(async (run) => await run.settled()));
 }

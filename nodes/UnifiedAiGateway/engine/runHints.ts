@@ -1,6 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { addHint } from './hints';
+import type { WaitSettings } from './jobPlan';
+import { QUERY_ROUTES, type QueryRoute } from './routes';
+import { executionLimit } from './timeLimit';
 
 /** Shown on every billed run with n8n's Retry On Fail on: what a retry does with tasks already created. */
 export const RETRY_ON_FAIL_HINT =
@@ -31,4 +34,34 @@ export function hintJobRun(ctx: IExecuteFunctions, output: INodeExecutionData[],
 		);
 	}
 	if (billed && ctx.getNode().retryOnFail === true) addHint(ctx, RETRY_ON_FAIL_HINT, 'info');
+}
+
+/** An in-node wait longer than this is worth the Wait-node loop (docs/receipts.md). */
+export const LONG_IN_NODE_WAIT_MS = 5 * 60_000;
+
+const LOOP_POINTER = 'Use a Wait-node loop: README "Long renders that survive a restart"';
+
+/** n8n Cloud, as the node can tell without `process`: the instance's own address. */
+function onN8nCloud(ctx: IExecuteFunctions): boolean {
+	try {
+		return /\.n8n\.cloud$/i.test(new URL(ctx.getInstanceBaseUrl()).hostname);
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * Where the user decides how to wait, the output pane says when a wait inside the node cannot
+ * outlive n8n: on n8n Cloud, under an execution time limit, or for a Max Wait over 5 minutes (a
+ * restart, a deploy or a crash ends it; the task ids survive in the receipts, the wait does not).
+ * `routes`: the query routes of the tasks waited for (Max Wait 0 follows each route's window).
+ * One line, at most 120 characters.
+ */
+export function hintInNodeWait(ctx: IExecuteFunctions, wait: WaitSettings, routes: QueryRoute[]): void {
+	if (routes.length === 0) return;
+	const longest = Math.max(...routes.map((route) => (wait.deadlineMs && wait.deadlineMs > 0 ? wait.deadlineMs : QUERY_ROUTES[route].deadlineMs)));
+	const limit = executionLimit(ctx);
+	if (onN8nCloud(ctx)) addHint(ctx, `On n8n Cloud a restart or time limit ends this wait. ${LOOP_POINTER}`);
+	else if (limit) addHint(ctx, `A time limit or restart of n8n ends this wait. ${LOOP_POINTER}`);
+	else if (longest > LONG_IN_NODE_WAIT_MS) addHint(ctx, `A restart of n8n ends this wait of up to ${Math.round(longest / 60_000)} min. ${LOOP_POINTER}`);
 }

@@ -76,13 +76,13 @@ export async function submitAll<P, S extends Submitted>(
 }
 
 /**
- * The plan with every submit recorded in the receipts (custom data, log) as it goes out and as
+ * The plan with every submit recorded in the receipts (custom data, receipt executions, log) as it goes out and as
  * it answers, and no new submit started once Stop was pressed.
  */
 export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
 	if (plan.receipts === false) return plan;
 	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
-	const receipts = new ReceiptLog(ctx, plan.noun, memory?.unanswered());
+	const receipts = new ReceiptLog(ctx, plan.noun, memory?.unanswered(), memory?.createdBefore());
 	const signal = cancelSignalOf(ctx);
 	return {
 		...plan,

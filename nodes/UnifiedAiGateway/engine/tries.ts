@@ -108,6 +108,11 @@ export class TryMemory {
 		return [...this.records].filter(([, record]) => record.state === 'sending').map(([itemIndex]) => itemIndex);
 	}
 
+	/** What earlier tries created, by item: their receipts belong in this try's record too (receipts.ts). */
+	createdBefore(): Array<[number, Submitted]> {
+		return [...this.records].flatMap(([itemIndex, record]) => (record.state === 'created' ? [[itemIndex, record.submitted] as [number, Submitted]] : []));
+	}
+
 	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */
 	forget(itemIndex: number): void {
 		this.records.delete(itemIndex);

@@ -83,6 +83,8 @@ async function answer(ctx, body, model, mode) {
     url: signed(`${sim.urls.files}/files/${stem}-${i + 1}.png`, sim.scenarioFor(model).signedUrls),
     revised_prompt: body.prompt,
   }));
+  // What a synchronous answer billed, as sent (a test compares the receipts a client kept with it).
+  sim.syncResults.push(...data.map((d) => d.url));
   sendJson(ctx, 200, { created: unixSeconds(), data });
 }
 
