@@ -98,6 +98,8 @@ export interface Scenario {
   images?: number;
   /** Finished video tasks point at a streamed file of exactly this many bytes. */
   videoBytes?: number;
+  /** A video task's URL is `{serverAddress}/v1/videos/{id}/content`: the relay's own configured address. */
+  serverAddress?: string;
 }
 
 export interface BalanceValues {

@@ -6,7 +6,7 @@ const { OUTCOMES, VARIANTS } = require('./tasks');
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
-  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase',
+  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'serverAddress',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -29,6 +29,7 @@ function checkScenario(opts) {
   if (opts.videoSubmit !== undefined && opts.videoSubmit !== 'openai') throw new TypeError("scenario: videoSubmit must be 'openai'");
   if (opts.videoResult !== undefined && !['videos', 'video_url'].includes(opts.videoResult)) throw new TypeError("scenario: videoResult must be 'videos' or 'video_url'");
   if (opts.statusCase !== undefined && opts.statusCase !== 'upper') throw new TypeError("scenario: statusCase must be 'upper'");
+  if (opts.serverAddress !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(opts.serverAddress)) throw new TypeError('scenario: serverAddress must be an http(s) URL without query');
   const d = opts.durationMs;
   if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');
   const e = opts.estimatedTime;
