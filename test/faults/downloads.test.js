@@ -233,15 +233,13 @@ const CASES = {
 		error: (text) => expect(text).toMatch(/not writable: its file system is read-only \(EROFS\)/),
 		storage: true,
 	},
-	// n8n keeps binaries in memory (1.x's default): a file past what memory holds is refused before a byte
-	// is kept (the image's own limit is below it already).
+	// n8n keeps binaries in memory (1.x's default): a file past what memory holds is refused before a byte is kept.
 	'a 100 MB file while n8n keeps binary data in memory': {
 		inject: (sim, target) =>
 			sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 100 * 1024 * 1024, contentType: target.kind === 'video' ? 'video/mp4' : 'image/png', times: Infinity }),
 		harness: { binaryMode: 'default' },
 		error: (text, target) => {
-			if (target.kind === 'image') return expect(text).toMatch(/larger than the limit of 50 MB for images/);
-			expect(text).toMatch(/larger than the limit of 64 MB for videos while n8n keeps binary data in memory \(it declares 100 MB\)/);
+			expect(text).toMatch(/larger than the limit of 24 MB for (images|videos) while n8n keeps binary data in memory \(it declares 100 MB\)/);
 			expect(text).toMatch(/N8N_DEFAULT_BINARY_DATA_MODE=filesystem/);
 		},
 		within: 10_000,
@@ -335,7 +333,8 @@ describe('a huge file that does not declare its length', () => {
 		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 300 * 1024 * 1024, declareLength: false, times: Infinity });
 		const run = await TARGETS['sync image'].run();
 		const failed = failedItem(run);
-		expect(failed.json.error).toMatch(/larger than the limit of 50 MB for images \(more than that arrived\)/);
+		// The harness keeps binaries in memory, as n8n 1.x does by default: that limit applies.
+		expect(failed.json.error).toMatch(/larger than the limit of 24 MB for images while n8n keeps binary data in memory \(more than that arrived\)/);
 		expectReceipt('sync image', run, failed);
 		expect(run.durationMs).toBeLessThan(20_000);
 	}, 30_000);

@@ -16,16 +16,19 @@ export type BinaryMode = 'memory' | 'filesystem' | 'database' | 'objectStore';
  * Per mode, the default size limit of one result file (MB), before Options → Max File Size:
  * - memory: n8n holds the file twice while storing it (the bytes, then their base64 text on the
  *   JavaScript heap) and keeps the text until the execution ends and is saved (a third copy, the
- *   saved JSON): a bigger file can run n8n out of memory and end every execution on the instance.
+ *   saved JSON). Measured (npm run bench:binary, n8n 2.41.1, heap capped at 384 MB, three videos
+ *   at once): 16 MB each peaked at 285 MB of heap, 24 MB at 331 MB, 32 MB at 374 MB (the edge),
+ *   60 MB ran n8n out of memory and ended every execution on it. A bigger file is refused, naming
+ *   N8N_DEFAULT_BINARY_DATA_MODE=filesystem.
  * - database: n8n's own per-file limit there (N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE, 512 by
  *   default); past it n8n refuses the file only after holding all of it in memory.
  * - filesystem and object stores: the file streams to storage; the kind's own limit.
  */
-export const MEMORY_MODE_MAX_MB = 64;
+export const MEMORY_MODE_MAX_MB = 24;
 export const DATABASE_MODE_MAX_MB = 512;
 
 /** A file bigger than this (or of unknown size) is stored one at a time where n8n holds it whole. */
-export const LARGE_FILE_BYTES = 32 * 1024 * 1024;
+export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 export function modeOfBinary(binary: IBinaryData): BinaryMode {
 	const prefix = typeof binary.id === 'string' && binary.id.includes(':') ? binary.id.split(':')[0] : undefined;
@@ -197,5 +200,5 @@ export function describeStorage(mode: BinaryMode | undefined, folder: string | u
 	if (mode === 'objectStore') return "n8n's external binary-data store (S3 or Azure)";
 	if (mode === 'memory') return "n8n's memory (binary data mode `default`)";
 	const where = folder ? ` ${folder}` : '';
-	return `n8n's binary-data folder${where} (N8N_BINARY_DATA_STORAGE_PATH; by default the binaryData folder in n8n's user folder, ~/.n8n/binaryData)`;
+	return `n8n's binary-data folder${where} (N8N_BINARY_DATA_STORAGE_PATH; by default in n8n's user folder: ~/.n8n/storage on n8n 2.x, ~/.n8n/binaryData on 1.x)`;
 }

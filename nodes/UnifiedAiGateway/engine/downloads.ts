@@ -289,7 +289,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					continue;
 				}
 			}
-			const outcome = await receive(ctx, stream, source, response, url, options, { kind, maxBytes: limitOf(declaredType), limitOf, secrets, fail, attempt, mode });
+			const outcome = await receive(ctx, stream, source, response, url, options, { kind, maxBytes: limitOf(declaredType), limitOf, secrets, fail, attempt, mode, declared: sized ? declared : undefined });
 			if (outcome.binary) return outcome.binary;
 			if (attempt >= DOWNLOAD_ATTEMPTS || !outcome.retry) throw outcome.error;
 			await abortableSleep(backoffDelay(attempt - 1), signal);
@@ -309,6 +309,8 @@ interface Limits {
 	attempt: number;
 	/** Where n8n keeps binaries, when known (engine/binaryStore.ts). */
 	mode: BinaryMode | undefined;
+	/** The Content-Length the host declared, when it declared one. */
+	declared: number | undefined;
 }
 
 type Outcome = { binary: IBinaryData } | { binary?: undefined; error: Error; retry: boolean };
@@ -425,6 +427,26 @@ async function receive(
 			throw new Error('download large');
 		}
 		const fileName = fileNameOf(response, url, options, media);
+		if (!ended && holdsWholeFile(limits.mode) && limits.declared !== undefined && limits.declared <= limits.maxBytes) {
+			// n8n gathers the whole file into one buffer anyway (memory and database modes): given one
+			// buffer of the declared size, it keeps that one instead of the chunks and their copy (half
+			// the memory at the peak).
+			const whole = Buffer.allocUnsafe(limits.declared);
+			let filled = first.copy(whole, 0);
+			for (let chunk = await next(); chunk; chunk = await next()) {
+				if (filled + chunk.length > whole.length) {
+					readFailed = true;
+					throw new Error(`the file host sent more than the ${limits.declared} bytes it declared`);
+				}
+				filled += chunk.copy(whole, filled);
+			}
+			if (filled < whole.length) {
+				readFailed = true;
+				throw new Error(`the body ended after ${filled} of ${limits.declared} bytes`);
+			}
+			storing = true;
+			return { binary: await storeBinary(ctx, whole, fileName, media) };
+		}
 		storing = true;
 		if (ended) return { binary: await storeBinary(ctx, first, fileName, media) };
 		const rest = async function* () {
