@@ -70,6 +70,7 @@ export async function finishedItem(
 	if (!download || snapshot.state !== 'succeeded') return { json };
 	const binary: Record<string, IBinaryData> = {};
 	const failed: DownloadError[] = [];
+	const deliveredFrom: string[] = [];
 	const { maxBytes } = readDownloadLimits(ctx, 0);
 	for (const index of snapshot.urls.keys()) {
 		const file = await resultFile(ctx, snapshot.urls, index, {
@@ -83,10 +84,16 @@ export async function finishedItem(
 				: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
 		});
 		if (file instanceof DownloadError) failed.push(file);
-		else binary[index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`] = file;
+		else {
+			binary[index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`] = file.binary;
+			if (file.from) deliveredFrom.push(file.from);
+		}
 	}
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
-	if (failed.length === 0) return { json, ...kept };
+	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+	// (A video task has one file; its route is the task's.)
+	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
+	if (failed.length === 0) return { json: from, ...kept };
 	const downloadError = [failed[0].message, failed[0].description].filter(Boolean).join('\n');
-	return { json: { ...json, downloadError, failedUrls: failed.map((error) => error.url) }, ...kept };
+	return { json: { ...from, downloadError, failedUrls: failed.map((error) => error.url) }, ...kept };
 }

@@ -76,20 +76,28 @@ function reportFailure(name, e) {
 async function runOne(w, ctx) {
 	ctx.sim.reset();
 	if (typeof w.check.before === 'function') await w.check.before(ctx.sim);
-	const res = await cli.executeWorkflow(ctx.userFolder, w.id, {
-		timeoutMs: w.check.timeoutMs || Number(process.env.E2E_TIMEOUT_MS) || 180000,
-	});
-	const result = { ...res, userFolder: ctx.userFolder, version: ctx.version };
-	if (w.check.expectError) {
-		if (res.ok) throw new Error('the execution succeeded, but an error was expected');
-	} else if (!res.ok) {
-		throw new Error(res.error);
+	// setup(ctx) → { env, teardown, result }: settings of this workflow's n8n process, what undoes them
+	// once the assertion has run (it may read what n8n stored there), facts handed to the assertion.
+	const setup = typeof w.check.setup === 'function' ? ((await w.check.setup(ctx)) ?? {}) : {};
+	try {
+		const res = await cli.executeWorkflow(ctx.userFolder, w.id, {
+			timeoutMs: w.check.timeoutMs || Number(process.env.E2E_TIMEOUT_MS) || 180000,
+			...(setup.env ? { env: setup.env } : {}),
+		});
+		const result = { ...res, userFolder: ctx.userFolder, version: ctx.version, ...setup.result };
+		if (w.check.expectError) {
+			if (res.ok) throw new Error('the execution succeeded, but an error was expected');
+		} else if (!res.ok) {
+			throw new Error(res.error);
+		}
+		// A check may return a note (a part it could not run here, e.g. without ffprobe): printed on its ok line.
+		const note = await w.check(res.run, ctx.sim, result);
+		// What the node emitted in real n8n matches the output schema n8n shows before a run.
+		assertRunMatchesSchemas(res.run, w.nodes);
+		return [res.warning, typeof note === 'string' ? note : undefined].filter(Boolean).join('; ') || undefined;
+	} finally {
+		await setup.teardown?.();
 	}
-	// A check may return a note (a part it could not run here, e.g. without ffprobe): printed on its ok line.
-	const note = await w.check(res.run, ctx.sim, result);
-	// What the node emitted in real n8n matches the output schema n8n shows before a run.
-	assertRunMatchesSchemas(res.run, w.nodes);
-	return [res.warning, typeof note === 'string' ? note : undefined].filter(Boolean).join('; ') || undefined;
 }
 
 /**

@@ -45,8 +45,8 @@ function binaryBuffer(result, binary) {
 	if (!m) throw new Error(`binary has neither inline data nor a filesystem id: ${JSON.stringify(binary)}`);
 	const fs = require('fs');
 	const path = require('path');
-	// 1.x keeps the store in .n8n/binaryData, 2.x in .n8n/storage.
-	const candidates = ['binaryData', 'storage'].map((store) => path.join(result.userFolder, '.n8n', store, m[1]));
+	// 1.x keeps the store in .n8n/binaryData, 2.x in .n8n/storage; a workflow's setup may have moved it (binaryFolder).
+	const candidates = [...(result.binaryFolder ? [path.join(result.binaryFolder, m[1])] : []), ...['binaryData', 'storage'].map((store) => path.join(result.userFolder, '.n8n', store, m[1]))];
 	const file = candidates.find((f) => fs.existsSync(f));
 	if (!file) throw new Error(`binary ${id} is not in n8n's store (${candidates.join(' or ')})`);
 	return fs.readFileSync(file);

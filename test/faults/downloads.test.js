@@ -3,7 +3,7 @@
 // its receipt is the full signed URL), task image and video (the task id), and the trigger. Each
 // row checks the output, the error's words (who failed, what to do), the receipt in the item, in
 // custom data and in n8n's log, and that the key shows up nowhere.
-const { runNode, pollTrigger } = require('../harness');
+const { runNode, pollTrigger, useBinaryMode } = require('../harness');
 const { useSimulator, createTask } = require('../support');
 const { API_KEY, everythingVisible, captureLogs, sleep } = require('./pollMatrix');
 
@@ -18,22 +18,22 @@ const XML_DENIED = '<?xml version="1.0" encoding="UTF-8"?><Error><Code>AccessDen
 const TARGETS = {
 	'sync image': {
 		kind: 'image',
-		run: async (extra = {}) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', ...extra }),
+		run: async (extra = {}, harness) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a red bicycle', ...extra }, harness),
 	},
 	'task image': {
 		kind: 'image',
-		run: async (extra = {}) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a red bicycle', ...extra }),
+		run: async (extra = {}, harness) => await node({ resource: 'image', operation: 'generate', modelId: rl('gpt-image-2-async'), prompt: 'a red bicycle', ...extra }, harness),
 	},
 	video: {
 		kind: 'video',
-		run: async (extra = {}) => {
-			ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', signedUrls: true });
-			return await node({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', videoRoute: 'compatibility', ...extra });
+		run: async (extra = {}, harness) => {
+			ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', signedUrls: true, ...harness?.scenario });
+			return await node({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', videoRoute: 'compatibility', ...extra }, harness);
 		},
 	},
 	trigger: {
 		kind: 'image',
-		run: async (extra = {}) => {
+		run: async (extra = {}, harness = {}) => {
 			const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 			await sleep(150);
 			const logs = captureLogs();
@@ -46,6 +46,8 @@ const TARGETS = {
 					credentials: ctx.creds,
 					workflowId: `downloads-${id}`,
 					...budget,
+					binaryMode: harness.binaryMode ?? 'default',
+					binaryFault: harness.binaryFault,
 				});
 				const items = (result ?? [[]])[0].map((item) => ({ json: { ...item.json, error: item.json.downloadError }, binary: item.binary }));
 				return { result: { items, run: undefined }, logs: logs.lines, durationMs: Date.now() - started };
@@ -56,7 +58,8 @@ const TARGETS = {
 	},
 };
 
-async function node(parameters) {
+/** `harness`: where n8n keeps binaries in this run (binaryMode) and how its store fails (binaryFault). */
+async function node(parameters, harness = {}) {
 	const logs = captureLogs();
 	const started = Date.now();
 	try {
@@ -64,6 +67,8 @@ async function node(parameters) {
 			parameters: { download: true, ...parameters, waiting: { pollIntervalSeconds: 0.1, ...parameters?.waiting } },
 			credentials: ctx.creds,
 			continueOnFail: true,
+			binaryMode: harness.binaryMode ?? 'default',
+			binaryFault: harness.binaryFault,
 		});
 		return { result, logs: logs.lines, durationMs: Date.now() - started };
 	} finally {
@@ -201,6 +206,65 @@ const CASES = {
 		},
 		within: 10_000,
 	},
+	// n8n's own storage fails while the file is stored: the n8n host, not the file host. Fetched once
+	// (a full disk fails every try), the task's state stays what the gateway said (completed).
+	"n8n's disk full while storing (ENOSPC)": {
+		harness: { binaryMode: 'filesystem', binaryFault: { code: 'ENOSPC', afterBytes: 1024 } },
+		error: (text) => {
+			expect(text).toMatch(/could not be stored: the disk of the n8n host is full \(ENOSPC\)/);
+			// Where n8n keeps binaries: its folder, named although a write error names no path.
+			expect(text).toMatch(/n8n's binary-data folder \/\S+uag-binary-\w+ \(N8N_BINARY_DATA_STORAGE_PATH/);
+			expect(text).toMatch(/not the gateway or its file host/);
+			expect(text).not.toMatch(/stopped arriving|download interrupted|closed the connection/);
+		},
+		storage: true,
+	},
+	"n8n's binary folder not writable (EACCES)": {
+		harness: { binaryMode: 'filesystem', binaryFault: { code: 'EACCES' } },
+		error: (text) => {
+			expect(text).toMatch(/n8n's storage on its host is not writable: n8n may not write there \(EACCES\)/);
+			// The folder, from the path the error names.
+			expect(text).toMatch(/binary-data folder \/\S+uag-binary-\w+ /);
+		},
+		storage: true,
+	},
+	"n8n's file system read-only (EROFS)": {
+		harness: { binaryMode: 'filesystem', binaryFault: { code: 'EROFS' } },
+		error: (text) => expect(text).toMatch(/not writable: its file system is read-only \(EROFS\)/),
+		storage: true,
+	},
+	// n8n keeps binaries in memory (1.x's default): a file past what memory holds is refused before a byte is kept.
+	'a 100 MB file while n8n keeps binary data in memory': {
+		inject: (sim, target) =>
+			sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 100 * 1024 * 1024, contentType: target.kind === 'video' ? 'video/mp4' : 'image/png', times: Infinity }),
+		harness: { binaryMode: 'default' },
+		error: (text, target) => {
+			expect(text).toMatch(/larger than the limit of 24 MB for (images|videos) while n8n keeps binary data in memory \(it declares 100 MB\)/);
+			expect(text).toMatch(/N8N_DEFAULT_BINARY_DATA_MODE=filesystem/);
+		},
+		within: 10_000,
+	},
+	// Database mode: n8n's own limit per file (512 MB unless set) is applied before n8n gathers the file in memory.
+	"a 600 MB file past n8n's database-mode limit": {
+		inject: (sim, target) =>
+			sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 600 * 1024 * 1024, contentType: target.kind === 'video' ? 'video/mp4' : 'image/png', times: Infinity }),
+		harness: { binaryMode: 'database' },
+		error: (text, target) => {
+			if (target.kind === 'image') return expect(text).toMatch(/larger than the limit of 50 MB for images/);
+			expect(text).toMatch(/larger than the limit of 512 MB for videos \(n8n's own default limit per file in its database binary mode\)/);
+			expect(text).toMatch(/N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE/);
+		},
+		within: 10_000,
+	},
+	// n8n's database limit set lower than its default: n8n itself refuses; named as n8n's limit, not fetched again.
+	"n8n's database limit set lower (FileTooLargeError)": {
+		harness: { binaryMode: 'database', dbMaxFileSizeMb: 0.001 },
+		error: (text) => {
+			expect(text).toMatch(/could not be stored: n8n refused to store it: the file is larger than n8n's limit of 0\.001 MB per file in database mode \(N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE\)/);
+			expect(text).toMatch(/n8n's database/);
+		},
+		storage: true,
+	},
 };
 
 describe.each(Object.keys(TARGETS))('%s', (targetName) => {
@@ -208,12 +272,24 @@ describe.each(Object.keys(TARGETS))('%s', (targetName) => {
 
 	test.each(Object.keys(CASES))('%s: an error item with its receipt; nothing stored as a result', async (caseName) => {
 		const row = CASES[caseName];
-		row.inject(ctx.sim, target);
+		row.inject?.(ctx.sim, target);
 		const parameters = typeof row.parameters === 'function' ? row.parameters(target, targetName) : row.parameters ?? {};
-		const run = await target.run(parameters);
+		if (row.harness?.dbMaxFileSizeMb) (await useBinaryMode('database')).config.dbMaxFileSize = row.harness.dbMaxFileSizeMb;
+		let run;
+		try {
+			run = await target.run(parameters, row.harness);
+		} finally {
+			if (row.harness?.dbMaxFileSizeMb) (await useBinaryMode('default')).config.dbMaxFileSize = 512;
+		}
 		const failed = failedItem(run);
-		row.error(`${failed.json.error}\n${failed.json.description ?? ''}`);
+		row.error(`${failed.json.error}\n${failed.json.description ?? ''}`, target);
 		expectReceipt(targetName, run, failed);
+		if (row.storage) {
+			// n8n's own storage failed: the file was fetched once, and the finished task is not called failed.
+			expect(ctx.sim.requests.filter((r) => r.origin === 'files').length).toBe(1);
+			expect(failed.json.state).not.toBe('failed');
+			if (targetName !== 'sync image') expect(`${failed.json.error}`).toMatch(/^The result .* could not be stored: .*\. Task task_\w+ completed at the gateway and was paid for/);
+		}
 		if (row.fetches) expect(ctx.sim.requests.filter((r) => r.origin === 'files').length).toBeGreaterThanOrEqual(row.fetches);
 		if (row.within) expect(run.durationMs).toBeLessThan(row.within);
 		// A submit is never repeated because a download failed.
@@ -257,7 +333,8 @@ describe('a huge file that does not declare its length', () => {
 		ctx.sim.inject({ origin: 'files', path: FILE, kind: 'huge', bytes: 300 * 1024 * 1024, declareLength: false, times: Infinity });
 		const run = await TARGETS['sync image'].run();
 		const failed = failedItem(run);
-		expect(failed.json.error).toMatch(/larger than the limit of 50 MB for images \(more than that arrived\)/);
+		// The harness keeps binaries in memory, as n8n 1.x does by default: that limit applies.
+		expect(failed.json.error).toMatch(/larger than the limit of 24 MB for images while n8n keeps binary data in memory \(more than that arrived\)/);
 		expectReceipt('sync image', run, failed);
 		expect(run.durationMs).toBeLessThan(20_000);
 	}, 30_000);
@@ -286,5 +363,132 @@ describe('Stop pressed mid-download', () => {
 		const shown = JSON.stringify({ items: result.items.map((i) => i.json), error: result.error && { m: result.error.message, d: result.error.description } });
 		expect(shown).toContain(url);
 		expect(everythingVisible(result, logs.lines)).not.toContain(API_KEY);
+	}, 30_000);
+});
+
+describe("n8n's own storage fails while the run stops on the first failed item", () => {
+	test('the stop-on-fail error lists the other finished tasks as completed at the gateway, file not stored (never failed)', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url' });
+		const logs = captureLogs();
+		let result;
+		try {
+			result = await runNode({
+				parameters: { resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', videoRoute: 'compatibility', download: true, waiting: { pollIntervalSeconds: 0.1 } },
+				credentials: ctx.creds,
+				items: [{ json: {} }, { json: {} }, { json: {} }],
+				binaryMode: 'filesystem',
+				binaryFault: { code: 'ENOSPC' },
+			});
+		} finally {
+			logs.restore();
+		}
+		expect(result.error.message).toMatch(/could not be stored: the disk of the n8n host is full \(ENOSPC\)\. Task task_\w+ completed at the gateway and was paid for/);
+		const results = result.error.context.results;
+		expect(results).toHaveLength(2);
+		for (const other of results) {
+			expect(other.state).toBe('notStored');
+			expect(other.taskId).toMatch(/^task_/);
+			expect(result.error.description).toContain(`task ${other.taskId} completed at the gateway (paid), file not stored: ${other.urls[0]}`);
+		}
+		expect(result.error.description).not.toMatch(/task \w+ failed/);
+		// Each file fetched once: a full disk is not a network cut.
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(3);
+		expect(ctx.sim.requests.filter((r) => r.method === 'POST')).toHaveLength(3);
+	}, 30_000);
+});
+
+// The relay builds a video's result_url from its own configured server address
+// (`{server address}/v1/videos/{id}/content`), which need not be the Base URL pasted
+// (docs/gateway-contract.md §10.2). The file is read from the same route under the Base URL, with
+// the key; the key never goes to the other address; the item says which route delivered.
+describe("a result URL on the relay's own server address", () => {
+	const port = () => new URL(ctx.sim.mainUrl).port;
+	const video = (extra = {}) => ({ resource: 'video', operation: 'generate', modelId: rl('sora-2'), prompt: 'waves', videoRoute: 'compatibility', download: true, ...extra });
+	const ownRoute = (taskId, base = ctx.sim.mainUrl) => `${base}/v1/videos/${taskId}/content`;
+	/** No request that carried the key went anywhere but the Base URL's host. */
+	const keyStayed = (host) => expect(ctx.sim.requests.filter((r) => r.hasAuth && r.headers.host !== host)).toEqual([]);
+
+	test.each([
+		['another name of the gateway (localhost for 127.0.0.1)', () => `http://localhost:${port()}`],
+		["the relay's default address, where nothing answers", () => 'http://127.0.0.1:9'],
+	])('%s: the file comes from the Base URL content route, downloadedFrom says so', async (_name, address) => {
+		ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', serverAddress: address() });
+		const { result } = await node(video());
+		const item = result.items[0];
+		expect(item.json.error).toBeUndefined();
+		expect(item.binary.data.mimeType).toBe('video/mp4');
+		// The task's own result URL stays the item's url (the receipt); the route that delivered is named beside it.
+		expect(item.json.url).toBe(`${address()}/v1/videos/${item.json.taskId}/content`);
+		expect(item.json.downloadedFrom).toBe(ownRoute(item.json.taskId));
+		expect(ctx.sim.requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(1);
+		keyStayed(new URL(ctx.sim.mainUrl).host);
+	}, 30_000);
+
+	test('a reverse proxy prefix left out of the server address: the URL fails at the proxy, the prefixed route delivers', async () => {
+		const http = require('node:http');
+		const target = new URL(ctx.sim.mainUrl);
+		// A proxy that serves the relay under /relay and answers anything else itself, as nginx would.
+		const proxy = http.createServer((req, res) => {
+			if (!req.url.startsWith('/relay/')) {
+				res.writeHead(404, { 'Content-Type': 'text/html' });
+				return res.end('<html><body>404 Not Found</body></html>');
+			}
+			const forward = http.request({ host: target.hostname, port: target.port, path: req.url.slice('/relay'.length), method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+				res.writeHead(answer.statusCode, answer.headers);
+				answer.pipe(res);
+			});
+			req.pipe(forward);
+		});
+		await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		const proxied = `http://127.0.0.1:${proxy.address().port}`;
+		try {
+			ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', serverAddress: proxied });
+			const result = await runNode({
+				parameters: { ...video(), waiting: { pollIntervalSeconds: 0.1 } },
+				credentials: { ...ctx.creds, baseUrl: `${proxied}/relay/v1` },
+				continueOnFail: true,
+			});
+			const item = result.items[0];
+			expect(item.json.error).toBeUndefined();
+			expect(item.binary.data.mimeType).toBe('video/mp4');
+			expect(item.json.url).toBe(`${proxied}/v1/videos/${item.json.taskId}/content`);
+			expect(item.json.downloadedFrom).toBe(ownRoute(item.json.taskId, `${proxied}/relay`));
+		} finally {
+			proxy.closeAllConnections();
+			await new Promise((resolve) => proxy.close(resolve));
+		}
+	}, 30_000);
+
+	test('both routes failing: the error names both and the relay setting, never "download again" from the same URL', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 50, urlField: 'result_url', serverAddress: `http://localhost:${port()}` });
+		ctx.sim.inject({ origin: 'main', path: /\/content$/, status: 404, body: { code: 'video_not_found', message: 'video content is not available for this task', data: null }, times: Infinity });
+		const run = await node(video());
+		const failed = failedItem(run);
+		const text = `${failed.json.error}\n${failed.json.description}`;
+		expect(failed.json.taskId).toMatch(/^task_/);
+		expect(failed.json.url).toBe(`http://localhost:${port()}/v1/videos/${failed.json.taskId}/content`);
+		expect(failed.json.error).toContain(`answered 404 for the result ${ownRoute(failed.json.taskId)}`);
+		expect(text).toContain(`The task's result URL ${failed.json.url} names the relay's own server address`);
+		expect(text).toMatch(/ask the gateway's operator to set the relay's server address/);
+		expect(text).not.toMatch(/download its result again with Task → Download Result soon/);
+		expect(failed.json.state).toBe('succeeded');
+		keyStayed(new URL(ctx.sim.mainUrl).host);
+		expect(everythingVisible(run.result, run.logs)).not.toContain(API_KEY);
+	}, 30_000);
+
+	test('Task → Download Result and the trigger read the same route', async () => {
+		ctx.sim.scenario('sora-2', { durationMs: 0, urlField: 'result_url', serverAddress: `http://localhost:${port()}` });
+		const id = await createTask(ctx.sim, { model: 'sora-2', path: '/v1/videos', extra: { seconds: '8' } });
+		await sleep(50);
+		const download = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId: id, queryRoute: 'video' }, credentials: ctx.creds });
+		expect(download.error).toBeUndefined();
+		expect(download.items[0].json.downloadedFrom).toBe(ownRoute(id));
+		expect(download.items[0].binary.data.mimeType).toBe('video/mp4');
+		const { result } = await pollTrigger({ parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'video', download: true }, credentials: ctx.creds, workflowId: `relay-address-${id}` });
+		const item = result[0][0];
+		expect(item.json.downloadError).toBeUndefined();
+		expect(item.json.downloadedFrom).toBe(ownRoute(id));
+		expect(item.binary.data.mimeType).toBe('video/mp4');
+		keyStayed(new URL(ctx.sim.mainUrl).host);
 	}, 30_000);
 });

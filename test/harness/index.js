@@ -112,18 +112,106 @@ function resolve(value, credentials, workflow, node) {
 let binaryService;
 let binaryRoot;
 
-/** Binary data as n8n stores it: in memory ('default') or on disk ('filesystem'). */
+/**
+ * Binary data as n8n stores it: in memory ('default'), on disk ('filesystem') or in n8n's database
+ * ('database': n8n's DatabaseManager lives in n8n's CLI package, so it is re-created below).
+ */
 async function useBinaryMode(mode) {
 	binaryRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'uag-binary-'));
 	const logger = { debug() {}, info() {}, warn() {}, error() {}, scoped: () => logger };
 	const errorReporter = { error() {}, warn() {}, info() {} };
-	const config = { mode, availableModes: ['filesystem'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
+	const config = { mode, availableModes: ['filesystem', 'database'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
 	// n8n-core's SSH client manager keeps a 60 s cleanup interval; it must not hold the test process open.
 	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
 	binaryService = new core.BinaryDataService(config, errorReporter, logger);
 	await binaryService.init();
+	// n8n's CLI sets the database manager on the service this way (commands/base-command.ts initBinaryDataService).
+	binaryService.setManager('database', new DatabaseManager(config));
 	Container.set(core.BinaryDataService, binaryService);
 	return binaryService;
+}
+
+/**
+ * n8n's database binary store (packages/cli/src/binary-data/database.manager.ts of both lines) as
+ * far as a node meets it: the whole file gathered into one buffer, refused past dbMaxFileSize
+ * with n8n-core's FileTooLargeError, ids `database:<uuid>`. Rows live in a Map instead of a table.
+ */
+class DatabaseManager {
+	constructor(config) {
+		this.config = config;
+		this.rows = new Map();
+	}
+	async init() {}
+	async store(location, bufferOrStream, metadata) {
+		const buffer = Buffer.isBuffer(bufferOrStream) ? bufferOrStream : await streamToBuffer(bufferOrStream);
+		const fileId = require('node:crypto').randomUUID();
+		const fileSizeMb = buffer.length / (1024 * 1024);
+		if (fileSizeMb > this.config.dbMaxFileSize) {
+			throw new core.FileTooLargeError({ fileSizeMb, maxFileSizeMb: this.config.dbMaxFileSize, fileId, fileName: metadata.fileName });
+		}
+		this.rows.set(fileId, { data: buffer, ...metadata, fileSize: buffer.length });
+		return { fileId, fileSize: buffer.length };
+	}
+	getPath(fileId) {
+		return `database://${fileId}`;
+	}
+	async getAsBuffer(fileId) {
+		return this.rows.get(fileId).data;
+	}
+	async getAsStream(fileId) {
+		return require('node:stream').Readable.from(this.rows.get(fileId).data);
+	}
+	async getMetadata(fileId) {
+		const { fileName, mimeType, fileSize } = this.rows.get(fileId);
+		return { fileName, mimeType, fileSize };
+	}
+	async deleteMany() {}
+	async deleteManyByFileId() {}
+}
+
+async function streamToBuffer(stream) {
+	const chunks = [];
+	for await (const chunk of stream) chunks.push(chunk);
+	return Buffer.concat(chunks);
+}
+
+/**
+ * The error Node's fs gives n8n's store when its disk is full, its folder is not writable, or its
+ * file system is read-only: n8n passes it on as is. A write error names no path; an open error does.
+ */
+function storageError(code, filePath) {
+	const words = { ENOSPC: ['no space left on device', 'write', -28], EACCES: ['permission denied', 'open', -13], EROFS: ['read-only file system', 'open', -30] }[code];
+	if (!words) throw new Error(`binaryFault: unknown code ${code} (ENOSPC, EACCES, EROFS)`);
+	const [text, syscall, errno] = words;
+	const opens = syscall === 'open';
+	return Object.assign(new Error(`${code}: ${text}, ${syscall}${opens ? ` '${filePath}'` : ''}`), { errno, code, syscall, ...(opens ? { path: filePath } : {}) });
+}
+
+/**
+ * The current mode's store fails as a disk does: `binaryFault` = { code, afterBytes } (a write
+ * error after that many bytes of the file, as a disk that fills mid-file; an open error at once).
+ * Returns the undo.
+ */
+function injectStorageFault({ code, afterBytes = 64 * 1024 }) {
+	const key = binaryService.mode;
+	const original = binaryService.managers[key];
+	if (!original) throw new Error(`binaryFault: the binary mode '${key}' has no store to fail (use 'filesystem' or 'database')`);
+	const faulty = Object.create(original);
+	faulty.store = async (location, bufferOrStream) => {
+		const filePath = path.join(binaryRoot, 'workflows', String(location.workflowId), 'executions', String(location.executionId), 'binary_data', 'file');
+		if (code === 'ENOSPC' && !Buffer.isBuffer(bufferOrStream)) {
+			let taken = 0;
+			for await (const chunk of bufferOrStream) {
+				taken += chunk.length;
+				if (taken >= afterBytes) break;
+			}
+		}
+		throw storageError(code, filePath);
+	};
+	binaryService.managers[key] = faulty;
+	return () => {
+		binaryService.managers[key] = original;
+	};
 }
 
 function makeAdditionalData(credentials, workflowId, executionId = 'exec-1') {
@@ -192,6 +280,8 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
  * `subExecutions` ({ workflow, items, parentExecution, parentWorkflowId, at }) and answer as n8n does;
  * `subWorkflows: 'fail'` makes them fail (an n8n that refuses them). `instanceBaseUrl`: what
  * getInstanceBaseUrl() gives (default http://127.0.0.1:5678/).
+ * `binaryMode`: where n8n keeps binaries ('default' = memory, 'filesystem', 'database'); `binaryFault`:
+ * { code: 'ENOSPC' | 'EACCES' | 'EROFS', afterBytes }: n8n's store fails as a full or read-only disk does.
  */
 async function runNode({
 	node = 'unifiedAiGateway',
@@ -201,6 +291,7 @@ async function runNode({
 	continueOnFail = false,
 	onError = continueOnFail ? 'continueRegularOutput' : undefined,
 	binaryMode = 'default',
+	binaryFault,
 	stopAfterMs,
 	nodeSettings = {},
 	executionTimeoutS,
@@ -211,6 +302,15 @@ async function runNode({
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
 	}
+	const undoFault = binaryFault ? injectStorageFault(binaryFault) : undefined;
+	try {
+		return await runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl });
+	} finally {
+		undoFault?.();
+	}
+}
+
+async function runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl }) {
 	// `nodeSettings`: the node's Settings tab (retryOnFail, maxTries, waitBetweenTries, ...).
 	const settings = executionTimeoutS === undefined ? {} : { executionTimeout: executionTimeoutS };
 	const { workflow, node: nodeData } = makeWorkflow(node, { ...(onError ? { onError } : {}), ...nodeSettings }, parameters, undefined, undefined, settings);
@@ -283,8 +383,17 @@ async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
  * they know in the process (pollClaims.ts), so independent watchers need their own.
  * pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no such method).
  */
-async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs }) {
-	if (!binaryService) await useBinaryMode('default');
+async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs, binaryMode, binaryFault }) {
+	if (!binaryService || (binaryMode && binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode))) await useBinaryMode(binaryMode ?? 'default');
+	const undoFault = binaryFault ? injectStorageFault(binaryFault) : undefined;
+	try {
+		return await pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs });
+	} finally {
+		undoFault?.();
+	}
+}
+
+async function pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs }) {
 	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId);
 	const additionalData = makeAdditionalData(credentials, workflow.id);
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'manual');

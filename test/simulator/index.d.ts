@@ -107,6 +107,8 @@ export interface Scenario {
   videoBytes?: number;
   /** 'edits': an async GPT edit task is unknown (404) on /v1/images/generations/{id}, read only at /v1/images/edits/{id}. */
   editQuery?: 'edits';
+  /** A video task's URL is `{serverAddress}/v1/videos/{id}/content`: the relay's own configured address. */
+  serverAddress?: string;
 }
 
 export interface BalanceValues {

@@ -6,7 +6,7 @@ const { OUTCOMES, VARIANTS } = require('./tasks');
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
-  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps',
+  'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps', 'serverAddress',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -30,6 +30,7 @@ function checkScenario(opts) {
   if (opts.videoResult !== undefined && !['videos', 'video_url'].includes(opts.videoResult)) throw new TypeError("scenario: videoResult must be 'videos' or 'video_url'");
   if (opts.statusCase !== undefined && opts.statusCase !== 'upper') throw new TypeError("scenario: statusCase must be 'upper'");
   if (opts.editQuery !== undefined && opts.editQuery !== 'edits') throw new TypeError("scenario: editQuery must be 'edits'");
+  if (opts.serverAddress !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(opts.serverAddress)) throw new TypeError('scenario: serverAddress must be an http(s) URL without query');
   const steps = opts.readSteps;
   const STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
   if (steps !== undefined && !(Array.isArray(steps) && steps.length > 0 && steps.every((st) => st && STATUSES.includes(st.status) && (st.progress === undefined || (st.progress >= 0 && st.progress <= 100))))) {

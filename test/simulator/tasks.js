@@ -91,7 +91,15 @@ function signed(url, on) {
 
 function resultUrls(sim, task) {
   if (task.scenario.outcome === 'noUrl' || task.scenario.outcome === 'moderated') return [];
-  return plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
+  const urls = plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
+  // scenario serverAddress: the relay names a video by its content route under its own configured
+  // server address (new-api's ServerAddress), which need not be the address clients use
+  // (docs/gateway-contract.md §10.2); the file itself is still the one the content route serves.
+  if (task.kind === 'video' && task.scenario.serverAddress) {
+    task.fileUrls = urls;
+    return [`${task.scenario.serverAddress.replace(/\/+$/, '')}/v1/videos/${task.id}/content`];
+  }
+  return urls;
 }
 
 function plainResultUrls(sim, task) {

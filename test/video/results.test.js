@@ -3,7 +3,8 @@
 // the files origin without the key, and a large video streamed to disk.
 const { Container } = require('@n8n/di');
 const core = require('n8n-core');
-const { binaryBuffer } = require('../harness');
+const { binaryBuffer, runNode } = require('../harness');
+const { createTask } = require('../support');
 const { PRICE_NOTE, isMp4, useVideoSuite } = require('./suite');
 
 const { ctx, generate, submits } = useVideoSuite();
@@ -118,4 +119,31 @@ describe('large downloads', () => {
 		expect(ctx.sim.requests.find((r) => r.origin === 'files').hasAuth).toBe(false);
 		expect(peak - before).toBeLessThan(64 * 1024 * 1024);
 	}, 120_000);
+});
+
+describe("n8n's database binary mode", () => {
+	test('three finished 20 MB videos collected at once are stored whole, one at a time (n8n holds each whole in memory)', async () => {
+		const bytes = 20 * 1024 * 1024;
+		ctx.sim.scenario('*', { durationMs: 0, urlField: 'result_url', videoBytes: bytes });
+		// Finished before the collect starts: the first pass reads all three, their downloads start together.
+		const ids = [];
+		for (const p of ['one', 'two', 'three']) ids.push(await createTask(ctx.sim, { model: 'sora-2', path: '/v1/videos', prompt: p, extra: { seconds: '8' } }));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		const result = await runNode({
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'video', download: true, waiting: { pollIntervalSeconds: 0.1 } },
+			credentials: ctx.creds,
+			items: ids.map((taskId) => ({ json: { taskId } })),
+			binaryMode: 'database',
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(3);
+		for (const item of result.items) {
+			expect(item.binary.data.id).toMatch(/^database:/);
+			expect((await binaryBuffer(item.binary.data)).length).toBe(bytes);
+		}
+		// The answers that delivered a whole file never overlap: each was stored before the next was read.
+		const delivered = ctx.sim.requests.filter((r) => r.origin === 'files' && r.answeredAt !== undefined).sort((a, b) => a.at - b.at);
+		expect(delivered).toHaveLength(3);
+		for (let i = 1; i < delivered.length; i++) expect(delivered[i].at).toBeGreaterThanOrEqual(delivered[i - 1].answeredAt);
+	}, 60_000);
 });

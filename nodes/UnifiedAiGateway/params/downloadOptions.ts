@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { modeLimitMb } from '../engine/binaryStore';
 import { MAX_FILE_MB } from '../engine/downloads';
 import { NUMBER_LIMITS } from '../registry/limits';
 import { OPTIONS_PARAMETER } from './commonFields';
@@ -14,7 +15,15 @@ export type FileKind = 'image' | 'video';
  * bigger file is refused before it fills n8n's memory or disk.
  */
 export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] {
-	const limit = kind === 'any' ? `${MAX_FILE_MB.image} MB for an image, ${MAX_FILE_MB.video} MB for a video` : `${MAX_FILE_MB[kind]} MB`;
+	// The default follows where n8n keeps binaries (engine/binaryStore.ts): the description says each.
+	const perMode = (mb: number) => {
+		const lower = [
+			...(modeLimitMb(mb, 'database') < mb ? [`${modeLimitMb(mb, 'database')} MB in n8n's database mode (its own limit there)`] : []),
+			...(modeLimitMb(mb, 'memory') < mb ? [`${modeLimitMb(mb, 'memory')} MB while n8n keeps files in memory (1.x's default: set N8N_DEFAULT_BINARY_DATA_MODE=filesystem for more)`] : []),
+		];
+		return lower.length === 0 ? `${mb} MB` : [`${mb} MB where n8n streams files to disk (filesystem mode, 2.x's default) or to S3`, ...lower].join('; ');
+	};
+	const limit = kind === 'any' ? `${perMode(MAX_FILE_MB.image)} for an image; for a video ${perMode(MAX_FILE_MB.video)}` : perMode(MAX_FILE_MB[kind]);
 	return [
 		{
 			displayName: 'Max File Size (MB)',

@@ -1,6 +1,6 @@
-import type { IBinaryData, IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, downloadToBinary, type DownloadOptions, type Receipt } from '../engine/downloads';
+import { DownloadError, downloadFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/downloads';
 import { shownUrl } from '../engine/results';
 import { nodeErrorOf } from '../engine/nodeError';
 import type { TaskSnapshot } from '../engine/snapshot';
@@ -61,17 +61,18 @@ export function downloadDeadline(kind: FileKind, waitStartedAt?: number, maxWait
 
 /**
  * One attempt on the `index`th result file of a task or answer (the node's items and the trigger's
- * item alike): the file, or the DownloadError that keeps its full URL and receipt beside the others.
- * A Stop, or anything but a failed download, is thrown.
+ * item alike): the file (and the route that delivered it, when not its URL), or the DownloadError
+ * that keeps its full URL and receipt beside the others. A Stop, or anything but a failed
+ * download, is thrown.
  */
 export async function resultFile(
 	ctx: IExecuteFunctions | IPollFunctions,
 	urls: readonly string[],
 	index: number,
 	options: DownloadOptions,
-): Promise<IBinaryData | DownloadError> {
+): Promise<DeliveredFile | DownloadError> {
 	try {
-		return await downloadToBinary(ctx, urls[index], {
+		return await downloadFile(ctx, urls[index], {
 			...options,
 			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
 		});
@@ -131,7 +132,8 @@ export async function itemsPerUrl(
 			receipt: download.receipt,
 		});
 		if (!(file instanceof DownloadError)) {
-			items.push({ json: itemJson, binary: { [download.binaryProperty]: file } });
+			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+			items.push({ json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson, binary: { [download.binaryProperty]: file.binary } });
 			continue;
 		}
 		if (!download.continueOnFail) {

@@ -137,9 +137,11 @@ function content(ctx) {
     throw new HttpError(400, `task ${st.status}; no video content`, { code: 'task_failed' });
   }
   if (st.status !== 'completed') throw new HttpError(400, 'task_not_finished', { code: 'task_not_finished' });
-  const url = st.urls[0];
+  // scenario serverAddress: the task's URL names this route; the file behind it is the planned one.
+  const url = (task.fileUrls || st.urls)[0];
   if (!url) throw new HttpError(404, 'video content is not available for this task', { code: 'video_not_found' });
-  const src = videoSource(url.slice(url.lastIndexOf('/') + 1), ctx.sim);
+  const path = url.split('?')[0];
+  const src = videoSource(path.slice(path.lastIndexOf('/') + 1), ctx.sim);
   sendStream(ctx, 200, src.open(), src.length, {
     'Content-Type': 'video/mp4',
     'Content-Disposition': `attachment; filename="${task.id}.mp4"`,
