@@ -116,7 +116,8 @@ let binaryRoot;
 
 /** Binary data as n8n stores it: in memory ('default') or on disk ('filesystem'). */
 async function useBinaryMode(mode) {
-	binaryRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'uag-binary-'));
+	// In the test file's own folder (env.js), removed with it.
+	binaryRoot ??= fs.mkdtempSync(path.join(process.env.UAG_TEST_DIR ?? os.tmpdir(), 'uag-binary-'));
 	const logger = { debug() {}, info() {}, warn() {}, error() {}, scoped: () => logger };
 	const errorReporter = { error() {}, warn() {}, info() {} };
 	const config = { mode, availableModes: ['filesystem'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
