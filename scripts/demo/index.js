@@ -27,13 +27,11 @@
 
 const { cleanup, finish, onInterrupt } = require('./processes'); // first: it tracks every child process
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
 const { startInstance } = require('../../test/n8n/instance');
+const { tempDir } = require('../../test/n8n/tempdirs');
 const { chatModelCredential } = require('../../test/e2e/chat-credential');
 const { CRED, CHAT_CRED, loadExamples, withDemoCredential, withTriggerIds } = require('./examples');
 const { estimateAll, printEstimate } = require('./cost');
@@ -69,7 +67,7 @@ function credentials(sim, live) {
 }
 
 async function setUp(examples, opts, live) {
-	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-demo-'));
+	const tmpRoot = tempDir('uag-demo-', { keep: opts.keep });
 	cleanup.tmpRoot = opts.keep ? undefined : tmpRoot;
 
 	console.log(`\n${t.bold('Setting up')}`);
