@@ -94,3 +94,12 @@ test.each(NODES)('%s.node.json: the node, n8n categories, search words, document
 	}
 	expect(fs.readFileSync(path.join(ROOT, 'dist/nodes', file, `${file}.node.json`), 'utf8')).toBe(fs.readFileSync(source, 'utf8'));
 });
+
+test('the credential\'s documentation link goes to a README section (n8n shows it in the credential form)', () => {
+	const Credential = Object.values(require(path.join(ROOT, 'dist/credentials/UnifiedAiGatewayApi.credentials.js')))[0];
+	const { documentationUrl } = new Credential();
+	const repo = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+	const anchors = new Set(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+	expect(documentationUrl).toBe(`${repo}?tab=readme-ov-file#credentials`);
+	expect(anchors).toContain('credentials');
+});
