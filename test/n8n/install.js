@@ -135,7 +135,7 @@ async function prepareN8n(options = {}) {
 	}
 	const logFile = path.join(dir, 'npm-install.log');
 	fs.writeFileSync(logFile, '');
-	const size = `about ${line.firstInstall.minutes} minutes and ${line.firstInstall.gb} GB on a fresh 2-core machine`;
+	const size = `${line.firstInstall.time} and ${line.firstInstall.gb} GB, measured on a 2-core machine`;
 	say(`Installing n8n@${version} into ${dir} (one time, ${size}; log: ${logFile})`);
 	const started = Date.now();
 	const steps = {};
