@@ -16,8 +16,8 @@ const { assertOutputMatchesSchema } = require('../schemas');
 const DIST = path.resolve(__dirname, '../../dist');
 const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
 const PACKAGE = 'n8n-nodes-unified-ai-gateway';
-/** n8n's limit for a hint (its community lint's hint-max-length): longer ones push the panel down. */
-const MAX_HINT_LENGTH = 120;
+/** n8n's limit for a hint (its community lint's hint-max-length), as the node holds it. */
+const { MAX_HINT_LENGTH } = require(path.join(DIST, 'nodes/UnifiedAiGateway/engine/hints.js'));
 
 const NODE_FILES = {
 	unifiedAiGateway: 'nodes/UnifiedAiGateway/UnifiedAiGateway.node.js',
