@@ -1,12 +1,24 @@
 // Tests run against the built dist/ (what ships): `npm test` builds first, and globalSetup rebuilds
 // when a source changed since (test/build-current.js), so a green run is a run of the current code.
+// Output: totals and failures only (the summary reporter, n8n's logger silent); `VERBOSE=1` or
+// `--verbose` gives every test's line and n8n's log lines at warn level.
+const verbose = process.env.VERBOSE === '1' || process.argv.includes('--verbose');
+if (verbose) process.env.VERBOSE = '1';
+
 module.exports = {
 	testEnvironment: 'node',
 	testMatch: ['<rootDir>/test/**/*.test.js'],
+	// Builds dist/ when stale; one temporary root per run (TMPDIR), removed at the end, on a
+	// failure and on Ctrl-C (global-teardown.js, test/n8n/tempdirs.js).
 	globalSetup: '<rootDir>/test/harness/global-setup.js',
+	globalTeardown: '<rootDir>/test/harness/global-teardown.js',
 	setupFiles: ['<rootDir>/test/harness/env.js'],
-	// The side folders' own installs (n8n 2.x line, n8n's scanner) stay invisible to this run.
-	modulePathIgnorePatterns: ['<rootDir>/test/lines/', '<rootDir>/test/scan/'],
+	setupFilesAfterEnv: ['<rootDir>/test/harness/after-env.js'],
+	// The side folders' own installs (n8n 2.x line, n8n's scanner) and the n8n host folders (two
+	// package.json files of one name, which jest's module map would report as a collision) are not
+	// modules of the tests.
+	modulePathIgnorePatterns: ['<rootDir>/test/lines/', '<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/'],
+	reporters: verbose ? ['default'] : [['summary', { summaryThreshold: 0 }]],
 	testTimeout: 30000,
 	maxWorkers: 2,
 };

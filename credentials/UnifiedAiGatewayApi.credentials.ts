@@ -21,7 +21,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 	};
 
 	documentationUrl =
-		'https://github.com/n8n-nodes-unified-ai-gateway/n8n-nodes-unified-ai-gateway#credential';
+		'https://github.com/n8n-nodes-unified-ai-gateway/n8n-nodes-unified-ai-gateway?tab=readme-ov-file#credentials';
 
 	properties: INodeProperties[] = [
 		{

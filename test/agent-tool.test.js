@@ -109,8 +109,8 @@ describe('hints in the output pane', () => {
 		});
 		expect(result.error).toBeUndefined();
 		const hint = result.hints.find((h) => /submitted without waiting/.test(h.message));
-		expect(hint).toEqual({ message: expect.stringMatching(/^2 tasks submitted without waiting \(pending: true, with the task ID\)\. To collect them connect Task → Wait for Completion, or for long renders a Wait node \(65 s or more\) and Task → Check Once in a loop/), type: 'info', location: 'outputPane' });
-		expect(hint.message).toContain('running this node again would submit and bill them again');
+		expect(hint).toEqual({ message: '2 tasks submitted without waiting: collect them with Task → Wait for Completion (re-running this node bills again)', type: 'info', location: 'outputPane' });
+		expect(messages(result)).toContain('Long renders: a Wait node (65 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts');
 	});
 
 	test('still running after Max Wait: a warning naming the items', async () => {
@@ -132,7 +132,7 @@ describe('hints in the output pane', () => {
 		});
 		expect(result.items[0].json.pending).toBe(true);
 		const hint = result.hints.find((h) => /still running/.test(h.message));
-		expect(hint).toEqual({ message: expect.stringMatching(/^1 task still running after Max Wait \(pending: true\)\. Run Task → Wait for Completion on them again later.*reading a task is free\.$/), type: 'warning', location: 'outputPane' });
+		expect(hint).toEqual({ message: '1 task still running after Max Wait (pending: true): run Task → Wait for Completion later; reading is free', type: 'warning', location: 'outputPane' });
 		expect(messages(result).some((m) => /bill/.test(m))).toBe(false);
 	});
 
@@ -161,7 +161,7 @@ describe('hints in the output pane', () => {
 		const summary = result.items[0].json.spendSummary;
 		expect(summary.itemsSubmitted).toBe(2);
 		expect(result.hints).toContainEqual({
-			message: `Estimated spend of this run: ${summary.text} (details in spendSummary on the first item)`,
+			message: expect.stringMatching(/^Estimated spend: 2 items submitted, about \d[\d.]* USD \(details: spendSummary, first item\)$/),
 			type: 'info',
 			location: 'outputPane',
 		});

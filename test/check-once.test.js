@@ -45,7 +45,7 @@ describe('Task → Check Once', () => {
 		// One read per task, nothing submitted again.
 		for (const id of ids) expect(ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(id))).toHaveLength(1);
 		expect(submits()).toHaveLength(3);
-		expect(result.hints).toContainEqual({ message: expect.stringMatching(/^1 of 3 tasks are still running: they leave with pending: true\. Send them back to the Wait node/), type: 'info', location: 'outputPane' });
+		expect(result.hints).toContainEqual({ message: '1 of 3 tasks are still running (pending: true): send them back to the Wait node with an If on {{ $json.pending }}', type: 'info', location: 'outputPane' });
 
 		// The next round: the pending item comes back, counts its checks, keeps its first check.
 		const again = await runNode({ parameters: check(), credentials: ctx.creds, items: [{ json: pending.json }] });

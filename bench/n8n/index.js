@@ -34,9 +34,6 @@
 
 'use strict';
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 const { execFileSync } = require('child_process');
 
 const n8n = require('../../test/n8n');
@@ -47,6 +44,7 @@ const { benchRun } = require('./run');
 const { INTERVAL_S } = require('./workflows');
 const { rssNow } = require('./measure');
 const { report } = require('./report');
+const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 
 const VERSION = process.env.N8N_VERSION || n8n.NEWEST_2X;
 const COUNTS = { image: Number(process.env.BENCH_IMAGES ?? 500), video: Number(process.env.BENCH_VIDEOS ?? 100) };
@@ -111,7 +109,7 @@ async function main(args) {
 	const opts = parseArgs(args);
 	const runsPlanned = plan(opts);
 	const variants = [...new Set(runsPlanned.filter((r) => r.side === 'loop').map((r) => r.variant))];
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-n8n-'));
+	const dir = tempDir('bench-n8n-', { keep: process.env.E2E_KEEP === '1' });
 	let sim;
 	let stack;
 	let failed = false;
@@ -121,7 +119,7 @@ async function main(args) {
 		if (sim) await sim.close().catch(() => {});
 		sim = undefined;
 	};
-	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : fs.rmSync(dir, { recursive: true, force: true }));
+	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
 	const leave = () => {
 		removeDir();
 		process.exit(130);

@@ -58,6 +58,19 @@ const EXAMPLES = [
 			'which gives the same items (state, URL, downloaded image), all at once.',
 	},
 	{
+		name: 'long-render-loop',
+		what: 'Video → Generate without waiting → Wait → Task → Check Once → If still running, back to the Wait; finished videos downloaded',
+		items: 2, // prompts in its "Prompts" node
+		files: ['Finished Videos'],
+		timeoutMin: 40,
+		// Its Wait node's seconds, in the demo's copy: the loop goes round in seconds, not minutes.
+		waitSeconds: 5,
+		emulated:
+			'The demo sets its Wait node to 5 s instead of 90 s, so that the loop goes round while you watch. ' +
+			"In your n8n a wait of 65 s or more parks the execution in n8n's database, frees the worker and " +
+			'resumes after a restart too (npm run test:e2e:restart checks that); `n8n execute` cannot resume a parked execution.',
+	},
+	{
 		name: 'ai-agent-tool',
 		what: 'AI Agent with a chat model on the gateway and the gateway node as its tools (balance, image)',
 		items: 1,
@@ -96,6 +109,15 @@ function withDemoCredential(workflow) {
 	return copy;
 }
 
+/** The workflow with every Wait node waiting `seconds` (the long-render loop in the demo). */
+function withWaitSeconds(workflow, seconds) {
+	const copy = JSON.parse(JSON.stringify(workflow));
+	for (const node of copy.nodes) {
+		if (node.type === 'n8n-nodes-base.wait') Object.assign(node.parameters, { resume: 'timeInterval', amount: seconds, unit: 'seconds' });
+	}
+	return copy;
+}
+
 /** The collect workflow with the trigger's Task IDs set to the IDs the submit run returned. */
 function withTriggerIds(workflow, ids) {
 	const copy = JSON.parse(JSON.stringify(workflow));
@@ -105,4 +127,4 @@ function withTriggerIds(workflow, ids) {
 	return copy;
 }
 
-module.exports = { REPO_ROOT, EXAMPLES_DIR, EXAMPLES, CRED, CHAT_CRED, loadExamples, isOurs, withDemoCredential, withTriggerIds };
+module.exports = { REPO_ROOT, EXAMPLES_DIR, EXAMPLES, CRED, CHAT_CRED, loadExamples, isOurs, withDemoCredential, withTriggerIds, withWaitSeconds };

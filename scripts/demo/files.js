@@ -8,8 +8,12 @@ const path = require('path');
 
 const { binaryBuffer } = require('../../test/e2e/rundata');
 const { REPO_ROOT } = require('./examples');
-const { nodeItems } = require('./summary');
-const { bytes, dim, rel } = require('./terminal');
+const { allRunsItems, nodeItems } = require('./summary');
+const { bytes, dim, rel, state, yellow } = require('./terminal');
+const { describeFacts, mediaFacts } = require('./media');
+
+/** What the simulator's files are, said beside them: they come from no AI model. */
+const PLACEHOLDERS = "the simulator's placeholders, not AI output: pictures of the prompt's first words, one 4-second test clip";
 
 const OUTPUT_DIR = path.join(REPO_ROOT, 'demo-output');
 
@@ -49,8 +53,9 @@ function readBinary(binary, userFolder) {
 
 function printWritten(title, { dir, written }) {
 	if (!written.length) return;
-	console.log(`    ${title} ${rel(dir)}/`);
-	for (const f of written) console.log(`      ${path.basename(f.file)}  ${dim(`${bytes(f.size)}, ${f.mimeType}`)}`);
+	console.log(`    ${title} ${rel(dir)}/${state.simulator ? ` ${yellow(`(${PLACEHOLDERS})`)}` : ''}`);
+	// The file's own size and length, read from its bytes (media.js): what it is, not what was asked.
+	for (const f of written) console.log(`      ${path.basename(f.file)}  ${dim([bytes(f.size), f.mimeType, f.facts].filter(Boolean).join(', '))}`);
 }
 
 /** Writes the binaries of the example's chosen nodes (example.files) to demo-output/<example>/. */
@@ -59,7 +64,7 @@ function writeFiles(example, run, userFolder) {
 	const written = [];
 	const used = new Set();
 	for (const nodeName of example.files) {
-		for (const [index, item] of nodeItems(run, nodeName).entries()) {
+		for (const [index, item] of allRunsItems(run, nodeName).entries()) {
 			const entries = Object.entries(item.binary || {});
 			for (const [key, binary] of entries) {
 				const data = readBinary(binary, userFolder);
@@ -73,7 +78,7 @@ function writeFiles(example, run, userFolder) {
 				const file = path.join(dir, `${base}${extensionOf(binary)}`);
 				fs.mkdirSync(dir, { recursive: true });
 				fs.writeFileSync(file, data);
-				written.push({ file, size: data.length, mimeType: binary.mimeType });
+				written.push({ file, size: data.length, mimeType: binary.mimeType, facts: describeFacts(mediaFacts(data)) });
 			}
 		}
 	}
@@ -101,7 +106,7 @@ async function writeLinkedFiles(example, run) {
 			const file = path.join(dir, `${name}${extensionOf({ fileName: new URL(url).pathname, mimeType })}`);
 			fs.mkdirSync(dir, { recursive: true });
 			fs.writeFileSync(file, data);
-			written.push({ file, size: data.length, mimeType });
+			written.push({ file, size: data.length, mimeType, facts: describeFacts(mediaFacts(data)) });
 		} catch {
 			// a link that does not download is still in the printed answer
 		}
@@ -111,4 +116,4 @@ async function writeLinkedFiles(example, run) {
 	return result;
 }
 
-module.exports = { OUTPUT_DIR, clearOutput, writeFiles, writeLinkedFiles };
+module.exports = { OUTPUT_DIR, PLACEHOLDERS, clearOutput, writeFiles, writeLinkedFiles };

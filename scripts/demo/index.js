@@ -27,21 +27,21 @@
 
 const { cleanup, finish, onInterrupt } = require('./processes'); // first: it tracks every child process
 
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
 
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
 const { startInstance } = require('../../test/n8n/instance');
+const { tempDir } = require('../../test/n8n/tempdirs');
 const { chatModelCredential } = require('../../test/e2e/chat-credential');
-const { CRED, CHAT_CRED, loadExamples, withDemoCredential, withTriggerIds } = require('./examples');
+const { CRED, CHAT_CRED, loadExamples, withDemoCredential, withTriggerIds, withWaitSeconds } = require('./examples');
 const { estimateAll, printEstimate } = require('./cost');
 const { printNodes, printSummary } = require('./summary');
 const { OUTPUT_DIR, clearOutput, writeFiles, writeLinkedFiles } = require('./files');
 const { runScheduledBatchPair } = require('./data-table');
 const { startSimulator, simDetail, taskMs, videoMs } = require('./simulator');
 const { parseArgs, help, liveSettings, confirmPayment } = require('./options');
+const { printEstimate: printTimeEstimate, printUsage } = require('./usage');
+const { PLACEHOLDERS } = require('./files');
 const t = require('./terminal');
 
 const SIM_KEY = n8n.SIM_API_KEY;
@@ -69,7 +69,7 @@ function credentials(sim, live) {
 }
 
 async function setUp(examples, opts, live) {
-	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-demo-'));
+	const tmpRoot = tempDir('uag-demo-', { keep: opts.keep });
 	cleanup.tmpRoot = opts.keep ? undefined : tmpRoot;
 
 	console.log(`\n${t.bold('Setting up')}`);
@@ -160,6 +160,11 @@ async function runExamples(examples, stack, live) {
 			console.log(`  ${t.dim(example.emulated)}`);
 			await cli.importWorkflow(stack.userFolder, workflow, {}, { version });
 		}
+		if (example.waitSeconds !== undefined) {
+			workflow = withWaitSeconds(workflow, example.waitSeconds);
+			console.log(`  ${t.dim(example.emulated)}`);
+			await cli.importWorkflow(stack.userFolder, workflow, {}, { version });
+		}
 		const result = await runExample(example, workflow, stack, live);
 		results.push(result);
 	}
@@ -177,14 +182,17 @@ async function main() {
 	t.addSecret(SIM_KEY);
 	if (live) t.addSecret(live.apiKey);
 
+	t.state.simulator = !live;
 	console.log(t.bold(`Unified AI Gateway nodes: demo in a real n8n ${version}`));
 	console.log(
 		live
 			? `Gateway: ${live.baseUrl} (live: real calls, real charges)`
 			: 'Gateway: the simulator in test/simulator (no account, no network, nothing is charged)',
 	);
+	if (!live) console.log(t.yellow(`Results are ${PLACEHOLDERS}; chat answers echo the prompt.`));
 	const { examples, unknown } = loadExamples();
-	if (unknown.length) console.log(t.yellow(`note: examples not known to the demo (imported only): ${unknown.join(', ')}`));
+	if (unknown.length) console.log(t.yellow(`note: examples the demo does not run: ${unknown.join(', ')}`));
+	printTimeEstimate(line, examples.length);
 	const cost = estimateAll(examples);
 	if (live) {
 		printEstimate(cost);
@@ -195,6 +203,7 @@ async function main() {
 	const results = await runExamples(examples, stack, live);
 	const keptFolder = opts.keep ? stack.userFolder : undefined;
 	const failed = printSummary({ results, ms: Date.now() - started, live, cost, outputDir: OUTPUT_DIR, keptFolder });
+	printUsage({ ms: Date.now() - started, host: stack.host, line });
 	return failed ? 1 : 0;
 }
 

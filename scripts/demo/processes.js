@@ -2,9 +2,9 @@
 // Every child process (npm, n8n) is tracked (test/n8n/children.js) so that Ctrl-C, a kill or a
 // failure never leaves one running, from the first the demo starts (this file is the first it requires).
 
-const fs = require('fs');
 
 const { track, stopChildren } = require('../../test/n8n/children');
+const { removeTempDir } = require('../../test/n8n/tempdirs');
 
 track();
 
@@ -24,7 +24,7 @@ async function finish() {
 			// closing is best effort
 		}
 	}
-	if (cleanup.tmpRoot) fs.rmSync(cleanup.tmpRoot, { recursive: true, force: true });
+	if (cleanup.tmpRoot) removeTempDir(cleanup.tmpRoot);
 }
 
 /** On Ctrl-C or SIGTERM: onSignal(signal) says so, then everything stops and the process exits 130. */

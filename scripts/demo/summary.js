@@ -3,12 +3,17 @@
 // of all examples at the end.
 
 const { isOurs, EXAMPLES_DIR } = require('./examples');
-const { bold, excerpt, green, hide, red, rel, seconds, usd, yellow } = require('./terminal');
+const { bold, excerpt, green, hide, red, rel, seconds, state, usd, yellow } = require('./terminal');
 
-/** The items of a node's first run: main output, or the ai_tool output of a node run as a tool. */
-function nodeItems(run, name) {
-	const task = run.data.resultData.runData[name]?.[0];
+/** The items of a node's run (the first by default): main output, or the ai_tool output of a node run as a tool. */
+function nodeItems(run, name, index = 0) {
+	const task = run.data.resultData.runData[name]?.[index];
 	return task?.data?.main?.[0] ?? task?.data?.ai_tool?.[0] ?? task?.data?.ai_languageModel?.[0] ?? [];
+}
+
+/** The items of every run of a node (a node in a loop runs once per round). */
+function allRunsItems(run, name) {
+	return (run.data.resultData.runData[name] ?? []).flatMap((_, index) => nodeItems(run, name, index));
 }
 
 const plural = (n, word) => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -36,7 +41,8 @@ function describeImage(json, count) {
 	const cost = json.reduce((sum, j) => sum + (j.estimatedCost?.amount ?? 0), 0);
 	const model = json[0]?.model ?? '';
 	const tasks = json.filter((j) => j.taskId).map((j) => `${j.taskId} completed`);
-	return [`${plural(count, 'image')} from ${model}${cost ? `, estimated ${usd(cost)}` : ''}${tasks.length ? `: ${tasks.join(', ')}` : ''}`];
+	const simulated = state.simulator ? ' (simulated)' : '';
+	return [`${plural(count, 'image')}${simulated} from ${model}${cost ? `, estimated ${usd(cost)}` : ''}${tasks.length ? `: ${tasks.join(', ')}` : ''}`];
 }
 
 /** One line (or a few) about what one of our nodes did, from its output items. */
@@ -47,19 +53,23 @@ function describeOurNode(node, items) {
 	if (p.resource === 'text') {
 		const tokens = json.reduce((sum, j) => sum + (j.usage?.total_tokens ?? 0), 0);
 		const model = json[0]?.model ?? '';
-		return [`${plural(count, 'answer')} from ${model}${tokens ? ` (${tokens} tokens)` : ''}`, ...json.map((j) => `  “${excerpt(j.text)}”`)];
+		const simulated = state.simulator ? ' (simulated: the simulator echoes the prompt)' : '';
+		return [`${plural(count, 'answer')} from ${model}${tokens ? ` (${tokens} tokens)` : ''}${simulated}`, ...json.map((j) => `  “${excerpt(j.text)}”`)];
 	}
 	if (p.resource === 'file') {
 		return json.map((j) => `uploaded ${j.filename} (${j.bytes} B) → ${j.url}${j.expiresAt ? `, valid until ${j.expiresAt}` : ''}`);
 	}
 	if (p.resource === 'image') return describeImage(json, count);
 	if (p.resource === 'video') {
+		// `seconds` and `size` are what the gateway says was asked for; the simulator's file is its one
+		// test clip, whose own length and size the files list reads from the file.
+		const asked = (j) => `${state.simulator ? 'asked for ' : ''}${j.seconds ?? '?'} s, ${j.size ?? j.resolution ?? ''}`;
 		return [
-			`${plural(count, 'video')}:`,
+			`${plural(count, 'video')}${state.simulator ? ' (simulated)' : ''}:`,
 			...json.map((j) =>
 				j.pending
 					? `  ${j.taskId}  ${j.status} (still running: resume with Task → Wait for Completion)`
-					: `  ${j.taskId}  ${j.status}  (${j.model}, ${j.seconds ?? '?'} s, ${j.size ?? j.resolution ?? ''})`,
+					: `  ${j.taskId}  ${j.status}  (${j.model}, ${asked(j)})`,
 			),
 		];
 	}
@@ -81,19 +91,22 @@ function printNodes(workflow, run) {
 	for (const name of Object.keys(runData)) {
 		const node = byName.get(name);
 		if (!node || /manualTrigger|scheduleTrigger|stickyNote/.test(node.type)) continue;
-		const taskData = runData[name][0];
+		// A node in a loop (the long-render loop's Wait and Check Once) runs once per round: its last round is shown.
+		const rounds = runData[name].length;
+		const taskData = runData[name][rounds - 1];
 		if (taskData && taskData.error) {
 			console.log(`    ${name.padEnd(22)} ${red(`error: ${excerpt(hide(taskData.error.message), 120)}`)}`);
 			continue;
 		}
-		const items = nodeItems(run, name);
-		const lines = isOurs(node)
+		const items = nodeItems(run, name, rounds - 1);
+		const described = isOurs(node)
 			? describeOurNode(node, items)
 			: /\.agent$/.test(node.type)
 				? describeAgent(items)
 				: /\.lmChat/.test(node.type)
 					? [describeChatModel(runData[name])]
 					: [plural(items.length, 'item')];
+		const lines = rounds > 1 ? [`ran ${rounds} times; the last time: ${described[0]}`, ...described.slice(1)] : described;
 		console.log(`    ${name.padEnd(22)} ${hide(lines[0])}`);
 		for (const line of lines.slice(1)) console.log(`    ${''.padEnd(22)} ${hide(line)}`);
 	}
@@ -111,7 +124,9 @@ function printSummary({ results, ms, live, cost, outputDir, keptFolder }) {
 		console.log(`  ${mark} ${r.example.name.padEnd(24)} ${r.status}${r.ms ? ` in ${seconds(r.ms)}` : ''}${files}`);
 	}
 	console.log(`${ok} ok, ${failed} failed, ${skipped} skipped; ${seconds(ms)} in all.`);
-	if (results.some((r) => r.files && r.files.written.length)) console.log(`The files are in ${outputDir}/ (a folder per example).`);
+	if (results.some((r) => r.files && r.files.written.length)) {
+		console.log(`The files are in ${outputDir}/ (a folder per example)${state.simulator ? ": the simulator's placeholders, not AI output" : ''}.`);
+	}
 	if (!live) {
 		console.log(
 			`On a real gateway the runnable examples would cost about ${cost.text} ` +
@@ -123,4 +138,4 @@ function printSummary({ results, ms, live, cost, outputDir, keptFolder }) {
 	return failed;
 }
 
-module.exports = { nodeItems, describeOurNode, printNodes, printSummary };
+module.exports = { nodeItems, allRunsItems, describeOurNode, printNodes, printSummary };

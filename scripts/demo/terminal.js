@@ -46,8 +46,9 @@ function excerpt(text, max = 70) {
 	return one.length > max ? `${one.slice(0, max - 1)}…` : one;
 }
 
-// Set on Ctrl-C: a progress line must not redraw over the "stopping" message.
-const state = { interrupted: false };
+// interrupted: set on Ctrl-C (a progress line must not redraw over the "stopping" message).
+// simulator: the gateway is the simulator, so every result is a placeholder and is labelled one.
+const state = { interrupted: false, simulator: false };
 
 /**
  * A line that shows progress while a command runs: a spinner redrawn in place on a terminal;

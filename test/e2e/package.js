@@ -2,11 +2,11 @@
 // The package under test: `npm pack` it and install the tarball as a community package.
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const { readJson, run, tail } = require('../n8n/run');
 const { extractJson } = require('./cli');
+const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 
 const REPO_ROOT = path.resolve(__dirname, '..', '..');
 
@@ -26,7 +26,8 @@ function missingBuildFiles(packageDir = REPO_ROOT) {
  * Returns the absolute path of the .tgz. packageDir defaults to the repo root.
  */
 async function packPackage(packDir, packageDir = REPO_ROOT) {
-	const dest = packDir || fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-pack-'));
+	// A folder of its own is removed at exit at the latest (test/n8n/tempdirs.js).
+	const dest = packDir || tempDir('n8n-e2e-pack-');
 	fs.mkdirSync(dest, { recursive: true });
 	const res = await run('npm', ['pack', '--pack-destination', dest, '--json', '--ignore-scripts', '--loglevel=error'], {
 		cwd: packageDir,
@@ -75,7 +76,7 @@ async function installPackage(userFolder, options = {}) {
 		['install', tgz, '--omit=peer', '--legacy-peer-deps', '--ignore-scripts', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'],
 		{ cwd: nodesDir },
 	);
-	if (ownPackDir) fs.rmSync(path.dirname(tgz), { recursive: true, force: true });
+	if (ownPackDir) removeTempDir(path.dirname(tgz));
 	const pkg = packageJson(packageDir);
 	const dir = path.join(nodesDir, 'node_modules', pkg.name);
 	if (res.code !== 0 || !fs.existsSync(path.join(dir, 'package.json'))) {

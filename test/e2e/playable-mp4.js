@@ -5,8 +5,8 @@
 const assert = require('node:assert/strict');
 const childProcess = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
+const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 
 /** The top-level boxes: [{ type, size, at }]; throws when a size runs past the end. */
 function topBoxes(buf) {
@@ -54,7 +54,7 @@ function ffprobeMissing() {
  */
 function probe(buf) {
   if (!ffprobePath()) return { skipped: MISSING };
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'probe-'));
+  const dir = tempDir('probe-');
   const file = path.join(dir, 'video.mp4');
   try {
     fs.writeFileSync(file, buf);
@@ -64,7 +64,7 @@ function probe(buf) {
     const stream = (out.streams || [])[0] || {};
     return { duration: Number(out.format && out.format.duration), width: stream.width, height: stream.height, codec: stream.codec_name };
   } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+    removeTempDir(dir);
   }
 }
 

@@ -26,7 +26,7 @@ const path = require('node:path');
 
 const e2e = require('./run-e2e');
 const { restJson } = require('../n8n');
-const { startInstance } = require('../n8n/instance');
+const { startInstance, stopOnSignal } = require('../n8n/instance');
 const rest = require('./rest-workflows');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -74,7 +74,9 @@ async function main() {
 	const version = e2e.N8N_VERSION;
 	const started = Date.now();
 	const workflow = loopWorkflow();
-	const instance = await startInstance({
+	let instance;
+	const offSignal = stopOnSignal(() => instance);
+	instance = await startInstance({
 		version,
 		prefix: 'e2e-restart-',
 		simulator: { apiKey: e2e.SIM_API_KEY },
@@ -166,6 +168,7 @@ async function main() {
 		console.log('1 passed, 0 failed');
 		return 0;
 	} finally {
+		offSignal();
 		await instance.stop();
 	}
 }

@@ -25,7 +25,6 @@
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const { chatModelCredential, CHAT_CRED_ID, CHAT_CRED_NAME } = require('./chat-credential');
@@ -36,6 +35,7 @@ const { startInstance, simVars, simCredential } = require('../n8n/instance');
 const rundata = require('./rundata');
 const scheduledBatch = require('./scheduled-batch');
 const { assertRunMatchesSchemas } = require('../schemas');
+const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 
 const { REPO_ROOT } = pkg;
 const { SIM_API_KEY, redact } = n8n;
@@ -120,7 +120,7 @@ async function main(options = {}) {
 	let passed = 0;
 	let failed = 0;
 	let instance;
-	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-e2e-'));
+	const tmpRoot = tempDir('n8n-e2e-', { keep: process.env.E2E_KEEP === '1' });
 	const onSignal = (signal) => {
 		// n8n children get the same terminal signal; just leave no temp folder behind.
 		if (process.env.E2E_KEEP !== '1') fs.rmSync(tmpRoot, { recursive: true, force: true });
@@ -204,7 +204,7 @@ async function main(options = {}) {
 		process.removeListener('SIGTERM', onSignal);
 		if (instance) await instance.stop();
 		if (process.env.E2E_KEEP === '1') console.log(`kept temp folder ${tmpRoot}`);
-		else fs.rmSync(tmpRoot, { recursive: true, force: true });
+		else removeTempDir(tmpRoot);
 	}
 	console.log(`e2e on n8n ${version} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 	console.log(`${passed} passed, ${failed} failed`);

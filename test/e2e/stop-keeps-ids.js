@@ -15,7 +15,7 @@ const fs = require('node:fs');
 
 const e2e = require('./run-e2e');
 const { restJson } = require('../n8n');
-const { startInstance } = require('../n8n/instance');
+const { startInstance, stopOnSignal } = require('../n8n/instance');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TASKS = 3;
@@ -72,7 +72,9 @@ function idsInCustomData(execution) {
 
 async function main() {
 	const version = e2e.N8N_VERSION;
-	const instance = await startInstance({
+	let instance;
+	const offSignal = stopOnSignal(() => instance);
+	instance = await startInstance({
 		version,
 		prefix: 'e2e-stop-ids-',
 		simulator: { apiKey: e2e.SIM_API_KEY },
@@ -150,6 +152,7 @@ async function main() {
 		console.log('1 passed, 0 failed');
 		return 0;
 	} finally {
+		offSignal();
 		await instance.stop();
 	}
 }

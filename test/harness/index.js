@@ -16,6 +16,8 @@ const { assertOutputMatchesSchema } = require('../schemas');
 const DIST = path.resolve(__dirname, '../../dist');
 const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
 const PACKAGE = 'n8n-nodes-unified-ai-gateway';
+/** n8n's limit for a hint (its community lint's hint-max-length), as the node holds it. */
+const { MAX_HINT_LENGTH } = require(path.join(DIST, 'nodes/UnifiedAiGateway/engine/hints.js'));
 
 const NODE_FILES = {
 	unifiedAiGateway: 'nodes/UnifiedAiGateway/UnifiedAiGateway.node.js',
@@ -117,7 +119,8 @@ let binaryRoot;
  * ('database': n8n's DatabaseManager lives in n8n's CLI package, so it is re-created below).
  */
 async function useBinaryMode(mode) {
-	binaryRoot ??= fs.mkdtempSync(path.join(os.tmpdir(), 'uag-binary-'));
+	// In the test file's own folder (env.js), removed with it.
+	binaryRoot ??= fs.mkdtempSync(path.join(process.env.UAG_TEST_DIR ?? os.tmpdir(), 'uag-binary-'));
 	const logger = { debug() {}, info() {}, warn() {}, error() {}, scoped: () => logger };
 	const errorReporter = { error() {}, warn() {}, info() {} };
 	const config = { mode, availableModes: ['filesystem', 'database'], localStoragePath: binaryRoot, signingSecret: 'test', dbMaxFileSize: 512 };
@@ -357,6 +360,10 @@ async function runNodeIn({ node, parameters, credentials, items, onError, stopAf
 	const error = taskData?.error ?? run.data.resultData.error;
 	// What n8n shows above the output (addExecutionHints), as n8n-core records it on the run.
 	const hints = taskData?.hints ?? [];
+	// n8n's community lint (hint-max-length) keeps a hint within 120 characters: every run checks its own.
+	for (const { message } of hints) {
+		if (String(message).length > MAX_HINT_LENGTH) throw new Error(`a hint of ${String(message).length} characters (at most ${MAX_HINT_LENGTH}): ${message}`);
+	}
 	// Every output of every test is checked against the operation's output schema (what n8n's editor
 	// offers for mapping before a run), so a schema cannot drift from what the node emits.
 	if (node === 'unifiedAiGateway') assertOutputMatchesSchema(parameters, output);
@@ -481,4 +488,4 @@ function getPath(object, key) {
 	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
 }
 
-module.exports = { runNode, pollTrigger, testCredential, executeContext, listSearch, binaryBuffer, makeBinary, useBinaryMode, loadNode };
+module.exports = { runNode, pollTrigger, testCredential, executeContext, listSearch, binaryBuffer, makeBinary, useBinaryMode, loadNode, MAX_HINT_LENGTH };

@@ -21,6 +21,7 @@ const path = require('path');
 const { n8nLine } = require('./lines');
 const { n8nBin, nodeBinary, toolchainEnv } = require('./env');
 const { readJson, run, tail } = require('./run');
+const { tempDir, removeTempDir } = require('./tempdirs');
 
 const MARKER = '.e2e-install-ok';
 
@@ -61,7 +62,7 @@ async function brokenInstall(dirOrLine) {
 	if (!nativeModulesBuilt(dir)) return 'SQLite driver not built';
 	const env = {
 		...installEnv(line),
-		N8N_USER_FOLDER: fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-probe-')),
+		N8N_USER_FOLDER: tempDir('n8n-probe-'),
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 	};
 	try {
@@ -76,7 +77,7 @@ async function brokenInstall(dirOrLine) {
 		}
 		return '';
 	} finally {
-		fs.rmSync(env.N8N_USER_FOLDER, { recursive: true, force: true });
+		removeTempDir(env.N8N_USER_FOLDER);
 	}
 }
 
@@ -134,7 +135,7 @@ async function prepareN8n(options = {}) {
 	}
 	const logFile = path.join(dir, 'npm-install.log');
 	fs.writeFileSync(logFile, '');
-	const size = line.major >= 2 ? 'about 8 minutes and 2.3 GB' : 'about 5 minutes and 1.8 GB';
+	const size = `${line.firstInstall.time} and ${line.firstInstall.gb} GB, measured on a 2-core machine`;
 	say(`Installing n8n@${version} into ${dir} (one time, ${size}; log: ${logFile})`);
 	const started = Date.now();
 	const steps = {};

@@ -22,7 +22,6 @@
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const { n8nLine } = require('./lines');
@@ -31,6 +30,7 @@ const { startN8n } = require('./server');
 const { SIM_API_KEY } = require('./redact');
 const { setupOwnerAndLogin, login, waitForWebhooks } = require('./rest');
 const children = require('./children');
+const { tempDir, removeTempDir } = require('./tempdirs');
 const cli = require('../e2e/cli');
 const { installPackage } = require('../e2e/package');
 
@@ -121,8 +121,9 @@ async function startInstance(options = {}) {
 	const step = options.step || plainStep;
 	if (options.trackChildren) children.track();
 	const ownDir = !options.dir;
-	const dir = options.dir || fs.mkdtempSync(path.join(os.tmpdir(), options.prefix || 'n8n-instance-'));
 	const keep = options.keep ?? process.env.E2E_KEEP === '1';
+	// Removed by stop(), or at exit, Ctrl-C included (test/n8n/tempdirs.js), unless kept.
+	const dir = options.dir || tempDir(options.prefix || 'n8n-instance-', { keep });
 	let ownSim = false;
 	let stopped = false;
 	const inst = { mode, dir, userFolder: options.userFolder || path.join(dir, mode === 'queue' ? 'main' : 'user') };
@@ -161,7 +162,7 @@ async function startInstance(options = {}) {
 		await inst.stopN8n().catch(() => {});
 		if (ownSim && inst.sim) await inst.sim.close().catch(() => {});
 		if (options.trackChildren) await children.stopChildren();
-		if (ownDir && !keep) fs.rmSync(dir, { recursive: true, force: true });
+		if (ownDir && !keep) removeTempDir(dir);
 	};
 
 	try {
@@ -203,4 +204,26 @@ async function startInstance(options = {}) {
 	}
 }
 
-module.exports = { startInstance, importInto, simVars, simCredential };
+/**
+ * Ctrl-C or SIGTERM while a runner works with an instance: say so, stop it (n8n's process group, its
+ * simulator, its folder), exit 130. `target`: the instance, or a function giving it (undefined while
+ * startInstance runs: then every child process started since this call is ended, n8n midway
+ * through its start included, and the folder goes at exit). Returns the function that takes the
+ * handler off again.
+ */
+function stopOnSignal(target) {
+	children.track();
+	const onSignal = (signal) => {
+		console.log(`interrupted (${signal}), stopping n8n and the simulator`);
+		const inst = typeof target === 'function' ? target() : target;
+		(inst ? inst.stop() : children.stopChildren()).finally(() => process.exit(130));
+	};
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+	return () => {
+		process.removeListener('SIGINT', onSignal);
+		process.removeListener('SIGTERM', onSignal);
+	};
+}
+
+module.exports = { startInstance, stopOnSignal, importInto, simVars, simCredential };

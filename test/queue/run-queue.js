@@ -13,14 +13,15 @@
  * restartParked, trigger (2.x). Each kill check starts with two live workers and starts its victim
  * again before it returns: a check that found one worker dead would kill the last one.
  *
- * E2E_KEEP=1 keeps the temp folder (logs of every process: main/, w1/, w2/, pg/, redis/).
+ * E2E_KEEP=1 keeps the temp folder (logs of every process: main/, w1/, w2/, pg/, redis/). After a
+ * failure the logs (every *.log) are copied to test/queue/.artifacts/ and the folder goes as well.
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const n8n = require('../n8n');
+const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 const { startInstance, simVars } = require('../n8n/instance');
 const workflows = require('./workflows');
 const checks = require('./checks');
@@ -52,11 +53,35 @@ async function createFinishedTasks(sim, count) {
 	return ids;
 }
 
+const ARTIFACTS = path.join(__dirname, '.artifacts');
+
+/** Every *.log under dir into test/queue/.artifacts/ (same relative paths; an earlier run's go first). */
+function keepLogs(dir) {
+	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
+	const walk = (from) => {
+		for (const entry of fs.readdirSync(from, { withFileTypes: true })) {
+			const full = path.join(from, entry.name);
+			if (entry.isDirectory()) walk(full);
+			else if (entry.isFile() && entry.name.endsWith('.log')) {
+				const to = path.join(ARTIFACTS, path.relative(dir, full));
+				fs.mkdirSync(path.dirname(to), { recursive: true });
+				fs.copyFileSync(full, to);
+			}
+		}
+	};
+	try {
+		walk(dir);
+	} catch (e) {
+		console.log(`      (copying the logs stopped: ${e.message})`);
+	}
+	return ARTIFACTS;
+}
+
 async function main(filters) {
 	const started = Date.now();
 	const line = n8n.n8nLine(VERSION);
 	const names = checksFor(line, filters);
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-queue-'));
+	const dir = tempDir('n8n-queue-', { keep: process.env.E2E_KEEP === '1' });
 	let sim;
 	let instance;
 	let passed = 0;
@@ -124,8 +149,11 @@ async function main(filters) {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);
 		await stopAll();
-		if (process.env.E2E_KEEP === '1' || failed) console.log(`logs kept in ${dir}`);
-		else fs.rmSync(dir, { recursive: true, force: true });
+		if (process.env.E2E_KEEP === '1') console.log(`logs kept in ${dir}`);
+		else {
+			if (failed) console.log(`logs of every process copied to ${path.relative(process.cwd(), keepLogs(dir))}`);
+			removeTempDir(dir);
+		}
 	}
 	console.log(`queue e2e on n8n ${VERSION} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
 	console.log(`${passed} passed, ${failed} failed`);

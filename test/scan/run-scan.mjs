@@ -1,9 +1,11 @@
 // n8n's verification scan (@n8n/scan-community-package, installed as published in this folder),
 // run the way n8n runs it on a package it verifies: its own analyzePackage() on the source and on
-// the packed tarball. Any error fails `npm test`. Needs a built dist/ (`npm test` builds first).
+// the packed tarball; then the scanner's newer third leg, GuardDog's YARA rules over every file of
+// the tarball (./guarddog.mjs: the 0.32.0 served here predates it). Any error fails `npm test`.
+// Needs a built dist/ (`npm test` builds first).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -11,7 +13,10 @@ import glob from 'fast-glob';
 
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
+import { formatFindings, scanPackage } from './guarddog.mjs';
+
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { tempDir, removeTempDir } = createRequire(import.meta.url)('../n8n/tempdirs.js');
 const TARBALL_PATTERNS = ['**/*.js', 'package.json'];
 const SCANNER_VERSION = JSON.parse(
 	fs.readFileSync(new URL('./node_modules/@n8n/scan-community-package/package.json', import.meta.url), 'utf8'),
@@ -24,8 +29,7 @@ function run(command, args, cwd) {
 }
 
 /** `npm pack`, unpacked as n8n's scanner unpacks the registry's tarball. */
-function unpackTarball() {
-	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-scan-'));
+function unpackTarball(dir) {
 	const [{ filename }] = JSON.parse(run('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', dir], ROOT));
 	const packageDir = path.join(dir, 'package');
 	fs.mkdirSync(packageDir);
@@ -46,20 +50,43 @@ async function leg(label, dir, patterns) {
 	return passed;
 }
 
+/**
+ * GuardDog's threat rules over every file of the tarball. A package.json with a preinstall script
+ * (GuardDog's threat-npm-preinstall-script) must be found first: rules that load but match nothing
+ * would pass every package.
+ */
+async function yaraLeg(tarball) {
+	const canary = path.join(tarball.dir, 'canary');
+	fs.mkdirSync(canary);
+	fs.writeFileSync(path.join(canary, 'package.json'), '{ "scripts": { "preinstall": "node x.js" } }\n');
+	const caught = (await scanPackage(canary)).findings.some((f) => f.rule === 'threat-npm-preinstall-script');
+	const { files, rules, findings } = await scanPackage(tarball.packageDir);
+	const passed = caught && files > 0 && findings.length === 0;
+	console.log(`${passed ? 'PASS' : 'FAIL'}  GuardDog YARA rules (${rules} threat rules, YARA-X ${YARA_VERSION}) over every file of ${tarball.filename}: ${files} files, ${findings.length} findings`);
+	if (!caught) console.log('      the rules did not catch a preinstall script in a test package.json: they are not working');
+	if (findings.length) console.log(formatFindings(findings));
+	return passed;
+}
+
+const YARA_VERSION = JSON.parse(fs.readFileSync(new URL('./node_modules/@virustotal/yara-x/package.json', import.meta.url), 'utf8')).version;
+
 console.log(`n8n verification scan, @n8n/scan-community-package ${SCANNER_VERSION} (rules as n8n applies them; eslint-disable comments do not count)`);
 const sourceOk = await leg('source checkout', ROOT, SOURCE_FILE_PATTERNS);
-const tarball = unpackTarball();
+// Removed at the end, on a failure and on Ctrl-C too (test/n8n/tempdirs.js).
+const tarball = unpackTarball(tempDir('uag-scan-'));
 let tarballOk;
+let yaraOk;
 try {
 	tarballOk = await leg(`npm pack tarball ${tarball.filename}`, tarball.packageDir, TARBALL_PATTERNS);
+	yaraOk = await yaraLeg(tarball);
 } finally {
-	fs.rmSync(tarball.dir, { recursive: true, force: true });
+	removeTempDir(tarball.dir);
 }
 console.log(
 	'NOT RUN  provenance and registry download legs: they read the published package\'s npm provenance ' +
 		'and fetch its attested GitHub source, out of reach here (docs/RELEASING.md).',
 );
-if (!sourceOk || !tarballOk) {
+if (!sourceOk || !tarballOk || !yaraOk) {
 	console.log('n8n scan: FAILED (fix the code; the scanner ignores eslint-disable comments)');
 	process.exit(1);
 }

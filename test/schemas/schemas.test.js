@@ -64,8 +64,11 @@ const NODES = [
 	['UnifiedAiGateway', 'unifiedAiGateway', ['veo', 'seedance', 'kling', 'hailuo', 'vidu', 'wan', 'grok', 'nano banana', 'gemini', 'gpt image', 'image', 'video', 'text to image', 'image to video']],
 	['UnifiedAiGatewayTrigger', 'unifiedAiGatewayTrigger', ['veo', 'seedance', 'video', 'image']],
 ];
-// n8n's node categories (its codex documentation; "AI" is the category of n8n's own AI nodes).
-const N8N_CATEGORIES = ['AI', 'Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing & Content', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
+// The categories n8n lets a community node declare (its codex documentation; the community lint's
+// valid-node-categories). "AI" and subcategories are reserved for n8n's own AI nodes and nodes built
+// with its AI node SDK (no-ai-codex-category, no-codex-subcategories): an AI-categorised community
+// node can drop out of the main search. The search words (alias) keep the node findable.
+const N8N_CATEGORIES = ['Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing & Content', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
 
 /** GitHub's anchor of a README heading. */
 const slug = (heading) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
@@ -78,8 +81,9 @@ test.each(NODES)('%s.node.json: the node, n8n categories, search words, document
 	expect(codex.node).toBe(`${PKG.name}.${name}`);
 	expect(description.name).toBe(name);
 	expect(codex.nodeVersion).toBe(`${description.version}.0`);
-	expect(codex.categories).toEqual(['AI', 'Marketing & Content']);
-	for (const category of [...codex.categories, ...Object.keys(codex.subcategories)]) expect(N8N_CATEGORIES).toContain(category);
+	expect(codex.categories).toEqual(['Marketing & Content']);
+	for (const category of codex.categories) expect(N8N_CATEGORIES).toContain(category);
+	expect(codex).not.toHaveProperty('subcategories');
 	expect(codex.alias).toEqual(expect.arrayContaining(words));
 	const repo = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 	const anchors = new Set(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
@@ -89,4 +93,13 @@ test.each(NODES)('%s.node.json: the node, n8n categories, search words, document
 		expect(anchors).toContain(url.split('#')[1]);
 	}
 	expect(fs.readFileSync(path.join(ROOT, 'dist/nodes', file, `${file}.node.json`), 'utf8')).toBe(fs.readFileSync(source, 'utf8'));
+});
+
+test('the credential\'s documentation link goes to a README section (n8n shows it in the credential form)', () => {
+	const Credential = Object.values(require(path.join(ROOT, 'dist/credentials/UnifiedAiGatewayApi.credentials.js')))[0];
+	const { documentationUrl } = new Credential();
+	const repo = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
+	const anchors = new Set(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+	expect(documentationUrl).toBe(`${repo}?tab=readme-ov-file#credentials`);
+	expect(anchors).toContain('credentials');
 });

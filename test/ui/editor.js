@@ -54,10 +54,14 @@ const nodeCreator = (page) => page.getByTestId('node-creator');
  * once `expected` is among them (the list updates a moment after typing), or after 15 s.
  */
 async function searchNodeCreator(page, text, expected) {
-	// An empty canvas has its "Add first step" button; one with nodes, the creator's "+" button.
-	const empty = page.getByTestId('canvas-add-button');
-	await (await empty.isVisible() ? empty : page.getByTestId('node-creator-plus-button')).click();
-	await page.getByTestId('node-creator-search-bar').fill(text);
+	// An empty canvas has its "Add first step" button; one with nodes, the creator's "+" button;
+	// an open creator (an earlier search) takes the next word in its search bar.
+	const bar = page.getByTestId('node-creator-search-bar');
+	if (!(await bar.isVisible())) {
+		const empty = page.getByTestId('canvas-add-button');
+		await (await empty.isVisible() ? empty : page.getByTestId('node-creator-plus-button')).click();
+	}
+	await bar.fill(text);
 	const items = page.getByTestId('node-creator-item-name');
 	let names = [];
 	const listed = async () => {

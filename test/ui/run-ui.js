@@ -16,13 +16,13 @@
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 
 const editor = require('./editor');
 const { Session, ARTIFACTS_DIR, check } = require('./session');
 const { startStack } = require('./stack');
 const { WRONG_KEY } = require('./checks/credential');
+const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 
 const REPO = path.resolve(__dirname, '..', '..');
 const GOOD_KEY = 'sk-sim-good';
@@ -50,7 +50,7 @@ async function main(options = {}) {
 	const groups = CHECKS.filter((g) => !only.length || only.some((w) => g.includes(w)));
 	const started = Date.now();
 	const cfg = settings();
-	const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), 'n8n-ui-'));
+	const tmpRoot = tempDir('n8n-ui-', { keep: cfg.keep });
 	let stack;
 	let browser;
 	let page;
@@ -66,7 +66,7 @@ async function main(options = {}) {
 			await stack.stop();
 		}
 		if (cfg.keep) console.log(`kept temp folder ${tmpRoot}`);
-		else fs.rmSync(tmpRoot, { recursive: true, force: true });
+		else removeTempDir(tmpRoot);
 	};
 	const onSignal = (signal) => {
 		console.log(`interrupted (${signal})`);

@@ -30,10 +30,10 @@ describe('a workflow saved with the former names', () => {
 		expect(submits()[0].body).toMatchObject({ model, seconds: '10', size: '720x1280' });
 		const hints = result.hints.map((h) => h.message);
 		expect(hints).toContain(
-			`Seconds: sent "10", saved under the field's former name videoSeconds by an earlier version of this node. Set Seconds (${NEW_SECONDS}) to send another value.`,
+			'Seconds: sent "10", saved under its former name videoSeconds; set Seconds to send another value',
 		);
 		expect(hints).toContain(
-			`Size: sent "720x1280", saved under the field's former name videoSize by an earlier version of this node. Set Size (${NEW_SIZE}) to send another value.`,
+			'Size: sent "720x1280", saved under its former name videoSize; set Size to send another value',
 		);
 	});
 

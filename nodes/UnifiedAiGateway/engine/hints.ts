@@ -2,6 +2,9 @@ import type { GatewayContext } from '../transport/context';
 
 export type HintType = 'info' | 'warning';
 
+/** n8n keeps a hint within this many characters (its community lint's hint-max-length). */
+export const MAX_HINT_LENGTH = 120;
+
 interface HintSink {
 	addExecutionHints?: (...hints: Array<{ message: string; type?: HintType; location?: 'outputPane' }>) => void;
 }

@@ -45,7 +45,7 @@ export async function pollIntervals(
 		}
 		chosen.set(route, advice);
 		notices.push(
-			`Poll Interval raised from ${requestedMs / 1000} s to ${advice / 1000} s for the ${QUERY_ROUTES[route].label}: the gateway advises polling no faster than that (more polls only add load and risk a rate limit).`,
+			`Poll Interval raised from ${requestedMs / 1000} s to ${advice / 1000} s for the ${QUERY_ROUTES[route].label}, as the gateway advises (faster only adds load)`,
 		);
 	}
 	return { of: (route) => chosen.get(route) ?? QUERY_ROUTES[route].intervalMs, notices };

@@ -9,6 +9,9 @@ import { executionLimit } from './timeLimit';
 export const RETRY_ON_FAIL_HINT =
 	'Retry On Fail is on: a retry re-uses tasks this execution already created; items whose submit failed are submitted again';
 
+/** Where pending items go when a render outlasts a node run (the loop of examples/long-render-loop.json). */
+const LONG_RENDER_HINT = 'Long renders: a Wait node (65 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts';
+
 function plural(n: number, word: string): string {
 	return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
@@ -21,17 +24,11 @@ export function hintJobRun(ctx: IExecuteFunctions, output: INodeExecutionData[],
 	const pending = output.filter((item) => item.json.pending === true).length;
 	if (pending > 0 && billed) {
 		const state = waited ? `${plural(pending, 'item')} still running after Max Wait` : `${plural(pending, 'task')} submitted without waiting`;
-		addHint(
-			ctx,
-			`${state} (pending: true, with the task ID). To collect them connect Task → Wait for Completion, or for long renders a Wait node (65 s or more) and Task → Check Once in a loop (README: Long renders that survive a restart); running this node again would submit and bill them again.`,
-			waited ? 'warning' : 'info',
-		);
+		addHint(ctx, `${state}: collect them with Task → Wait for Completion (re-running this node bills again)`, waited ? 'warning' : 'info');
+		addHint(ctx, LONG_RENDER_HINT, 'info');
 	} else if (pending > 0) {
-		addHint(
-			ctx,
-			`${plural(pending, 'task')} still running after Max Wait (pending: true). Run Task → Wait for Completion on them again later, or send them through a Wait node (65 s or more) and Task → Check Once in a loop (README: Long renders that survive a restart); reading a task is free.`,
-			'warning',
-		);
+		addHint(ctx, `${plural(pending, 'task')} still running after Max Wait (pending: true): run Task → Wait for Completion later; reading is free`, 'warning');
+		addHint(ctx, LONG_RENDER_HINT, 'info');
 	}
 	if (billed && ctx.getNode().retryOnFail === true) addHint(ctx, RETRY_ON_FAIL_HINT, 'info');
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { addHint } from '../engine/hints';
+import { addHint, MAX_HINT_LENGTH } from '../engine/hints';
 import type { FieldRule, ModelSpec } from '../registry/models';
 import {
 	checkRuleValue,
@@ -141,10 +141,11 @@ function hintFormerName(ctx: IExecuteFunctions, field: FieldVariant, formerName:
 	told.add(formerName);
 	HINTED.set(ctx, told);
 	const label = registryFieldLabel(field.key, field.rule);
-	addHint(
-		ctx,
-		`${label}: sent ${JSON.stringify(value)}, saved under the field's former name ${formerName} by an earlier version of this node. Set ${label} (${field.name}) to send another value.`,
-	);
+	// The value is what may be long: it is cut to what the line leaves (the field's own name is in the error texts).
+	const line = (shown: string) => `${label}: sent ${shown}, saved under its former name ${formerName}; set ${label} to send another value`;
+	const text = JSON.stringify(value);
+	const room = MAX_HINT_LENGTH - line('').length;
+	addHint(ctx, line(text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 0))}…`));
 }
 
 /**

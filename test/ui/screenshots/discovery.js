@@ -1,7 +1,8 @@
 'use strict';
 /*
  * What the codex and the output schemas give a user in the editor: the nodes panel finds the node
- * by a model's name ("seedance", one of the codex's search aliases), and a node placed after a
+ * by the words people search for today (the codex's search aliases: "seedance", "veo", "video"; the
+ * codex declares no "AI" category, which n8n reserves for its own AI nodes), and a node placed after a
  * not-yet-run Video → Generate offers that node's output fields (its schema preview, served from
  * the package's __schema__ files) for mapping before anything is paid for.
  */
@@ -11,6 +12,8 @@ const { check } = require('../session');
 const { chain } = require('./workflows');
 
 const VIDEO = 'Generate a video';
+/** Words of today a user types into the nodes panel; each must list the node (codex alias). */
+const SEARCH_WORDS = ['seedance', 'veo', 'video'];
 const NEXT = 'Use the video';
 
 function workflow(packageName, cred) {
@@ -27,16 +30,18 @@ function workflow(packageName, cred) {
 
 async function run(session, env) {
 	await session.test(
-		'the nodes panel finds Unified AI Gateway by "seedance" (codex search aliases)',
+		`the nodes panel finds Unified AI Gateway by ${SEARCH_WORDS.map((w) => `"${w}"`).join(', ')} (codex search aliases)`,
 		async () => {
 			// After a trigger, as a user adds the next step: the creator lists action nodes.
 			const id = await env.createWorkflow(chain('Nodes panel search (ui)', env.packageName, await env.credential(), []));
 			const tab = await env.newTab();
 			try {
 				await editor.openWorkflow(tab, env.baseUrl, id);
-				const names = await editor.searchNodeCreator(tab, 'seedance', 'Unified AI Gateway');
-				check(names.includes('Unified AI Gateway'), `searching "seedance" lists: ${names.join(', ') || 'nothing'}`);
-				await env.shot(editor.nodeCreator(tab), 'nodes-panel-search-seedance.png');
+				for (const word of SEARCH_WORDS) {
+					const names = await editor.searchNodeCreator(tab, word, 'Unified AI Gateway');
+					check(names.includes('Unified AI Gateway'), `searching "${word}" lists: ${names.join(', ') || 'nothing'}`);
+					if (word === SEARCH_WORDS[0]) await env.shot(editor.nodeCreator(tab), `nodes-panel-search-${word}.png`);
+				}
 			} catch (e) {
 				await env.session.capture('nodes panel search', tab);
 				throw e;

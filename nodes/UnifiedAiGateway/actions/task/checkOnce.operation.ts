@@ -140,7 +140,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 	if (pending > 0 && !tool) {
 		addHint(
 			this,
-			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} still running: they leave with pending: true. Send them back to the Wait node with an If node on {{ $json.pending }} (README: Long renders that survive a restart).`,
+			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} still running (pending: true): send them back to the Wait node with an If on {{ $json.pending }}`,
 			'info',
 		);
 	}

@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readComparableBalance, type Balance } from '../../api/account';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
-import { plannedText, runSummary, writeCustomData, type BalanceReading } from './summary';
+import { plannedText, runSummary, spendHint, writeCustomData, type BalanceReading } from './summary';
 import { tally, usd, type RunEstimate } from './tally';
 import type { ItemEstimate, SpendSettings } from './types';
 
@@ -135,7 +135,7 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, readSettings: () => 
 			const summary = runSummary({ planned, submitted, settings, reading, refused });
 			writeCustomData(ctx, String(summary.text));
 			if (output.length > 0) output[0].json.spendSummary = summary;
-			addHint(ctx, `Estimated spend of this run: ${String(summary.text)} (details in spendSummary on the first item)`, 'info');
+			addHint(ctx, spendHint(submitted, refused), 'info');
 		},
 
 		estimateOf: (prepared) => byPrepared.get(prepared),

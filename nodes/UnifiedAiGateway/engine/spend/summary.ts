@@ -36,6 +36,16 @@ function headline(submitted: RunEstimate, reading: BalanceReading | undefined, r
 	return parts.join('; ');
 }
 
+/**
+ * The output pane's line. n8n asks hints to stay within 120 characters (its community lint's
+ * hint-max-length), so the balance and the price lines stay in spendSummary.
+ */
+export function spendHint(submitted: RunEstimate, refused: string | undefined): string {
+	if (refused) return "Spend guard: nothing submitted (each item's error says why)";
+	const unpriced = submitted.unpricedItems > 0 ? `, ${submitted.unpricedItems} not priced` : '';
+	return `Estimated spend: ${submitted.items} item${submitted.items === 1 ? '' : 's'} submitted, about ${usd(submitted.totalUsd)}${unpriced} (details: spendSummary, first item)`;
+}
+
 export interface SummaryInput {
 	planned: RunEstimate;
 	submitted: RunEstimate;
