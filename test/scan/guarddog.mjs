@@ -1,16 +1,22 @@
 // The scanner's third leg as n8n describes it: GuardDog's YARA rules over every file of the packed
 // package, run through YARA-X compiled to WebAssembly (@virustotal/yara-x, from the npm registry).
 // Only `threat-*` rules fail a package (`capability-*` rules only say what code can do, and are not
-// kept here). The rules are GuardDog's, unmodified, in ./guarddog (Apache-2.0: LICENSE, NOTICE,
-// SOURCE.md there). Written for this repository; n8n's newer scanner runs the same rules.
+// read). The rules are GuardDog's (DataDog/guarddog, `guarddog/analyzer/sourcecode/*.yar`), read
+// from the folder GUARDDOG_RULES_DIR names: GuardDog is a Python package (PyPI, out of reach here)
+// and its rules are not copied into this repository. Written for this repository; n8n's newer
+// scanner runs the same rules.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 
 import init, { Compiler } from '@virustotal/yara-x';
 
-export const RULES_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'guarddog');
+/** The folder of GuardDog's rule files, or '' when none is given or it holds no threat rule. */
+export function rulesDir(env = process.env) {
+	const dir = env.GUARDDOG_RULES_DIR ? path.resolve(env.GUARDDOG_RULES_DIR) : '';
+	if (!dir || !fs.existsSync(dir)) return '';
+	return fs.readdirSync(dir).some((f) => /^threat-.*\.yar$/.test(f)) ? dir : '';
+}
 
 /** A rule file's own rule names (before its includes are pasted in: those are helpers, never findings). */
 const ownRules = (source) => [...source.matchAll(/^\s*(?:private\s+)?rule\s+(\w+)/gm)].map((m) => m[1]);
@@ -38,8 +44,9 @@ function applies(meta, relativePath) {
 let compiled;
 
 /** Compiles every threat rule once: { rules, names (own rule identifiers), files (rule files) }. */
-export async function loadRules() {
+export async function loadRules(RULES_DIR = rulesDir()) {
 	if (compiled) return compiled;
+	if (!RULES_DIR) throw new Error('GUARDDOG_RULES_DIR names no folder of GuardDog threat-*.yar rules');
 	const require = createRequire(import.meta.url);
 	const wasm = path.join(path.dirname(require.resolve('@virustotal/yara-x')), 'yara_x_js_bg.wasm');
 	// The package's init() fetches its WebAssembly by URL (written for browsers): hand it the bytes.

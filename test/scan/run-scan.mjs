@@ -13,7 +13,7 @@ import glob from 'fast-glob';
 
 import { analyzePackage, SOURCE_FILE_PATTERNS } from '@n8n/scan-community-package/scanner/scanner.mjs';
 
-import { formatFindings, scanPackage } from './guarddog.mjs';
+import { formatFindings, rulesDir, scanPackage } from './guarddog.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { tempDir, removeTempDir } = createRequire(import.meta.url)('../n8n/tempdirs.js');
@@ -56,6 +56,14 @@ async function leg(label, dir, patterns) {
  * would pass every package.
  */
 async function yaraLeg(tarball) {
+	if (!rulesDir()) {
+		console.log(
+			"NOT RUN  GuardDog YARA leg: GuardDog's rules come from its Python package (PyPI, out of reach here) " +
+				'and are not copied into this repository; GUARDDOG_RULES_DIR=<a checkout of DataDog/guarddog>/guarddog/analyzer/sourcecode ' +
+				'runs them (docs/DEVELOPMENT.md).',
+		);
+		return true;
+	}
 	const canary = path.join(tarball.dir, 'canary');
 	fs.mkdirSync(canary);
 	fs.writeFileSync(path.join(canary, 'package.json'), '{ "scripts": { "preinstall": "node x.js" } }\n');

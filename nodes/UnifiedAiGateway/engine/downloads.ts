@@ -106,11 +106,11 @@ export async function downloadToBinary(
 	url: string,
 	options: DownloadOptions,
 ): Promise<IBinaryData> {
-	return (await downloadFile(ctx, url, options)).binary;
+	return (await deliverFile(ctx, url, options)).binary;
 }
 
 /** downloadToBinary, telling also which route delivered (the item's `downloadedFrom`). */
-export async function downloadFile(
+export async function deliverFile(
 	ctx: IExecuteFunctions | IPollFunctions,
 	url: string,
 	options: DownloadOptions,

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, downloadFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/downloads';
+import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/downloads';
 import { shownUrl } from '../engine/results';
 import { nodeErrorOf } from '../engine/nodeError';
 import type { TaskSnapshot } from '../engine/snapshot';
@@ -72,7 +72,7 @@ export async function resultFile(
 	options: DownloadOptions,
 ): Promise<DeliveredFile | DownloadError> {
 	try {
-		return await downloadFile(ctx, urls[index], {
+		return await deliverFile(ctx, urls[index], {
 			...options,
 			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
 		});
