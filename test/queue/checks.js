@@ -82,7 +82,7 @@ async function killDuringWait(cluster, sim, run, route, expected) {
  * Wait for Completion in the node, its worker killed mid-wait. 1.x re-queues the execution and
  * runs it again from the start on the other worker: the submits are billed again and the first
  * tasks are orphaned. 2.x marks it failed ("failed to be processed too many times"), no re-run.
- * No node can tell its re-run from a first run (see README, Queue mode), so this asserts n8n's
+ * No node can tell its re-run from a first run (see docs/OPERATIONS.md, Queue mode), so this asserts n8n's
  * behaviour per line; the durable pattern (killDurable) is what avoids the second bill.
  */
 async function killWait({ cluster, sim, line }) {

@@ -70,8 +70,8 @@ const NODES = [
 // node can drop out of the main search. The search words (alias) keep the node findable.
 const N8N_CATEGORIES = ['Analytics', 'Communication', 'Data & Storage', 'Development', 'Finance & Accounting', 'Marketing & Content', 'Miscellaneous', 'Productivity', 'Sales', 'Utility'];
 
-/** GitHub's anchor of a README heading. */
-const slug = (heading) => heading.trim().toLowerCase().replace(/[^\w\- ]/g, '').replace(/ /g, '-');
+// GitHub's anchors of the README's headings (test/doc-links.js checks every documentation link).
+const { anchorsOf } = require('../doc-links');
 
 test.each(NODES)('%s.node.json: the node, n8n categories, search words, documentation links to README sections; copied by the build', (file, name, words) => {
 	const source = path.join(ROOT, 'nodes', file, `${file}.node.json`);
@@ -86,7 +86,7 @@ test.each(NODES)('%s.node.json: the node, n8n categories, search words, document
 	expect(codex).not.toHaveProperty('subcategories');
 	expect(codex.alias).toEqual(expect.arrayContaining(words));
 	const repo = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-	const anchors = new Set(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+	const anchors = anchorsOf('README.md');
 	for (const key of ['primaryDocumentation', 'credentialDocumentation']) {
 		const [{ url }] = codex.resources[key];
 		expect(url.startsWith(`${repo}?tab=readme-ov-file#`)).toBe(true);
@@ -99,7 +99,7 @@ test('the credential\'s documentation link goes to a README section (n8n shows i
 	const Credential = Object.values(require(path.join(ROOT, 'dist/credentials/UnifiedAiGatewayApi.credentials.js')))[0];
 	const { documentationUrl } = new Credential();
 	const repo = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
-	const anchors = new Set(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').filter((l) => /^#{1,4} /.test(l)).map((l) => slug(l.replace(/^#+ /, ''))));
+	const anchors = anchorsOf('README.md');
 	expect(documentationUrl).toBe(`${repo}?tab=readme-ov-file#credentials`);
 	expect(anchors).toContain('credentials');
 });

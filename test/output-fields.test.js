@@ -1,7 +1,7 @@
 'use strict';
-// The README's "Output fields" table is the contract users build expressions on: every field it
-// lists under an operation is what the node emits, under that exact name, and every field the
-// node emits is listed. Runs the operations for real and checks both ways.
+// docs/OUTPUT-FIELDS.md's table is the contract users build expressions on: every field it lists
+// under an operation is what the node emits, under that exact name, and every field the node emits
+// is listed. Runs the operations for real and checks both ways.
 const fs = require('node:fs');
 const path = require('node:path');
 const { useSimulator, createTask } = require('./support');
@@ -10,10 +10,10 @@ const { runNode } = require('./harness');
 const ctx = useSimulator({ scenario: { durationMs: 100 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 
-/** operation → [{ field, when }] from the README table. */
-function readmeTable() {
-	const text = fs.readFileSync(path.join(__dirname, '..', 'README.md'), 'utf8');
-	const section = text.split('## Output fields')[1].split('\n## ')[0];
+/** operation → [{ field, when }] from the table of docs/OUTPUT-FIELDS.md. */
+function documentedTable() {
+	const text = fs.readFileSync(path.join(__dirname, '..', 'docs', 'OUTPUT-FIELDS.md'), 'utf8');
+	const section = text.split('| Operation | Field | When | Meaning |')[1];
 	const rows = {};
 	for (const line of section.split('\n')) {
 		const cells = line.split('|').map((c) => c.trim());
@@ -28,7 +28,7 @@ function readmeTable() {
 function check(operation, outputs) {
 	// No output would compare nothing against the table and pass: a run must have emitted items.
 	expect(outputs.length).toBeGreaterThan(0);
-	const rows = readmeTable()[operation];
+	const rows = documentedTable()[operation];
 	expect(rows).toBeDefined();
 	const documented = new Set(rows.map((r) => r.field));
 	const emitted = new Set(outputs.flatMap((json) => Object.keys(json)));
@@ -38,7 +38,7 @@ function check(operation, outputs) {
 	return { documented, emitted };
 }
 
-test('Image → Generate / Edit: the README names exactly what the node emits (revised_prompt, not revisedPrompt)', async () => {
+test('Image → Generate / Edit: docs/OUTPUT-FIELDS.md names exactly what the node emits (revised_prompt, not revisedPrompt)', async () => {
 	const sync = await runNode({ parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a fox', download: false }, credentials: ctx.creds });
 	ctx.sim.scenario('*', { durationMs: 100, imageShape: 'full' });
 	const task = await runNode({
@@ -51,7 +51,7 @@ test('Image → Generate / Edit: the README names exactly what the node emits (r
 	expect(emitted.has('taskId') && emitted.has('host')).toBe(true);
 });
 
-test('Video → Generate: the README names exactly what the node emits', async () => {
+test('Video → Generate: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {
 	const result = await runNode({
 		parameters: { resource: 'video', operation: 'generate', modelId: rl('veo-3.1-flash'), prompt: 'a boat', download: false, waiting: { pollIntervalSeconds: 0.05 }, videoMetadataAspectRatio: '9:16', videoMetadataResolution: '1080p' },
 		credentials: ctx.creds,
@@ -61,7 +61,7 @@ test('Video → Generate: the README names exactly what the node emits', async (
 	check('Video → Generate', result.items.map((i) => i.json));
 });
 
-test('Task → Get: the README names exactly what the node emits', async () => {
+test('Task → Get: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {
 	ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail', shape: 'B' });
 	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 	const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
@@ -70,7 +70,7 @@ test('Task → Get: the README names exactly what the node emits', async () => {
 	check('Task → Get', result.items.map((i) => i.json));
 });
 
-test('Task → Check Once: the README names exactly what the node emits, finished and pending', async () => {
+test('Task → Check Once: docs/OUTPUT-FIELDS.md names exactly what the node emits, finished and pending', async () => {
 	ctx.sim.scenario('nano-banana', { durationMs: 0 });
 	const done = await createTask(ctx.sim, { model: 'nano-banana' });
 	ctx.sim.scenario('nano-banana', { outcome: 'never' });
