@@ -7,7 +7,7 @@ import { announce, pollIntervals } from './interval';
 import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
 import { PollSchedule, type Paced } from './pollSchedule';
 import { QUERY_ROUTES, type QueryRoute } from './routes';
-import { readTaskOnce, type TaskRead } from './query';
+import { readTaskOnce, type TaskRead } from './taskReads';
 import { TaskFeed } from './taskFeed';
 import { executionLimit } from './timeLimit';
 import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../registry/limits';
