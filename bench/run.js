@@ -176,7 +176,7 @@ async function engineWait(sim, creds, jobs) {
  * together; the answers are read by the engine's own reading rule (engine/snapshot.ts).
  */
 async function handBuiltLoop(sim, { images, videos }) {
-	const { readTask } = require('../dist/nodes/UnifiedAiGateway/engine/snapshot');
+	const { readTask } = require('../dist/nodes/UnifiedAiGateway/api/tasks/snapshot');
 	const headers = { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' };
 	const started = Date.now();
 	const submits = [

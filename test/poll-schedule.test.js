@@ -136,7 +136,7 @@ describe('submitting and waiting at once (Image → Generate with Wait for Compl
 
 describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', () => {
 	const path = require('path');
-	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/pollSchedule.js'));
+	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/waiting/pollSchedule.js'));
 	const paced = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
 
 	test('a feed adds tasks as their submits answer: the first √n expected lead, the rest follow', () => {

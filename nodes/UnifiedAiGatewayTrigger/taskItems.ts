@@ -1,9 +1,9 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError } from '../UnifiedAiGateway/engine/downloads';
+import { DownloadError } from '../UnifiedAiGateway/engine/files/downloads';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
-import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
-import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
+import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
+import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 

@@ -4,7 +4,7 @@ import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/api/account';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/taskFields';
 import { downloadLimitOptions } from '../UnifiedAiGateway/params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/params/commonFields';
-import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
+import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/api/tasks/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
 const task = { show: { event: ['taskFinished'] } };

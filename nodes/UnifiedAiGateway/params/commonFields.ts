@@ -1,7 +1,7 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { WaitSettings } from '../engine/jobPlan';
+import type { WaitSettings } from '../engine/running/jobPlan';
 import type { ModelGroup } from '../registry/models';
 import { readNumber } from './inputs';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { modeLimitMb } from '../engine/binaryStore';
-import { MAX_FILE_MB } from '../engine/downloads';
+import { modeLimitMb } from '../engine/files/binaryStore';
+import { MAX_FILE_MB } from '../engine/files/downloads';
 import { NUMBER_LIMITS } from '../registry/limits';
 import { OPTIONS_PARAMETER } from './commonFields';
 import { checkNumber } from './inputs';

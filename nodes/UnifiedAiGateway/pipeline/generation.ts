@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted } from '../engine/jobPlan';
-import { runJobs } from '../engine/jobRunner';
-import type { RunOptions } from '../engine/perItem';
-import type { TaskSnapshot } from '../engine/snapshot';
+import type { Submitted } from '../engine/running/jobPlan';
+import { runJobs } from '../engine/running/jobRunner';
+import type { RunOptions } from '../engine/running/perItem';
+import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import type { Receipt } from '../engine/downloads';
+import type { Receipt } from '../engine/files/downloads';
 import { downloadDeadline, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 

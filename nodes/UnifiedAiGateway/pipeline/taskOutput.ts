@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/downloads';
-import { shownUrl } from '../engine/results';
-import { nodeErrorOf } from '../engine/nodeError';
-import type { TaskSnapshot } from '../engine/snapshot';
-import { capBody } from '../engine/bodyCopy';
+import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/files/downloads';
+import { shownUrl } from '../api/tasks/results';
+import { nodeErrorOf } from '../transport/nodeError';
+import type { TaskSnapshot } from '../api/tasks/snapshot';
+import { capBody } from '../engine/running/bodyCopy';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import { errorItem } from '../engine/perItem';
-import { executionLimit } from '../engine/timeLimit';
-import { isToolRun } from '../engine/toolMode';
+import { errorItem } from '../engine/running/perItem';
+import { executionLimit } from '../engine/waiting/timeLimit';
+import { isToolRun } from '../engine/running/toolMode';
 
 /** A task as our outputs show it, whatever route and shape it came from. */
 export function taskJson(snapshot: TaskSnapshot): IDataObject {

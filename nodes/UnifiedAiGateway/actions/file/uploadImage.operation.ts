@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { readInputImage, type ImageType } from '../../params/binaryInput';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { uploadImage } from '../../api/uploads';
 
 const show = { resource: ['file'], operation: ['uploadImage'] };

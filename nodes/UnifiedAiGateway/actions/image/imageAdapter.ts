@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
-import { submittedTaskId } from '../../engine/submitAnswer';
-import type { Submitted } from '../../engine/jobPlan';
-import type { QueryRoute } from '../../engine/routes';
-import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
-import { taskIdOf } from '../../engine/snapshot';
-import type { RunOptions } from '../../engine/perItem';
+import { submittedTaskId } from '../../engine/running/submitAnswer';
+import type { Submitted } from '../../engine/running/jobPlan';
+import type { QueryRoute } from '../../api/tasks/routes';
+import { extractResultUrls, type ResultUrlOptions } from '../../api/tasks/results';
+import { taskIdOf } from '../../api/tasks/snapshot';
+import type { RunOptions } from '../../engine/running/perItem';
 import { estimateCost, listPriceEstimate } from '../../pipeline/cost';
 import { runGeneration, type GenerationAdapter, type OutputContext } from '../../pipeline/generation';
-import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/request';
+import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/prepare';
 import { itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom, type GatewayHost } from '../../transport/urls';

@@ -4,7 +4,7 @@ import { registryProperties } from '../../params/registryProperties';
 import type { RegistryFieldSet } from '../../params/registryRules';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { GatewayHost } from '../../transport/urls';
-import { multiHostIdsOf } from '../../pipeline/request';
+import { multiHostIdsOf } from '../../pipeline/prepare';
 
 export type ImageOperation = 'generate' | 'edit';
 

@@ -2,14 +2,14 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { addHint } from '../../engine/hints';
-import { queryTask } from '../../engine/query';
-import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import type { TaskSnapshot } from '../../engine/snapshot';
-import { isToolRun, toolPendingJson } from '../../engine/toolMode';
+import { queryTask } from '../../api/tasks/query';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
+import { isToolRun, toolPendingJson } from '../../engine/running/toolMode';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './taskFields';

@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileKindOf, videoContentPath, type QueryRoute } from '../../engine/routes';
-import { queryTask } from '../../engine/query';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { fileKindOf, videoContentPath, type QueryRoute } from '../../api/tasks/routes';
+import { queryTask } from '../../api/tasks/query';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../../params/commonFields';
 import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';

@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { queryTask } from '../../engine/query';
-import { taskIdProblem } from '../../engine/taskIds';
-import type { QueryRoute } from '../../engine/routes';
+import { queryTask } from '../../api/tasks/query';
+import { taskIdProblem } from '../../api/tasks/taskIds';
+import type { QueryRoute } from '../../api/tasks/routes';
 import { kindOf } from '../../params/inputs';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { rawJson, taskJson } from '../../pipeline/taskOutput';
 import { languageField, queryRouteField, taskIdField } from './taskFields';
 

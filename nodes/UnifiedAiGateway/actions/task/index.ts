@@ -4,7 +4,7 @@ import type { OperationModule } from '../types';
 import * as checkOnce from './checkOnce.operation';
 import * as downloadResult from './downloadResult.operation';
 import * as get from './get.operation';
-import * as waitForCompletion from './wait.operation';
+import * as waitForCompletion from './waitForCompletion.operation';
 
 export const operations: Record<string, OperationModule> = { get, waitForCompletion, checkOnce, downloadResult };
 

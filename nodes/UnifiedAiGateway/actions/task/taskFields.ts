@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { QUERY_ROUTE_OPTIONS } from '../../engine/routes';
+import { QUERY_ROUTE_OPTIONS } from '../../api/tasks/routes';
 
 export function taskIdField(operation: string, defaultValue: string): INodeProperties {
 	return {

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { Submitted, WaitSettings } from '../../engine/jobPlan';
-import { awaitExistingTasks } from '../../engine/jobRunner';
-import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import type { Submitted, WaitSettings } from '../../engine/running/jobPlan';
+import { awaitExistingTasks } from '../../engine/running/jobRunner';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import {
 	binaryOutputOption,
 	CONCURRENCY_OPTION,
@@ -13,7 +13,7 @@ import {
 	waitingField,
 	waitingOptions,
 } from '../../params/commonFields';
-import type { RunOptions } from '../../engine/perItem';
+import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
 import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../params/commonFields';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { gatewayText } from '../../transport/errors';
 import { CREATED_NOTE } from '../../transport/created';

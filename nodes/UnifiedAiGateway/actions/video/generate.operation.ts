@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { RunOptions } from '../../engine/perItem';
+import type { RunOptions } from '../../engine/running/perItem';
 import { runGeneration } from '../../pipeline/generation';
 import { VIDEO_ADAPTER } from './videoAdapter';
 

@@ -1,16 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { postVideoJob } from '../../api/videos';
-import type { Submitted } from '../../engine/jobPlan';
-import { videoContentPath } from '../../engine/routes';
-import { taskIdOf } from '../../engine/snapshot';
-import { submittedTaskId } from '../../engine/submitAnswer';
+import type { Submitted } from '../../engine/running/jobPlan';
+import { videoContentPath } from '../../api/tasks/routes';
+import { taskIdOf } from '../../api/tasks/snapshot';
+import { submittedTaskId } from '../../engine/running/submitAnswer';
 import { readNumber } from '../../params/inputs';
 import { ALLOW_UNUSUAL_LABEL, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
 import { perSecondCostJson, perSecondEstimate, requestedLength } from '../../pipeline/cost';
-import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/request';
+import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/prepare';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';

@@ -1,9 +1,9 @@
-import type { GatewayContext } from '../transport/context';
-import { gatewayCredentials } from '../transport/context';
-import { gatewayRequest, GatewayRequestError } from '../transport/request';
-import { originsFrom } from '../transport/urls';
+import type { GatewayContext } from '../../transport/context';
+import { gatewayCredentials } from '../../transport/context';
+import { gatewayRequest, GatewayRequestError } from '../../transport/request';
+import { originsFrom } from '../../transport/urls';
 import { QUERY_ROUTES, type QueryRoute, type RouteInfo } from './routes';
-import { nodeErrorOf } from './nodeError';
+import { nodeErrorOf } from '../../transport/nodeError';
 import { readTask, type TaskSnapshot } from './snapshot';
 
 export interface QueryOptions {

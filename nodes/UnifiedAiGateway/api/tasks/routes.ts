@@ -1,5 +1,5 @@
-import type { QueryRoute } from '../registry/types';
-import type { GatewayHost } from '../transport/urls';
+import type { QueryRoute } from '../../registry/types';
+import type { GatewayHost } from '../../transport/urls';
 import { taskPathSegment } from './taskIds';
 
 // The name list lives with the model rows (each row names its query route); the routes themselves here.

@@ -1,4 +1,4 @@
-import { MAX_TASK_ID_CHARS } from '../registry/limits';
+import { MAX_TASK_ID_CHARS } from '../../registry/limits';
 
 /*
  * The one rule for a task id, wherever it comes from (Task operations, the trigger's list, a

@@ -1,6 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
-import { abortableSleep } from '../transport/sleep';
+import { abortableSleep } from '../../transport/sleep';
 
 type Context = IExecuteFunctions | IPollFunctions;
 

@@ -1,13 +1,13 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
-import { cancelSignalOf, gatewayCredentials } from '../transport/context';
-import { fetchResultFile, GatewayRequestError, type GatewayResponse } from '../transport/request';
-import { isTimeoutCode, networkCodeOf, readableFrom, type ByteStream } from '../transport/responses';
-import { backoffDelay } from '../transport/retry';
-import { redact, secretForms } from '../transport/secrets';
-import { abortableSleep } from '../transport/sleep';
-import { keyOrigins, originOf, originsFrom } from '../transport/urls';
+import { cancelSignalOf, gatewayCredentials } from '../../transport/context';
+import { fetchResultFile, GatewayRequestError, type GatewayResponse } from '../../transport/request';
+import { isTimeoutCode, networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
+import { backoffDelay } from '../../transport/retry';
+import { redact, secretForms } from '../../transport/secrets';
+import { abortableSleep } from '../../transport/sleep';
+import { keyOrigins, originOf, originsFrom } from '../../transport/urls';
 import {
 	binaryModeOf,
 	describeStorage,
@@ -25,9 +25,9 @@ import {
 	type BinaryMode,
 } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
-import { shownUrl } from './results';
-import { nodeErrorOf } from './nodeError';
-import { videoContentPath } from './routes';
+import { shownUrl } from '../../api/tasks/results';
+import { nodeErrorOf } from '../../transport/nodeError';
+import { videoContentPath } from '../../api/tasks/routes';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
 const DOWNLOAD_ATTEMPTS = 3;

@@ -1,10 +1,10 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { Created } from '../transport/created';
-import type { QueryRoute } from './routes';
-import type { TaskSnapshot } from './snapshot';
-import type { SpendGuard } from './spend/guard';
-import type { WaitOutcome } from './waiter';
+import type { Created } from '../../transport/created';
+import type { QueryRoute } from '../../api/tasks/routes';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
+import type { SpendGuard } from '../spend/guard';
+import type { WaitOutcome } from '../waiting/waiter';
 
 /*
  * The shape of one batch of billed work (engine/jobRunner.ts runs it): what each item's submit

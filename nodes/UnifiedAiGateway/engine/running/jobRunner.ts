@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './perItem';
-import { limiter } from './concurrency';
+import { limiter } from '../concurrency';
 import { capBody } from './bodyCopy';
 import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
 import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
@@ -10,10 +10,10 @@ import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { receiptsSettled } from './receipts';
 import { hintInNodeWait, hintJobRun } from './runHints';
-import { estimatedTimeOf } from './snapshot';
+import { estimatedTimeOf } from '../../api/tasks/snapshot';
 import { isToolRun, toolPendingJson, toolWait, type ToolTask } from './toolMode';
-import { TaskFeed } from './taskFeed';
-import { waitForTasks, type PendingTask, type WaitOutcome } from './waiter';
+import { TaskFeed } from '../waiting/taskFeed';
+import { waitForTasks, type PendingTask, type WaitOutcome } from '../waiting/waiter';
 
 /**
  * Submit many items under a cap, wait for all their tasks in one loop, and turn each into

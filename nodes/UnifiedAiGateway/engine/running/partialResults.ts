@@ -1,6 +1,6 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 
-import type { WaitOutcome } from './waiter';
+import type { WaitOutcome } from '../waiting/waiter';
 
 /** What the engine knows of one item when another item's failure stops the run. */
 export interface ItemRecord {

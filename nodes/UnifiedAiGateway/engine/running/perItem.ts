@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { settleLimited } from './concurrency';
+import { settleLimited } from '../concurrency';
 import { fingerprintOf, outputMemory } from './tries';
 
 export interface RunOptions {

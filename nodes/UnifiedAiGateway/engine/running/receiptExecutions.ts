@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWorkflowBase } from 'n8n-workflow';
 
-import { cancelSignalOf } from '../transport/context';
-import { abortableSleep } from '../transport/sleep';
+import { cancelSignalOf } from '../../transport/context';
+import { abortableSleep } from '../../transport/sleep';
 
 /*
  * Receipt executions (docs/receipts.md): the one record of a node run's receipts that n8n writes

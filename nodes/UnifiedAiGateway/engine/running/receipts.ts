@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { ReceiptExecutions } from './receiptExecutions';
-import type { QueryRoute } from './routes';
+import type { QueryRoute } from '../../api/tasks/routes';
 
 /** n8n's custom execution data: at most 10 keys per execution, keys [A-Za-z0-9_] ≤ 50, values ≤ 255. */
 interface CustomData {

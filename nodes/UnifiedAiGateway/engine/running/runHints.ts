@@ -1,9 +1,9 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { addHint } from './hints';
+import { addHint } from '../hints';
 import type { WaitSettings } from './jobPlan';
-import { QUERY_ROUTES, type QueryRoute } from './routes';
-import { executionLimit } from './timeLimit';
+import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import { executionLimit } from '../waiting/timeLimit';
 
 /** Shown on every billed run with n8n's Retry On Fail on: what a retry does with tasks already created. */
 export const RETRY_ON_FAIL_HINT =

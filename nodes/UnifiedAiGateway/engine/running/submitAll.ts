@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { cancelSignalOf } from '../transport/context';
-import { abortableSleep } from '../transport/sleep';
-import { settleLimited } from './concurrency';
+import { cancelSignalOf } from '../../transport/context';
+import { abortableSleep } from '../../transport/sleep';
+import { settleLimited } from '../concurrency';
 import type { ItemError, ItemState, JobPlan, Submitted } from './jobPlan';
 import { ReceiptLog } from './receipts';
 import { createdOf } from './submitAnswer';

@@ -1,8 +1,8 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { CREATED_NOTE, type Created } from '../transport/created';
-import { taskIdProblem } from './taskIds';
+import { CREATED_NOTE, type Created } from '../../transport/created';
+import { taskIdProblem } from '../../api/tasks/taskIds';
 
 /**
  * Whether a failed submit left a job behind. The transport marks every billed request's error;

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { GatewayContext } from '../transport/context';
-import type { QueryRoute } from './routes';
+import type { GatewayContext } from '../../transport/context';
+import type { QueryRoute } from '../../api/tasks/routes';
 
 /**
  * The longest an AI Agent's tool call waits for a task: an agent (and the person chatting with it)

@@ -1,7 +1,7 @@
-import { gatewayCredentials, type GatewayContext } from '../transport/context';
-import { originsFrom } from '../transport/urls';
-import { addHint } from './hints';
-import { QUERY_ROUTES, type QueryRoute } from './routes';
+import { gatewayCredentials, type GatewayContext } from '../../transport/context';
+import { originsFrom } from '../../transport/urls';
+import { addHint } from '../hints';
+import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 
 /** A gateway on this machine (tests, a local simulator): any interval is fine there. */
 export function isLoopbackOrigin(origin: string): boolean {

@@ -1,5 +1,5 @@
-import { GatewayRequestError } from '../transport/request';
-import { backoffDelay } from '../transport/retry';
+import { GatewayRequestError } from '../../transport/request';
+import { backoffDelay } from '../../transport/retry';
 
 /**
  * How the engine treats the answers to a poll of a task that exists (when a running task is read

@@ -1,4 +1,4 @@
-import type { QueryRoute } from './routes';
+import type { QueryRoute } from '../../api/tasks/routes';
 
 /**
  * When each task of one wait is read next. Tasks read through the same route in one wait are a

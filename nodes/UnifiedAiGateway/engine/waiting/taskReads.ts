@@ -1,11 +1,11 @@
-import type { GatewayContext } from '../transport/context';
-import type { GatewayRequestError } from '../transport/request';
-import { settleLimited } from './concurrency';
-import { nodeErrorOf } from './nodeError';
+import type { GatewayContext } from '../../transport/context';
+import type { GatewayRequestError } from '../../transport/request';
+import { settleLimited } from '../concurrency';
+import { nodeErrorOf } from '../../transport/nodeError';
 import { isAccountRefusal, POLL_POLICY, pollFaultOf, type PollFault } from './pollPolicy';
-import { queryTask, type QueryOptions } from './query';
-import type { QueryRoute } from './routes';
-import type { TaskSnapshot } from './snapshot';
+import { queryTask, type QueryOptions } from '../../api/tasks/query';
+import type { QueryRoute } from '../../api/tasks/routes';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
 
 /*
  * Reading tasks that exist under the one fault policy (pollPolicy.ts): one read of one task (the

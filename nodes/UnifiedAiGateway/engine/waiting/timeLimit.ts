@@ -1,4 +1,4 @@
-import type { GatewayContext } from '../transport/context';
+import type { GatewayContext } from '../../transport/context';
 
 /*
  * n8n cancels an execution at its time limit (the workflow's Timeout Workflow setting,

@@ -1,17 +1,17 @@
 import { ManualExecutionCancelledError, NodeOperationError } from 'n8n-workflow';
 
-import { abortableSleep } from '../transport/sleep';
-import { cancelSignalOf, type GatewayContext } from '../transport/context';
-import type { GatewayRequestError } from '../transport/request';
+import { abortableSleep } from '../../transport/sleep';
+import { cancelSignalOf, type GatewayContext } from '../../transport/context';
+import type { GatewayRequestError } from '../../transport/request';
 import { announce, pollIntervals } from './interval';
 import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
 import { PollSchedule, type Paced } from './pollSchedule';
-import { QUERY_ROUTES, type QueryRoute } from './routes';
+import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import { readTaskOnce, type TaskRead } from './taskReads';
 import { TaskFeed } from './taskFeed';
 import { executionLimit } from './timeLimit';
-import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../registry/limits';
-import type { TaskSnapshot } from './snapshot';
+import { POLL_FLOOR_MS, WAIT_CEILING_MS } from '../../registry/limits';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
 
 export interface PendingTask {
 	taskId: string;
