@@ -176,7 +176,7 @@ async function engineWait(sim, creds, jobs) {
  * together; the answers are read by the engine's own reading rule (engine/snapshot.ts).
  */
 async function handBuiltLoop(sim, { images, videos }) {
-	const { readTask } = require('../dist/nodes/UnifiedAiGateway/api/tasks/snapshot');
+	const { snapshotOf } = require('../dist/nodes/UnifiedAiGateway/api/tasks/snapshot');
 	const headers = { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' };
 	const started = Date.now();
 	const submits = [
@@ -195,7 +195,7 @@ async function handBuiltLoop(sim, { images, videos }) {
 			const response = await fetch(`${sim.mainUrl}${task.query}${task.id}`, { headers });
 			// The video route serves a finished file at /content when its answer names no URL (docs/gateway-contract.md §4.9).
 			const contentUrl = task.query === '/v1/videos/' ? `${sim.mainUrl}/v1/videos/${task.id}/content` : undefined;
-			return readTask(await response.json(), task.id, { contentUrl }).state;
+			return snapshotOf(await response.json(), task.id, { contentUrl }).state;
 		});
 		if (states.includes('failed')) throw new Error('loop: a task failed');
 		open = open.filter((_, k) => states[k] === 'pending');

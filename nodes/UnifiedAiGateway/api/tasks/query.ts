@@ -4,7 +4,7 @@ import { gatewayRequest, GatewayRequestError } from '../../transport/request';
 import { originsFrom } from '../../transport/urls';
 import { QUERY_ROUTES, type QueryRoute, type RouteInfo } from './routes';
 import { nodeErrorOf } from '../../transport/nodeError';
-import { readTask, type TaskSnapshot } from './snapshot';
+import { snapshotOf, type TaskSnapshot } from './snapshot';
 
 export interface QueryOptions {
 	language?: string;
@@ -79,7 +79,7 @@ export async function queryTask(
 				deadlineAt: options.deadlineAt,
 			});
 			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName))) chosen.set(routeName, index);
-			return readTask(body, taskId, {
+			return snapshotOf(body, taskId, {
 				contentUrl: reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
 				origin,
 				answeredBy: reading.label,

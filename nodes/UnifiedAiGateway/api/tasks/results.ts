@@ -7,7 +7,8 @@ export interface ResultUrlOptions {
 	inlineMimeType?: string;
 }
 
-function obj(value: unknown): IDataObject | undefined {
+/** An object that is not a list (a list is walked entry by entry instead). */
+function plainObject(value: unknown): IDataObject | undefined {
 	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
 }
 
@@ -60,7 +61,7 @@ export function extractResultUrls(body: unknown, options: ResultUrlOptions = {})
 			}
 			return;
 		}
-		const node = obj(value);
+		const node = plainObject(value);
 		if (!node) return;
 		found.push(...urlsIn(node.result_url, options));
 		for (const [key, field] of Object.entries(node)) {

@@ -26,8 +26,9 @@ export interface TaskSnapshot {
 	raw: IDataObject;
 }
 
-function obj(value: unknown): IDataObject | undefined {
-	if (Array.isArray(value)) return obj(value[0]);
+/** The object a field holds, or the first of a list of them (answers put `data` either way). */
+function objectIn(value: unknown): IDataObject | undefined {
+	if (Array.isArray(value)) return objectIn(value[0]);
 	return value && typeof value === 'object' ? (value as IDataObject) : undefined;
 }
 
@@ -43,8 +44,8 @@ function firstNumber(...values: unknown[]): number | undefined {
 
 /** The task id a submit or query answer carries, in any of its shapes. */
 export function taskIdOf(body: unknown): string | undefined {
-	const root = obj(body);
-	const data = obj(root?.data);
+	const root = objectIn(body);
+	const data = objectIn(root?.data);
 	return firstString(root?.task_id, data?.task_id, data?.id, root?.id, root?.request_id);
 }
 
@@ -53,15 +54,15 @@ export function taskIdOf(body: unknown): string | undefined {
  * shows it in the task query's answer only, but a submit answer that carries it is read the same way.
  */
 export function estimatedTimeOf(body: unknown): number | undefined {
-	const root = obj(body);
-	const seconds = firstNumber(root?.estimated_time, obj(root?.data)?.estimated_time);
+	const root = objectIn(body);
+	const seconds = firstNumber(root?.estimated_time, objectIn(root?.data)?.estimated_time);
 	return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
 /** The first `items[]` entry wherever the answer puts it (docs/gateway-contract.md §2.3 `result.items`, §4.5 top level). */
 function firstItemOf(root: IDataObject, data: IDataObject | undefined): IDataObject | undefined {
-	for (const holder of [root, obj(root.result), data, obj(data?.result)]) {
-		if (holder && Array.isArray(holder.items)) return obj(holder.items);
+	for (const holder of [root, objectIn(root.result), data, objectIn(data?.result)]) {
+		if (holder && Array.isArray(holder.items)) return objectIn(holder.items);
 	}
 	return undefined;
 }
@@ -94,13 +95,14 @@ function statusOf(root: IDataObject, data: IDataObject | undefined): string {
 	return own;
 }
 
-export function readTask(body: unknown, taskId: string, options: ReadOptions = {}): TaskSnapshot {
-	const root = obj(body) ?? {};
-	const data = obj(root.data);
+/** A task query's answer as a TaskSnapshot: parses a body, sends nothing (the query is query.ts queryTask). */
+export function snapshotOf(body: unknown, taskId: string, options: ReadOptions = {}): TaskSnapshot {
+	const root = objectIn(body) ?? {};
+	const data = objectIn(root.data);
 	const status = statusOf(root, data);
 	const phase = phaseOf(status) ?? 'unknown';
 	let urls = extractResultUrls(root, { origin: options.origin });
-	const errorObject = obj(root.error) ?? obj(data?.error);
+	const errorObject = objectIn(root.error) ?? objectIn(data?.error);
 	// docs/gateway-contract.md §10.9: `completed` with an `error` object and no file is a finished, billed
 	// failure (a Grok video blocked by moderation), not a file waiting at `/content`.
 	const finishedWithError = phase === 'succeeded' && urls.length === 0 && errorObject !== undefined && Boolean(firstString(errorObject.code, errorObject.message));
@@ -151,7 +153,7 @@ export function readTask(body: unknown, taskId: string, options: ReadOptions = {
 
 /** `expires_at` wherever the answer gives it (top level, `data`, the first result image). */
 function expiryOf(root: IDataObject, data: IDataObject | undefined): { expiresAt?: string } {
-	const images = obj(obj(root.result)?.images) ?? obj(obj(data?.result)?.images);
+	const images = objectIn(objectIn(root.result)?.images) ?? objectIn(objectIn(data?.result)?.images);
 	const value = [root.expires_at, data?.expires_at, images?.expires_at].find((v) => typeof v === 'number' || (typeof v === 'string' && v !== ''));
 	if (value === undefined) return {};
 	const date = typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(String(value));

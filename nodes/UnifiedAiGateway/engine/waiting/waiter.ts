@@ -53,9 +53,7 @@ export type WaitOutcome =
 interface Watch {
 	index: number;
 	task: PendingTask;
-	intervalMs: number;
-	startedAt: number;
-	/** Its schedule (pollSchedule.ts): when it is read next, learnt from the other tasks of the wait. */
+	/** Its schedule (pollSchedule.ts): its interval and start, when it is read next, learnt from the other tasks of the wait. */
 	paced: Paced;
 	/** After a failed poll: not before this (the fault policy's backoff, any Retry-After). */
 	notBefore: number;
@@ -93,7 +91,7 @@ export async function waitForTasks(
 	const limit = executionLimit(ctx, Date.now());
 	const watches: Watch[] = [];
 	// All tasks known at the start: leaders by submit time; a feed's: the first to arrive.
-	const schedule = feed ? new PollSchedule([], feed.expected) : undefined;
+	const feedSchedule = feed ? new PollSchedule([], feed.expected) : undefined;
 	const admit = async (): Promise<PollSchedule> => {
 		const fresh = tasks.slice(watches.length);
 		const routes = [...new Set(fresh.map((task) => task.route))].filter((route) => !intervalOf.has(route));
@@ -110,26 +108,26 @@ export async function waitForTasks(
 			const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
 			const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
 			const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
-			schedule?.add(paced);
-			watches.push({ index: watches.length, task, intervalMs, startedAt, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false, dueAt: 0 });
+			feedSchedule?.add(paced);
+			watches.push({ index: watches.length, task, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false, dueAt: 0 });
 		}
-		return schedule ?? new PollSchedule(watches.map((watch) => watch.paced));
+		return feedSchedule ?? new PollSchedule(watches.map((watch) => watch.paced));
 	};
-	const fixed = feed ? undefined : await admit();
+	const fixedSchedule = feed ? undefined : await admit();
 	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
-	const dueAt = (plan: PollSchedule, watch: Watch, now: number) => Math.min(Math.max(plan.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
-	const cap = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
+	const dueAt = (schedule: PollSchedule, watch: Watch, now: number) => Math.min(Math.max(schedule.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
+	const maxInFlight = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	const due: Watch[] = [];
 	let stopError: unknown;
 
-	const launch = (plan: PollSchedule, watch: Watch) => {
+	const launch = (schedule: PollSchedule, watch: Watch) => {
 		watch.busy = true;
-		plan.sent(watch.paced);
-		const poll: Promise<void> = pollOnce(ctx, watch, plan)
+		schedule.sent(watch.paced);
+		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
 			.then((outcome) => {
 				if (!outcome) return;
-				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) plan.gone(watch.paced);
+				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) schedule.gone(watch.paced);
 				outcomes[watch.index] = outcome;
 				options.onOutcome?.(watch.index, outcome);
 			})
@@ -149,7 +147,7 @@ export async function waitForTasks(
 		if (signal?.aborted) await abortableSleep(0, signal);
 		// Read before admitting: a task pushed just before the close is then admitted, not missed.
 		const closed = !feed || feed.closed;
-		const plan = fixed ?? (tasks.length > watches.length || !schedule ? await admit() : schedule);
+		const schedule = fixedSchedule ?? (tasks.length > watches.length || !feedSchedule ? await admit() : feedSchedule);
 		// One pass over the open tasks, building nothing but the list of those due now: it runs on
 		// every answer, so with hundreds of tasks whatever it allocates is multiplied by thousands.
 		const now = Date.now();
@@ -160,20 +158,20 @@ export async function waitForTasks(
 			if (outcomes[watch.index] !== undefined) continue;
 			open++;
 			if (watch.busy) continue;
-			const at = dueAt(plan, watch, now);
+			const at = dueAt(schedule, watch, now);
 			watch.dueAt = at;
 			if (at <= now) due.push(watch);
 			else if (at < dueNext) dueNext = at;
 		}
 		if (open === 0 && closed && watches.length === tasks.length) return outcomes;
 		// The most overdue first when there are more than free slots.
-		if (due.length > cap - inFlight.size) due.sort((a, b) => a.dueAt - b.dueAt);
+		if (due.length > maxInFlight - inFlight.size) due.sort((a, b) => a.dueAt - b.dueAt);
 		for (const watch of due) {
-			if (inFlight.size >= cap) break;
-			launch(plan, watch);
+			if (inFlight.size >= maxInFlight) break;
+			launch(schedule, watch);
 		}
 		// Every slot taken: the next pass comes with the first answer.
-		if (inFlight.size >= cap) dueNext = Infinity;
+		if (inFlight.size >= maxInFlight) dueNext = Infinity;
 		// While submits are still answering, new tasks are taken in every RACE_NAP_MS (not one wake-up
 		// per task: with hundreds of items that is hundreds of passes over the wait): none of them is
 		// due before its first interval, except one an earlier try created, which is there from the start.
@@ -220,7 +218,7 @@ async function untilWakeOrAnswer(wakeAt: number, polls: Array<Promise<void>>, si
 async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedule): Promise<WaitOutcome | undefined> {
 	watch.polls++;
 	const sentAt = Date.now();
-	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.startedAt, snapshot: watch.snapshot });
+	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.paced.startedAt, snapshot: watch.snapshot });
 	let read: TaskRead;
 	try {
 		read = await readTaskOnce(ctx, watch.task, watch.doubtful, { timeoutMs: POLL_POLICY.timeoutMs, retries: false });
@@ -246,7 +244,7 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message), error: read.error };
 		}
 		schedule.faulted(watch.paced);
-		watch.notBefore = Date.now() + failedPollDelay(watch.intervalMs, watch.failures, read.error.retryAfterMs);
+		watch.notBefore = Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
 }
@@ -257,7 +255,7 @@ function asNodeError(ctx: GatewayContext, error: unknown): Error {
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
-	const window = watch.deadlineAt - watch.startedAt;
+	const window = watch.deadlineAt - watch.paced.startedAt;
 	const within = window < 60_000 ? `${Math.round(window / 100) / 10} s` : `${Math.round((window / 60_000) * 10) / 10} min`;
 	const last = watch.snapshot
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
@@ -270,7 +268,7 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		kind: 'timeout',
 		task: watch.task,
 		polls: watch.polls,
-		waitedMs: Date.now() - watch.startedAt,
+		waitedMs: Date.now() - watch.paced.startedAt,
 		snapshot: watch.snapshot,
 		lastError: watch.lastError,
 		message,
