@@ -78,7 +78,7 @@ export async function finishedItem(
 			baseName: snapshot.taskId,
 			defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
 			maxBytes,
-			receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
+			paid: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 			...(deadlineAt === undefined
 				? {}
 				: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),

@@ -33,7 +33,7 @@ export async function settleLimited<T, R>(
 }
 
 /**
- * A cap on work started one piece at a time as it becomes known (mapLimited needs the whole list
+ * A limit on work started one piece at a time as it becomes known (mapLimited needs the whole list
  * first): `run(fn)` starts fn once fewer than `limit` are running, in call order.
  */
 export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {

@@ -8,7 +8,7 @@ import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import type { Receipt } from '../engine/files/downloads';
+import type { PaidResult } from '../engine/files/downloads';
 import { downloadDeadline, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 
@@ -16,7 +16,7 @@ import { readSpendSettings } from '../params/spendGuardOptions';
  * The one pipeline of every billed generation (Image → Generate and Edit, Video → Generate): read
  * the model, read and check the request, estimate the cost, submit, parse the answer, build the
  * output. A resource brings an adapter with its own steps; checking every item before any is
- * sent, the spend guard, the caps, the wait and the receipts are the engine's (engine/jobRunner.ts).
+ * sent, the spend guard, the Concurrency limit, the wait and the receipts are the engine's (engine/running/jobRunner.ts).
  */
 
 /** What the output step knows besides the item: the finished task, the item's estimate, how its files are downloaded. */
@@ -29,7 +29,7 @@ export interface OutputContext {
 	 * How the item's result files are downloaded (itemsPerUrl): the binary field, the deadline
 	 * (Max Wait, counted from the submit), Continue On Fail; undefined when Download is off.
 	 */
-	files(kind: FileKind, file: { baseName: string; defaultMimeType: string; receipt: Receipt }): FileOutputOptions | undefined;
+	files(kind: FileKind, file: { baseName: string; defaultMimeType: string; paid: PaidResult }): FileOutputOptions | undefined;
 }
 
 export interface GenerationAdapter<P, S extends Submitted> {
@@ -49,7 +49,7 @@ export interface GenerationAdapter<P, S extends Submitted> {
 	describePending(prepared: P, submitted: S, estimate: ItemEstimate | undefined): IDataObject;
 }
 
-/** Runs one resource's generation over all input items: check all, estimate, submit under the cap, wait, output. */
+/** Runs one resource's generation over all input items: check all, estimate, submit under the Concurrency limit, wait, output. */
 export async function runGeneration<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	run: RunOptions,

@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/files/downloads';
+import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type PaidResult } from '../engine/files/downloads';
 import { shownUrl } from '../api/tasks/results';
 import { nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
-import { capBody } from '../engine/running/bodyCopy';
+import { bodyCopy } from '../engine/running/bodyCopy';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
 import { errorItem } from '../engine/running/perItem';
 import { executionLimit } from '../engine/waiting/timeLimit';
@@ -26,9 +26,9 @@ export function taskJson(snapshot: TaskSnapshot): IDataObject {
 	};
 }
 
-/** The gateway's answer as items carry it: capped (engine/bodyCopy.ts). */
+/** The gateway's answer as items carry it: whole up to 64 KB (engine/running/bodyCopy.ts). */
 export function rawJson(snapshot: TaskSnapshot): IDataObject {
-	return capBody(snapshot.raw);
+	return bodyCopy(snapshot.raw);
 }
 
 export interface FileOutputOptions {
@@ -41,7 +41,7 @@ export interface FileOutputOptions {
 	/** Epoch ms by which every download of the item is over (Max Wait, or the download's own bound). */
 	deadlineAt?: number;
 	deadlineName?: string;
-	receipt?: Receipt;
+	paid?: PaidResult;
 	/** On: a failed file becomes its own error item beside the good ones. Off: the item fails. */
 	continueOnFail: boolean;
 }
@@ -114,7 +114,7 @@ export async function itemsPerUrl(
 			...base,
 			// The item's own URL when it names one (a content-route download keeps the task's result URL).
 			url: shownUrl(typeof base.url === 'string' ? base.url : url),
-			...(download?.receipt?.expiresAt ? { expiresAt: download.receipt.expiresAt } : {}),
+			...(download?.paid?.expiresAt ? { expiresAt: download.paid.expiresAt } : {}),
 		};
 		// An inline (data:) result has no URL to give instead: it is stored even for a tool, costs no request,
 		// and stays in the execution (the model gets the JSON).
@@ -129,7 +129,7 @@ export async function itemsPerUrl(
 			kind: download.kind,
 			maxBytes: limits.maxBytes,
 			...bound,
-			receipt: download.receipt,
+			paid: download.paid,
 		});
 		if (!(file instanceof DownloadError)) {
 			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).

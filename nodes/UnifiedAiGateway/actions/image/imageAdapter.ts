@@ -48,7 +48,7 @@ interface ImageSubmitted extends Submitted {
 }
 
 /** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
-export const DEFAULT_WAIT_MINUTES = 10;
+export const DEFAULT_MAX_WAIT_MINUTES = 10;
 
 /** Models of the registry that have an edit variant, for messages. */
 function editModelIds(): string {
@@ -196,7 +196,7 @@ async function output(
 		files('image', {
 			baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
 			defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
-			receipt: { taskId, expiresAt: snapshot?.expiresAt },
+			paid: { taskId, expiresAt: snapshot?.expiresAt },
 		}),
 	);
 }
@@ -205,7 +205,7 @@ async function output(
 function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, ImageSubmitted> {
 	return {
 		noun: operation === 'edit' ? 'image edit' : 'image job',
-		waitDefaults: { minutes: DEFAULT_WAIT_MINUTES },
+		waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES },
 		prepare: async (ctx, i) => await prepare(ctx, i, operation),
 		submit,
 		estimate: (job) => listPriceEstimate(job.model, job.body),
@@ -218,7 +218,7 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 	};
 }
 
-/** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
+/** Generate or Edit over all input items: check all, submit under the Concurrency limit, wait, output. */
 export async function runImageOperation(ctx: IExecuteFunctions, run: RunOptions, operation: ImageOperation): Promise<INodeExecutionData[]> {
 	return await runGeneration(ctx, run, imageAdapter(operation));
 }

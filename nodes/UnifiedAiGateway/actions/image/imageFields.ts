@@ -11,7 +11,7 @@ export type ImageOperation = 'generate' | 'edit';
 /** Ids with a row on each host (gemini-3-pro-image-preview): the Host field shows for them. */
 export const MULTI_HOST_IDS = multiHostIdsOf('image');
 
-/** Ids whose every row answers synchronously: no Wait for Completion fields for them. */
+/** Ids whose every row answers synchronously: no Wait for Result fields for them. */
 export const SYNC_ONLY_IDS = [...new Set(IMAGE_MODELS.map((m) => m.id))].filter((id) =>
 	IMAGE_MODELS.filter((m) => m.id === id).every((m) => m.mode === 'sync'),
 );

@@ -7,7 +7,7 @@ import { spendGuardOptions } from '../../params/spendGuardOptions';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
-import { DEFAULT_WAIT_MINUTES } from './imageAdapter';
+import { DEFAULT_MAX_WAIT_MINUTES } from './imageAdapter';
 import { hostField, SYNC_ONLY_IDS } from './imageFields';
 
 export const operations: Record<string, OperationModule> = { generate, edit };
@@ -49,7 +49,7 @@ export const description: INodeProperties[] = [
 		show,
 	),
 	// Sync-only models answer in the same call: no waiting fields for them.
-	...waitFields(show, DEFAULT_WAIT_MINUTES).map((field) => ({
+	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES).map((field) => ({
 		...field,
 		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
 	})),

@@ -132,7 +132,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			baseName: taskId,
 			defaultMimeType: fileKindOf(route) === 'video' ? 'video/mp4' : 'image/png',
 			...downloadDeadline(fileKindOf(route)),
-			receipt: { taskId, expiresAt: snapshot.expiresAt },
+			paid: { taskId, expiresAt: snapshot.expiresAt },
 			continueOnFail: run.continueOnFail,
 		});
 	});

@@ -51,7 +51,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			baseName: taskId,
 			defaultMimeType: fileKindOf(routeName) === 'video' ? 'video/mp4' : 'image/png',
 			...downloadDeadline(fileKindOf(routeName)),
-			receipt: { taskId, expiresAt: snapshot.expiresAt },
+			paid: { taskId, expiresAt: snapshot.expiresAt },
 			continueOnFail: run.continueOnFail,
 		});
 	});

@@ -84,7 +84,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 				baseName: snapshot!.taskId,
 				defaultMimeType: fileKindOf(submitted.route!) === 'video' ? 'video/mp4' : 'image/png',
 				...downloadDeadline(fileKindOf(submitted.route!), submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
-				receipt: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
+				paid: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
 				continueOnFail: run.continueOnFail,
 			});
 		},

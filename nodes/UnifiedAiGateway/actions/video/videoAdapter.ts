@@ -15,7 +15,7 @@ import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
-import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
+import { DEFAULT_MAX_WAIT_MINUTES, VIDEO_FIELD_SET } from './videoFields';
 import { modelNotes, videoFacts } from './videoOutput';
 import { readVideoReferences, referenceUrls } from './videoReferences';
 import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
@@ -89,7 +89,7 @@ async function output(
 		...perSecondCostJson(estimate),
 	};
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
-	const download = files('video', { baseName: task.taskId, defaultMimeType: 'video/mp4', receipt: { taskId: task.taskId, expiresAt: task.expiresAt } });
+	const download = files('video', { baseName: task.taskId, defaultMimeType: 'video/mp4', paid: { taskId: task.taskId, expiresAt: task.expiresAt } });
 	if (!download) return [{ json }];
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
@@ -99,7 +99,7 @@ async function output(
 /** The video adapter of the generation pipeline (pipeline/generation.ts). */
 export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	noun: 'video job',
-	waitDefaults: { minutes: DEFAULT_DEADLINE_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
+	waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
 	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedLength(p.values, p.extra, p.model, p.route), settings.videoUsdPerSecond, p.model !== undefined),

@@ -33,7 +33,7 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 };
 
 /** Video waits long: docs/gateway-contract.md §8 advises a polling window of at least 30 minutes. */
-export const DEFAULT_DEADLINE_MINUTES = 30;
+export const DEFAULT_MAX_WAIT_MINUTES = 30;
 
 export const description: INodeProperties[] = [
 	modelLocator('video', show, 'seedance-2.0'),
@@ -86,7 +86,7 @@ export const description: INodeProperties[] = [
 		show,
 	),
 	// The unified route's task is read on the generic query, which takes a language (docs/gateway-contract.md §4.10).
-	...waitFields(show, DEFAULT_DEADLINE_MINUTES, [
+	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES, [
 		{
 			...TASK_LANGUAGE,
 			displayName: 'Status Language',

@@ -39,8 +39,8 @@ export const MAX_FILE_MB = { image: 50, video: 2048 } as const;
 const HEAD_BYTES = 512;
 const SHOWN_CHARS = 300;
 
-/** What the user paid for, carried by every download error: the task, or the sync answer's URL. */
-export interface Receipt {
+/** The paid result a file belongs to, carried by every download error (its receipt with the URL): the task, and when its URLs expire. */
+export interface PaidResult {
 	/** The task the file belongs to; none for a synchronous answer (gpt-image-2 / gpt-image-2.5). */
 	taskId?: string;
 	/** When the gateway says the URL expires. */
@@ -62,7 +62,7 @@ export interface DownloadOptions {
 	/** How the deadline is called in messages: "Max Wait", "the trigger's poll budget". */
 	deadlineName?: string;
 	idleMs?: number;
-	receipt?: Receipt;
+	paid?: PaidResult;
 }
 
 /** One URL's attempts; `relayUrl`: the task's result URL this one (the gateway's content route) stands in for. */
@@ -131,11 +131,11 @@ function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: DownloadErro
 	} catch {
 		// A trigger's poll has no execution yet.
 	}
-	const what = options.receipt?.taskId ? `task ${options.receipt.taskId}` : 'a synchronous result (no task ID)';
+	const what = options.paid?.taskId ? `task ${options.paid.taskId}` : 'a synchronous result (no task ID)';
 	const verb = error.context.storageFailed ? 'could not store the file of' : 'could not download';
 	ctx.logger?.warn(
 		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" item ${options.itemIndex} ${verb} ${error.url} of ${what}: ${error.message}. The result was paid for: do not submit it again (the item's error says how to fetch it).`,
-		{ executionId, itemIndex: options.itemIndex, url: error.url, ...(options.receipt?.taskId ? { taskId: options.receipt.taskId } : {}) },
+		{ executionId, itemIndex: options.itemIndex, url: error.url, ...(options.paid?.taskId ? { taskId: options.paid.taskId } : {}) },
 	);
 }
 
@@ -152,7 +152,7 @@ async function downloadByRoute(ctx: IExecuteFunctions | IPollFunctions, given: s
 	const base = originsFrom(credentials).main;
 	// A gateway path (`/v1/videos/{id}/content`) is fetched from, and named as, the gateway's origin.
 	const url = given.startsWith('/') ? `${base}${given}` : given;
-	const own = ownContentRoute(url, options.receipt?.taskId, base);
+	const own = ownContentRoute(url, options.paid?.taskId, base);
 	if (!own) return { binary: await download(ctx, url, options) };
 	if (!keyOrigins(credentials).has(originOf(url) ?? '')) {
 		return { binary: await download(ctx, own, { ...options, relayUrl: url }), from: own };
@@ -232,14 +232,14 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 				const what = timedOut
 					? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} s for the result ${shown(url, secrets)} (${code})`
 					: /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
-						? `${cap(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
+						? `${capitalized(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
 						: `Could not reach ${first.who} for the result ${shown(url, secrets)} (${code})`;
 				throw fail(what, `It was asked again (a GET is safe to repeat) before giving up.\n${advice(options, url, secrets)}`, { host: first.host });
 			}
 			const source = describeSource(response.url ?? url, gatewayOrigins);
 			if (response.status >= 300 && response.status < 400) {
 				throw fail(
-					`${cap(source.who)} redirected the download of ${shown(url, secrets)} too many times (HTTP ${response.status}, a redirect loop)`,
+					`${capitalized(source.who)} redirected the download of ${shown(url, secrets)} too many times (HTTP ${response.status}, a redirect loop)`,
 					`The last redirect pointed to ${shownLocation(response, source, secrets)}.\n${advice(options, url, secrets)}`,
 					{ host: source.host, status: response.status },
 				);
@@ -247,8 +247,8 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 			if (response.status < 200 || response.status >= 300) {
 				const sent = textOf(response.body, secrets);
 				throw fail(
-					`${cap(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : ''}`,
-					[`${cap(source.who)} sent: ${sent || '(an empty body)'}`, source.fromGateway ? '' : 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).', advice(options, url, secrets)]
+					`${capitalized(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : ''}`,
+					[`${capitalized(source.who)} sent: ${sent || '(an empty body)'}`, source.fromGateway ? '' : 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).', advice(options, url, secrets)]
 						.filter(Boolean)
 						.join('\n'),
 					{ host: source.host, status: response.status },
@@ -383,7 +383,7 @@ async function receive(
 		const code = networkCodeOf(error);
 		const what =
 			reason === 'idle'
-				? `${cap(source.who)} stopped sending ${shown(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
+				? `${capitalized(source.who)} stopped sending ${shown(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
 				: `The file ${shown(url, limits.secrets)} from ${source.who} stopped arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} (download interrupted)`;
 		return {
 			error: limits.fail(what, `The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; it was fetched ${limits.attempt} time${limits.attempt > 1 ? 's' : ''}.\n${advice(options, url, limits.secrets)}`, { host: source.host }),
@@ -413,7 +413,7 @@ async function receive(
 			const label = notMediaLabel(first, contentType);
 			return {
 				error: limits.fail(
-					`${cap(source.who)} sent ${label} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${label} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
 					[`First bytes: ${sent ? JSON.stringify(sent) : '(none)'}`, advice(options, url, limits.secrets)].join('\n'),
 					{ host: source.host, status: response.status },
 				),
@@ -507,7 +507,7 @@ function downloadError(
 	error.url = shownUrl(redact(options.relayUrl ?? url, secrets));
 	Object.assign(error.context, facts, { url: error.url, downloadFailed: true });
 	if (options.relayUrl) error.context.contentRoute = shownUrl(redact(url, secrets));
-	if (options.receipt?.taskId) error.context.taskId = options.receipt.taskId;
+	if (options.paid?.taskId) error.context.taskId = options.paid.taskId;
 	return error;
 }
 
@@ -537,8 +537,8 @@ function storageError(
 	const failure = describeStorageFailure(cause);
 	const storedIn = mode ?? (failure.code === 'N8N_DATABASE_LIMIT' ? 'database' : undefined);
 	const where = describeStorage(storedIn, storedIn === undefined || storedIn === 'filesystem' ? (storageFolderOf(failure.path) ?? binaryFolder(ctx)) : undefined);
-	const paid = options.receipt?.taskId
-		? `Task ${options.receipt.taskId} completed at the gateway and was paid for; only storing its file failed`
+	const paidFor = options.paid?.taskId
+		? `Task ${options.paid.taskId} completed at the gateway and was paid for; only storing its file failed`
 		: 'The result was created and paid for; only storing its file failed';
 	const fix =
 		failure.code === 'N8N_DATABASE_LIMIT'
@@ -555,7 +555,7 @@ function storageError(
 		url,
 		options,
 		secrets,
-		`The result ${shown(options.relayUrl ?? url, secrets)} could not be stored: ${failure.what}. ${paid}`,
+		`The result ${shown(options.relayUrl ?? url, secrets)} could not be stored: ${failure.what}. ${paidFor}`,
 		[
 			`Where n8n stores binaries: ${where}${failure.path ? ` (the error names ${failure.path})` : ''}.`,
 			'This is the n8n host, not the gateway or its file host: the file was not fetched again, as the same storage would refuse it again.',
@@ -584,12 +584,12 @@ function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: 
  * relay's result URL and the Base URL's content route failed, the relay's setting is named instead.
  */
 function advice(options: Attempting, url: string, secrets: string[]): string {
-	const expiry = options.receipt?.expiresAt ? ` (the gateway says it expires at ${options.receipt.expiresAt})` : ' (result URLs are temporary)';
-	if (options.receipt?.taskId && options.relayUrl) {
-		return `Task ${options.receipt.taskId} finished and was paid for; do not submit it again. Its result URL names the relay's own server address${options.relayFailure ? '' : ` (${originOf(options.relayUrl) ?? options.relayUrl})`}, and the gateway's content route under your Base URL (${redact(url, secrets)}) failed too, so fetching again the same way fails the same way: ask the gateway's operator to set the relay's server address to the address you use, or to check its content route, then download it with Task → Download Result.`;
+	const expiry = options.paid?.expiresAt ? ` (the gateway says it expires at ${options.paid.expiresAt})` : ' (result URLs are temporary)';
+	if (options.paid?.taskId && options.relayUrl) {
+		return `Task ${options.paid.taskId} finished and was paid for; do not submit it again. Its result URL names the relay's own server address${options.relayFailure ? '' : ` (${originOf(options.relayUrl) ?? options.relayUrl})`}, and the gateway's content route under your Base URL (${redact(url, secrets)}) failed too, so fetching again the same way fails the same way: ask the gateway's operator to set the relay's server address to the address you use, or to check its content route, then download it with Task → Download Result.`;
 	}
-	if (options.receipt?.taskId) {
-		return `Task ${options.receipt.taskId} finished and was paid for: download its result again with Task → Download Result soon${expiry}. Do not submit it again.`;
+	if (options.paid?.taskId) {
+		return `Task ${options.paid.taskId} finished and was paid for: download its result again with Task → Download Result soon${expiry}. Do not submit it again.`;
 	}
 	if (/^https?:/i.test(url)) {
 		return `This result was created and paid for and has no task ID: fetch this URL again before it expires${expiry}, e.g. with an HTTP Request node: ${redact(url, secrets)}\nDo not run the item again (that is a new charge).`;
@@ -640,7 +640,7 @@ function shown(url: string, secrets: string[]): string {
 	return redact(url, secrets);
 }
 
-function cap(text: string): string {
+function capitalized(text: string): string {
 	return text.charAt(0).toUpperCase() + text.slice(1);
 }
 

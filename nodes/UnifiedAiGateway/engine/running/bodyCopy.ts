@@ -8,7 +8,7 @@ export const BODY_COPY_LIMIT = 64 * 1024;
  * past that, its first 64 KB as text with a note that it was cut (a 50 MB answer copied into every
  * item would be stored with the execution many times over).
  */
-export function capBody(body: IDataObject): IDataObject {
+export function bodyCopy(body: IDataObject): IDataObject {
 	const text = JSON.stringify(body) ?? '';
 	if (text.length <= BODY_COPY_LIMIT) return body;
 	return {

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { errorItem } from './perItem';
 import { limiter } from '../concurrency';
-import { capBody } from './bodyCopy';
+import { bodyCopy } from './bodyCopy';
 import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
 import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
@@ -16,7 +16,7 @@ import { TaskFeed } from '../waiting/taskFeed';
 import { waitForTasks, type PendingTask, type WaitOutcome } from '../waiting/waiter';
 
 /**
- * Submit many items under a cap, wait for all their tasks in one loop, and turn each into
+ * Submit many items under the Concurrency limit, wait for all their tasks in one loop, and turn each into
  * output items paired with its input. A submit is never repeated; no task id is ever dropped.
  * The two halves: submitAll (engine/submitAll.ts), then awaitResults.
  */
@@ -127,9 +127,9 @@ function startWaiting<P, S extends Submitted>(
 	// The item of each task in the feed, in the order they joined.
 	const items: number[] = [];
 	// A finished task's output (its download, above all) is built while the other tasks still run,
-	// under the same cap as the submits: a 500-item batch does not end with 500 downloads in a row.
+	// under the same Concurrency limit as the submits: a 500-item batch does not end with 500 downloads in a row.
 	const building: Array<Promise<void>> = [];
-	const cap = limiter(plan.concurrency);
+	const underLimit = limiter(plan.concurrency);
 	const offer = (i: number, startedAt?: number) => {
 		const s = states[i].submitted;
 		if (!s?.taskId || !s.route || states[i].output) return;
@@ -154,7 +154,7 @@ function startWaiting<P, S extends Submitted>(
 					const i = items[k];
 					states[i].outcome = outcome;
 					building.push(
-						cap(async () => {
+						underLimit(async () => {
 							await buildOutput(plan, states[i], i);
 							if (memory && finished(states[i])) memory.built(i, states[i].output!);
 						}),
@@ -282,7 +282,7 @@ export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefin
 				? (outcome as { message: string }).message
 				: 'Submitted without waiting. Feed this item to Task → Wait for Completion, or use the Unified AI Gateway Trigger, to get the result.',
 		waitedMs: outcome?.waitedMs,
-		...(Object.keys(submitted.raw).length > 0 ? { submitResponse: capBody(submitted.raw) } : {}),
+		...(Object.keys(submitted.raw).length > 0 ? { submitResponse: bodyCopy(submitted.raw) } : {}),
 	};
 }
 

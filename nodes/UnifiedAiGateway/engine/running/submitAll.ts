@@ -12,7 +12,7 @@ import { fingerprintOf, type TryMemory } from './tries';
 /*
  * The submitting half of a run (engine/jobRunner.ts runJobs): every item read and checked before
  * any is sent, what an earlier try created taken up, the spend guard, then one submit per item
- * under the cap, each recorded as it goes out and as it answers. The waiting half is
+ * under the Concurrency limit, each recorded as it goes out and as it answers. The waiting half is
  * jobRunner.ts awaitResults.
  */
 
