@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions
 
 import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type PaidResult } from '../engine/files/downloads';
 import { shownUrl } from '../api/tasks/results';
-import { nodeErrorOf } from '../transport/nodeError';
+import { isStop, nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { bodyCopy } from '../engine/running/bodyCopy';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
@@ -77,7 +77,7 @@ export async function resultFile(
 			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
 		});
 	} catch (error) {
-		if (!(error instanceof DownloadError) || error.context.stopped) throw nodeErrorOf(ctx.getNode(), error);
+		if (!(error instanceof DownloadError) || isStop(error)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		return error;
 	}
 }

@@ -58,8 +58,3 @@ export function modelKind(id: string, endpointTypes: unknown): { group: ModelGro
 	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
 	return { group: 'text', by: 'none' };
 }
-
-/** The group of modelKind: a model nothing identifies is listed as text. */
-export function classifyModel(id: string, endpointTypes: unknown): ModelGroup {
-	return modelKind(id, endpointTypes).group;
-}

@@ -1,10 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-/** Keys are pasted with a stray space or newline; the gateway only ever sees the trimmed key. */
-export function apiKeyOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.apiKey ?? '').trim();
-}
-
 /** What a pasted API Key field becomes (docs/gateway-contract.md §5): the key to send, or why it cannot be sent. */
 export interface PastedKey {
 	/** The key as sent in `Authorization: Bearer <key>`; empty when `problem` is set. */

@@ -85,10 +85,10 @@ export async function queryTask(
 				answeredBy: reading.label,
 			});
 		} catch (error) {
-			if (!routeMissing(error, route.fallbackOn)) throw nodeErrorOf(ctx.getNode(), error);
+			if (!routeMissing(error, route.fallbackOn)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 			firstMissing ??= error;
 			// Every reading missed: the answer of the first one tried tells the user the most.
-			if (step + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), firstMissing);
+			if (step + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex);
 		}
 	}
 }

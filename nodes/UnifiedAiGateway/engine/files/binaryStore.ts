@@ -1,5 +1,6 @@
 import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 
+import type { GatewayContext } from '../../transport/context';
 import { abortableSleep } from '../../transport/sleep';
 
 type Context = IExecuteFunctions | IPollFunctions;
@@ -138,15 +139,15 @@ export function tryTakeLargeSlot(): (() => void) | undefined {
 }
 
 /**
- * Waits for the slot: ends on Stop (n8n's cancel error) or at `deadlineAt` (undefined: the slot
+ * Waits for the slot: ends on Stop (the Stop error) or at `deadlineAt` (undefined: the slot
  * was not free in time).
  */
-export async function takeLargeSlot(signal: AbortSignal | undefined, deadlineAt: number | undefined): Promise<(() => void) | undefined> {
+export async function takeLargeSlot(ctx: GatewayContext, deadlineAt: number | undefined, itemIndex?: number): Promise<(() => void) | undefined> {
 	for (;;) {
 		const release = tryTakeLargeSlot();
 		if (release) return release;
 		if (deadlineAt !== undefined && Date.now() >= deadlineAt) return undefined;
-		await abortableSleep(WAIT_SLICE_MS, signal);
+		await abortableSleep(WAIT_SLICE_MS, ctx, itemIndex);
 	}
 }
 

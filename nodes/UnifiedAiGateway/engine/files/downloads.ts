@@ -26,7 +26,7 @@ import {
 } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
 import { shownUrl } from '../../api/tasks/results';
-import { nodeErrorOf } from '../../transport/nodeError';
+import { isStop, nodeErrorOf, stopError } from '../../transport/nodeError';
 import { videoContentPath } from '../../api/tasks/routes';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
@@ -100,16 +100,8 @@ interface Attempt {
  * gateway or the file host), what it sent, and the receipt. The bytes must be an image or a video
  * (sniffed, whatever the Content-Type says), within the size limit, the idle timeout and the
  * deadline. Large files stream into n8n's binary store; the key goes only to the gateway's origins.
+ * Tells also which route delivered (the item's `downloadedFrom`).
  */
-export async function downloadToBinary(
-	ctx: IExecuteFunctions | IPollFunctions,
-	url: string,
-	options: DownloadOptions,
-): Promise<IBinaryData> {
-	return (await deliverFile(ctx, url, options)).binary;
-}
-
-/** downloadToBinary, telling also which route delivered (the item's `downloadedFrom`). */
 export async function deliverFile(
 	ctx: IExecuteFunctions | IPollFunctions,
 	url: string,
@@ -118,13 +110,14 @@ export async function deliverFile(
 	try {
 		return await downloadByRoute(ctx, url, options);
 	} catch (error) {
-		if (error instanceof DownloadError) logFailure(ctx, error, options);
-		throw nodeErrorOf(ctx.getNode(), error);
+		if (error instanceof DownloadError || isStop(error)) logFailure(ctx, error as NodeOperationError, options);
+		throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 	}
 }
 
 /** n8n's log names the receipt of every failed download: it outlives the execution's items. */
-function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: DownloadError, options: DownloadOptions): void {
+function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: NodeOperationError, options: DownloadOptions): void {
+	const url = String(error.context.url);
 	let executionId = 'unknown';
 	try {
 		executionId = 'getExecutionId' in ctx ? ctx.getExecutionId() : executionId;
@@ -134,8 +127,8 @@ function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: DownloadErro
 	const what = options.paid?.taskId ? `task ${options.paid.taskId}` : 'a synchronous result (no task ID)';
 	const verb = error.context.storageFailed ? 'could not store the file of' : 'could not download';
 	ctx.logger?.warn(
-		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" item ${options.itemIndex} ${verb} ${error.url} of ${what}: ${error.message}. The result was paid for: do not submit it again (the item's error says how to fetch it).`,
-		{ executionId, itemIndex: options.itemIndex, url: error.url, ...(options.paid?.taskId ? { taskId: options.paid.taskId } : {}) },
+		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" item ${options.itemIndex} ${verb} ${url} of ${what}: ${error.message}. The result was paid for: do not submit it again (the item's error says how to fetch it).`,
+		{ executionId, itemIndex: options.itemIndex, url, ...(options.paid?.taskId ? { taskId: options.paid.taskId } : {}) },
 	);
 }
 
@@ -161,7 +154,7 @@ async function downloadByRoute(ctx: IExecuteFunctions | IPollFunctions, given: s
 		return { binary: await download(ctx, url, options) };
 	} catch (error) {
 		// Only the host's refusal sends the download elsewhere: a full disk, Stop or the deadline would fail there too.
-		if (!(error instanceof DownloadError) || error.context.stopped || error.context.local) throw nodeErrorOf(ctx.getNode(), error);
+		if (!(error instanceof DownloadError) || isStop(error) || error.context.local) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		return { binary: await download(ctx, own, { ...options, relayUrl: url, relayFailure: error.message }), from: own };
 	}
 }
@@ -214,8 +207,8 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					deadlineAt: options.deadlineAt,
 				});
 			} catch (error) {
-				if (signal?.aborted || networkCodeOf(error) === 'ERR_CANCELED' || /stopped/.test((error as Error).message)) throw stopped(ctx, url, options, secrets);
-				if (!(error instanceof GatewayRequestError)) throw nodeErrorOf(ctx.getNode(), error);
+				if (signal?.aborted || isStop(error) || networkCodeOf(error) === 'ERR_CANCELED') throw stopped(ctx, url, options, secrets);
+				if (!(error instanceof GatewayRequestError)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 				// The transport's own words name the network code (its message is about the gateway).
 				const code = error.gatewayCode ?? networkCodeOf(error) ?? 'connection failed';
 				const timedOut = isTimeoutCode(code);
@@ -280,7 +273,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					// (a file host drops a connection left idle), and is asked again once it may be held.
 					stream.destroy();
 					try {
-						release = await takeLargeSlot(signal, options.deadlineAt);
+						release = await takeLargeSlot(ctx, options.deadlineAt, options.itemIndex);
 					} catch {
 						throw stopped(ctx, url, options, secrets);
 					}
@@ -292,7 +285,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 			const outcome = await receive(ctx, stream, source, response, url, options, { kind, maxBytes: limitOf(declaredType), limitOf, secrets, fail, attempt, mode, declared: sized ? declared : undefined });
 			if (outcome.binary) return outcome.binary;
 			if (attempt >= DOWNLOAD_ATTEMPTS || !outcome.retry) throw outcome.error;
-			await abortableSleep(backoffDelay(attempt - 1), signal);
+			await abortableSleep(backoffDelay(attempt - 1), ctx, options.itemIndex);
 		}
 	} finally {
 		release?.();
@@ -567,14 +560,14 @@ function storageError(
 	return error;
 }
 
-function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: Attempting, secrets: string[]): DownloadError {
-	const error = new DownloadError(ctx.getNode(), 'The execution was stopped', {
+/** The Stop error of a download, carrying its receipt (the URL) as a failed download's error does. */
+function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: Attempting, secrets: string[]): NodeOperationError {
+	const error = stopError(ctx.getNode(), redact(`The download of ${options.relayUrl ?? url}`, secrets), {
 		itemIndex: options.itemIndex,
-		description: redact(`The download of ${options.relayUrl ?? url} was cancelled because the workflow was stopped.\n${advice(options, url, secrets)}`, secrets),
+		more: redact(advice(options, url, secrets), secrets),
 	});
 	// An inline (data:) result is named, not copied: its base64 would fill errors, logs and items.
-	error.url = shownUrl(redact(options.relayUrl ?? url, secrets));
-	Object.assign(error.context, { url: error.url, downloadFailed: true, stopped: true });
+	Object.assign(error.context, { url: shownUrl(redact(options.relayUrl ?? url, secrets)), downloadFailed: true });
 	return error;
 }
 

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { nodeErrorOf } from '../../transport/nodeError';
 import { errorItem } from './perItem';
 import { limiter } from '../concurrency';
 import { bodyCopy } from './bodyCopy';
 import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
-import { keepingIds, prepareAll, submitAll, withItemIndex } from './submitAll';
+import { keepingIds, prepareAll, submitAll } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
 import { describeResults, otherResults } from './partialResults';
 import { receiptsSettled } from './receipts';
@@ -315,7 +316,7 @@ function errorJson(state: ItemState<unknown, Submitted>): IDataObject {
 /** The thrown error names this item's task and every task the other items created. */
 function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submitted>>, index: number, noun: string): Error {
 	const state = states[index];
-	const error = withItemIndex(ctx, state.error, index) as ItemError;
+	const error = nodeErrorOf(ctx.getNode(), state.error, index) as ItemError;
 	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
 	if (taskId && !error.message.includes(taskId)) error.message = `${error.message} (task ${taskId})`;
 	if (taskId && error.context) error.context.taskId = taskId;

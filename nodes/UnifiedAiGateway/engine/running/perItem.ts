@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { nodeErrorOf } from '../../transport/nodeError';
 import { settleLimited } from '../concurrency';
 import { fingerprintOf, outputMemory } from './tries';
 
@@ -44,13 +44,7 @@ export async function forEachItem(
 			return;
 		}
 		const error = result.error as Error & { description?: string | null; context?: IDataObject };
-		if (!run.continueOnFail) {
-			if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-				error.context.itemIndex = i;
-				throw error;
-			}
-			throw new NodeOperationError(ctx.getNode(), error, { itemIndex: i });
-		}
+		if (!run.continueOnFail) throw nodeErrorOf(ctx.getNode(), error, i);
 		const json: IDataObject = {
 			error: error.message,
 			...(error.description ? { description: error.description } : {}),
@@ -72,10 +66,7 @@ export async function forEachItem(
 export function errorItem(ctx: IExecuteFunctions, json: IDataObject, error: unknown, itemIndex: number): INodeExecutionData {
 	const pairedItem = { item: itemIndex };
 	if (ctx.getNode().onError !== 'continueErrorOutput') return { json, pairedItem };
-	const itemError =
-		error instanceof NodeApiError || error instanceof NodeOperationError
-			? error
-			: new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
+	const itemError = nodeErrorOf(ctx.getNode(), error, itemIndex);
 	const taskId = json.taskId as string | undefined;
 	if (taskId && !itemError.message.includes(taskId)) itemError.message = `${itemError.message} (task ${taskId})`;
 	return { json, error: itemError, pairedItem };

@@ -177,7 +177,7 @@ export class ReceiptExecutions {
 			const left = Math.max(this.dueAt, this.lastWriteAt + this.pace()) - Date.now();
 			if (left <= 0) return;
 			try {
-				await abortableSleep(Math.min(left, SLICE_MS), signal);
+				await abortableSleep(Math.min(left, SLICE_MS), this.ctx);
 			} catch {
 				return; // Stop: write what there is now
 			}

@@ -1,8 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../transport/context';
-import { abortableSleep } from '../../transport/sleep';
+import { nodeErrorOf } from '../../transport/nodeError';
+import { unlessStopped } from '../../transport/sleep';
 import { settleLimited } from '../concurrency';
 import type { ItemError, ItemState, JobPlan, Submitted } from './jobPlan';
 import { ReceiptLog } from './receipts';
@@ -23,7 +24,7 @@ export async function prepareAll<P, S extends Submitted>(ctx: IExecuteFunctions,
 		try {
 			states[i].prepared = await plan.prepare(i);
 		} catch (error) {
-			if (!plan.continueOnFail) throw withItemIndex(ctx, error, i);
+			if (!plan.continueOnFail) throw nodeErrorOf(ctx.getNode(), error, i);
 			states[i].error = error as ItemError;
 			states[i].created = 'no';
 		}
@@ -87,7 +88,7 @@ export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan:
 	return {
 		...plan,
 		submit: async (prepared, itemIndex) => {
-			if (signal?.aborted) await abortableSleep(0, signal); // throws n8n's cancellation error: nothing sent
+			await unlessStopped(ctx, itemIndex); // the Stop error: nothing sent
 			const fingerprint = memory ? fingerprintOf(prepared) : '';
 			memory?.sending(itemIndex, fingerprint);
 			receipts.submitting(itemIndex);
@@ -102,7 +103,7 @@ export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan:
 				else memory?.forget(itemIndex);
 			}
 			if (answer.submitted) return answer.submitted;
-			throw withItemIndex(ctx, answer.error, itemIndex);
+			throw nodeErrorOf(ctx.getNode(), answer.error, itemIndex);
 		},
 	};
 }
@@ -147,10 +148,3 @@ function takeUpEarlierTries<P, S extends Submitted>(
 	});
 }
 
-export function withItemIndex(ctx: IExecuteFunctions, error: unknown, itemIndex: number): Error {
-	if (error instanceof NodeOperationError || error instanceof NodeApiError) {
-		error.context.itemIndex = itemIndex;
-		return error;
-	}
-	return new NodeOperationError(ctx.getNode(), error as Error, { itemIndex });
-}

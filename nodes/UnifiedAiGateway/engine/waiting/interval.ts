@@ -1,17 +1,15 @@
 import { gatewayCredentials, type GatewayContext } from '../../transport/context';
-import { originsFrom } from '../../transport/urls';
+import { isLoopbackHost, originsFrom } from '../../transport/urls';
 import { addHint } from '../hints';
 import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 
 /** A gateway on this machine (tests, a local simulator): any interval is fine there. */
 export function isLoopbackOrigin(origin: string): boolean {
-	let host: string;
 	try {
-		host = new URL(origin).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+		return isLoopbackHost(new URL(origin).hostname);
 	} catch {
 		return false;
 	}
-	return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '::1';
 }
 
 export interface PollIntervals {

@@ -47,7 +47,7 @@ export async function readTaskOnce(
 		return { kind: 'read', snapshot, doubtful: 0 };
 	} catch (error) {
 		const fault = pollFaultOf(error);
-		if (fault === 'stop') throw nodeErrorOf(ctx.getNode(), error);
+		if (fault === 'stop') throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		const doubtful = fault === 'doubtful' ? doubtfulSoFar + 1 : doubtfulSoFar;
 		return { kind: 'fault', fault, error: error as GatewayRequestError, doubtful, report: doubtful >= POLL_POLICY.doubtfulAnswersToReport };
 	}

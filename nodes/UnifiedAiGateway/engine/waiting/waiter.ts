@@ -1,7 +1,6 @@
-import { ManualExecutionCancelledError, NodeOperationError } from 'n8n-workflow';
-
-import { abortableSleep } from '../../transport/sleep';
-import { cancelSignalOf, type GatewayContext } from '../../transport/context';
+import { nodeErrorOf } from '../../transport/nodeError';
+import { abortableSleep, unlessStopped } from '../../transport/sleep';
+import type { GatewayContext } from '../../transport/context';
 import type { GatewayRequestError } from '../../transport/request';
 import { announce, pollIntervals } from './interval';
 import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
@@ -83,7 +82,6 @@ export async function waitForTasks(
 	source: readonly PendingTask[] | TaskFeed<PendingTask>,
 	options: WaitOptions = {},
 ): Promise<WaitOutcome[]> {
-	const signal = cancelSignalOf(ctx);
 	const feed = source instanceof TaskFeed ? source : undefined;
 	const tasks = feed ? feed.tasks : (source as readonly PendingTask[]);
 	const outcomes: WaitOutcome[] = [];
@@ -119,7 +117,7 @@ export async function waitForTasks(
 	const maxInFlight = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	const due: Watch[] = [];
-	let stopError: unknown;
+	let stopped: unknown;
 
 	const launch = (schedule: PollSchedule, watch: Watch) => {
 		watch.busy = true;
@@ -132,7 +130,7 @@ export async function waitForTasks(
 				options.onOutcome?.(watch.index, outcome);
 			})
 			.catch((error: unknown) => {
-				stopError ??= error;
+				stopped ??= error;
 			})
 			.finally(() => {
 				watch.busy = false;
@@ -142,9 +140,9 @@ export async function waitForTasks(
 	};
 
 	for (;;) {
-		if (stopError) throw asNodeError(ctx, stopError);
-		// Stop pressed while no task had arrived yet: n8n's own cancellation error.
-		if (signal?.aborted) await abortableSleep(0, signal);
+		if (stopped) throw nodeErrorOf(ctx.getNode(), stopped, undefined);
+		// Stop pressed while no task had arrived yet: the Stop error.
+		await unlessStopped(ctx);
 		// Read before admitting: a task pushed just before the close is then admitted, not missed.
 		const closed = !feed || feed.closed;
 		const schedule = fixedSchedule ?? (tasks.length > watches.length || !feedSchedule ? await admit() : feedSchedule);
@@ -176,7 +174,7 @@ export async function waitForTasks(
 		// per task: with hundreds of items that is hundreds of passes over the wait): none of them is
 		// due before its first interval, except one an earlier try created, which is there from the start.
 		const wakeAt = feed && !feed.closed ? Math.min(dueNext, Date.now() + RACE_NAP_MS) : dueNext;
-		await untilWakeOrAnswer(wakeAt, [...inFlight], signal);
+		await untilWakeOrAnswer(ctx, wakeAt, [...inFlight]);
 	}
 }
 
@@ -201,17 +199,17 @@ function safeDeadline(ms: number | undefined, route: QueryRoute): number {
  */
 const RACE_NAP_MS = 250;
 
-async function untilWakeOrAnswer(wakeAt: number, polls: Array<Promise<void>>, signal?: AbortSignal): Promise<void> {
+async function untilWakeOrAnswer(ctx: GatewayContext, wakeAt: number, polls: Array<Promise<void>>): Promise<void> {
 	const untilWake = Number.isFinite(wakeAt) ? Math.max(0, wakeAt - Date.now()) : RACE_NAP_MS;
 	if (polls.length === 0) {
-		await abortableSleep(untilWake, signal);
+		await abortableSleep(untilWake, ctx);
 		return;
 	}
-	const nap = abortableSleep(Math.min(untilWake, RACE_NAP_MS), signal);
+	const nap = abortableSleep(Math.min(untilWake, RACE_NAP_MS), ctx);
 	nap.catch(() => undefined); // a Stop after an answer won the race is rethrown below
 	await Promise.race([nap, ...polls]);
-	// Stop pressed: n8n's own cancellation error, as every other wait throws it.
-	if (signal?.aborted) await abortableSleep(0, signal);
+	// Stop pressed: the Stop error, as every other wait throws it.
+	await unlessStopped(ctx);
 }
 
 /** One poll of one task; an outcome when the task is done with, undefined to poll again. */
@@ -224,7 +222,7 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 		read = await readTaskOnce(ctx, watch.task, watch.doubtful, { timeoutMs: POLL_POLICY.timeoutMs, retries: false });
 	} catch (error) {
 		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
-		throw asNodeError(ctx, error);
+		throw nodeErrorOf(ctx.getNode(), error, undefined);
 	}
 	if (read.kind === 'read') {
 		const { snapshot } = read;
@@ -247,11 +245,6 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 		watch.notBefore = Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
-}
-
-function asNodeError(ctx: GatewayContext, error: unknown): Error {
-	if (error instanceof NodeOperationError || error instanceof ManualExecutionCancelledError) return error;
-	return new NodeOperationError(ctx.getNode(), error as Error);
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
