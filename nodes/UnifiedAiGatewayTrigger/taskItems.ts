@@ -4,7 +4,7 @@ import { DownloadError } from '../UnifiedAiGateway/engine/files/downloads';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
-import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import { DEFAULT_MIME_TYPE, rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
@@ -76,7 +76,7 @@ export async function finishedItem(
 		const file = await resultFile(ctx, snapshot.urls, index, {
 			itemIndex: 0,
 			baseName: snapshot.taskId,
-			defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
+			defaultMimeType: DEFAULT_MIME_TYPE[fileKindOf(download.route)],
 			maxBytes,
 			paid: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 			...(deadlineAt === undefined

@@ -9,7 +9,7 @@ import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
 import type { PaidResult } from '../engine/files/downloads';
-import { downloadDeadline, type FileOutputOptions } from './taskOutput';
+import { itemDownload, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 
 /*
@@ -29,7 +29,7 @@ export interface OutputContext {
 	 * How the item's result files are downloaded (itemsPerUrl): the binary field, the deadline
 	 * (Max Wait, counted from the submit), Continue On Fail; undefined when Download is off.
 	 */
-	files(kind: FileKind, file: { baseName: string; defaultMimeType: string; paid: PaidResult }): FileOutputOptions | undefined;
+	files(kind: FileKind, file: { baseName: string; defaultMimeType?: string; paid: PaidResult }): FileOutputOptions | undefined;
 }
 
 export interface GenerationAdapter<P, S extends Submitted> {
@@ -76,14 +76,12 @@ export async function runGeneration<P, S extends Submitted>(
 				estimate: spendGuard.estimateOf(prepared),
 				files: (kind, file) =>
 					(ctx.getNodeParameter('download', i, true) as boolean)
-						? {
-								itemIndex: i,
-								binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-								...file,
+						? itemDownload(ctx, i, {
 								kind,
-								...downloadDeadline(kind, submitted.startedAt, wait ? wait.deadlineMs : undefined),
+								...file,
+								wait: wait ? { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs } : undefined,
 								continueOnFail: run.continueOnFail,
-							}
+							})
 						: undefined,
 			}),
 		describePending: (prepared, submitted) => adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),

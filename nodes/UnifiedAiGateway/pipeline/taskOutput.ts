@@ -46,7 +46,42 @@ export interface FileOutputOptions {
 	continueOnFail: boolean;
 }
 
-/** Without Wait for Completion (or for Task → Download Result), a download has this long of its own. */
+/** A result file's type until its bytes say otherwise. */
+export const DEFAULT_MIME_TYPE: Record<FileKind, string> = { image: 'image/png', video: 'video/mp4' };
+
+/**
+ * The one builder of an item's download settings (itemsPerUrl's last argument), for every
+ * operation that stores result files: the binary field (Options → Put Output File in Field), the
+ * file's name and type, the paid result it belongs to (its receipt in every error), the deadline
+ * (Max Wait counted from the wait's start, else the download's own bound) and Continue On Fail.
+ */
+export function itemDownload(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	file: {
+		kind: FileKind;
+		baseName: string;
+		/** The file's type until its bytes say otherwise; by default the kind's. */
+		defaultMimeType?: string;
+		paid: PaidResult;
+		/** The wait the item's task was read in: when it started and its Max Wait. None: the download's own bound. */
+		wait?: { startedAt: number; maxWaitMs?: number };
+		continueOnFail: boolean;
+	},
+): FileOutputOptions {
+	return {
+		itemIndex,
+		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', itemIndex, 'data') as string,
+		baseName: file.baseName,
+		defaultMimeType: file.defaultMimeType ?? DEFAULT_MIME_TYPE[file.kind],
+		kind: file.kind,
+		...downloadDeadline(file.kind, file.wait?.startedAt, file.wait?.maxWaitMs),
+		paid: file.paid,
+		continueOnFail: file.continueOnFail,
+	};
+}
+
+/** Without Wait for Result (or for Task → Download Result), a download has this long of its own. */
 const OWN_BOUND_MS: Record<FileKind, number> = { image: 10 * 60_000, video: 30 * 60_000 };
 /** A task that finished at the very end of Max Wait still gets this long for its files. */
 const LEAST_MS = 5_000;

@@ -10,7 +10,7 @@ import { downloadLimitOptions } from '../../params/downloadOptions';
 import { readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './taskFields';
 
@@ -126,15 +126,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
 		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
-		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), {
-			itemIndex: i,
-			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-			baseName: taskId,
-			defaultMimeType: fileKindOf(route) === 'video' ? 'video/mp4' : 'image/png',
-			...downloadDeadline(fileKindOf(route)),
-			paid: { taskId, expiresAt: snapshot.expiresAt },
-			continueOnFail: run.continueOnFail,
-		});
+		const download = itemDownload(this, i, { kind: fileKindOf(route), baseName: taskId, paid: { taskId, expiresAt: snapshot.expiresAt }, continueOnFail: run.continueOnFail });
+		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), download);
 	});
 	const pending = output.filter((item) => item.json.pending === true).length;
 	if (pending > 0 && !tool) {

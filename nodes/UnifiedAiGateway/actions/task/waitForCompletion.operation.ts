@@ -15,7 +15,7 @@ import {
 } from '../../params/commonFields';
 import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
-import { downloadDeadline, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
+import { itemDownload, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
 import { languageField, queryRouteField, taskIdField } from './taskFields';
 
@@ -78,15 +78,18 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const download = this.getNodeParameter('download', i, false) as boolean;
 			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };
 			if (!download) return [{ json }];
-			return await itemsPerUrl(this, snapshot!.urls, (url) => ({ ...json, url }), {
-				itemIndex: i,
-				binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-				baseName: snapshot!.taskId,
-				defaultMimeType: fileKindOf(submitted.route!) === 'video' ? 'video/mp4' : 'image/png',
-				...downloadDeadline(fileKindOf(submitted.route!), submitted.startedAt, wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs),
-				paid: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
-				continueOnFail: run.continueOnFail,
-			});
+			return await itemsPerUrl(
+				this,
+				snapshot!.urls,
+				(url) => ({ ...json, url }),
+				itemDownload(this, i, {
+					kind: fileKindOf(submitted.route!),
+					baseName: snapshot!.taskId,
+					paid: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
+					wait: { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs },
+					continueOnFail: run.continueOnFail,
+				}),
+			);
 		},
 	});
 }

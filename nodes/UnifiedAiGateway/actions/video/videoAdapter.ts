@@ -89,7 +89,7 @@ async function output(
 		...perSecondCostJson(estimate),
 	};
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
-	const download = files('video', { baseName: task.taskId, defaultMimeType: 'video/mp4', paid: { taskId: task.taskId, expiresAt: task.expiresAt } });
+	const download = files('video', { baseName: task.taskId, paid: { taskId: task.taskId, expiresAt: task.expiresAt } });
 	if (!download) return [{ json }];
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
