@@ -1,3 +1,6 @@
+/** Items sent to the gateway at once when Options → Concurrency is left out (every operation's default). */
+export const DEFAULT_CONCURRENCY = 5;
+
 /** Runs `fn` over `inputs` with at most `limit` at once; results keep the input order. */
 export async function mapLimited<T, R>(
 	inputs: readonly T[],

@@ -1,7 +1,9 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_CONCURRENCY } from '../engine/concurrency';
 import type { WaitSettings } from '../engine/running/jobPlan';
+import { NUMBER_LIMITS } from '../registry/limits';
 import type { ModelGroup } from '../registry/models';
 import { readNumber } from './inputs';
 
@@ -171,7 +173,7 @@ export function readWaitSettings(
 /** Concurrency of the run (item 0's Options value), checked: a text or 0 would stall or break the run. */
 export function readConcurrency(ctx: IExecuteFunctions): number {
 	const options = readOptions(ctx, 0);
-	return 'concurrency' in options ? readNumber(ctx, 'concurrency', 0, { value: options.concurrency }) : 5;
+	return 'concurrency' in options ? readNumber(ctx, 'concurrency', 0, { value: options.concurrency }) : DEFAULT_CONCURRENCY;
 }
 
 /** readWaitSettings, or false when Wait for Result is off (the task ids come back at once). */
@@ -213,9 +215,9 @@ export const CONCURRENCY_OPTION: INodeProperties = {
 	displayName: 'Concurrency',
 	name: 'concurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50 },
-	default: 5,
-	description: 'How many items are sent to the gateway at the same time. Left out: 5.',
+	typeOptions: { minValue: NUMBER_LIMITS.concurrency.min, maxValue: NUMBER_LIMITS.concurrency.max },
+	default: DEFAULT_CONCURRENCY,
+	description: `How many items are sent to the gateway at the same time. Left out: ${DEFAULT_CONCURRENCY}.`,
 };
 
 /**

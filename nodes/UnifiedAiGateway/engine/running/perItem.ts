@@ -1,15 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { nodeErrorOf } from '../../transport/nodeError';
-import { settleLimited } from '../concurrency';
+import { DEFAULT_CONCURRENCY, settleLimited } from '../concurrency';
 import { fingerprintOf, outputMemory } from './tries';
 
 export interface RunOptions {
 	items: INodeExecutionData[];
 	continueOnFail: boolean;
 }
-
-export const DEFAULT_CONCURRENCY = 5;
 
 /**
  * One call per input item, several at once under the Concurrency limit, output in input order and paired.
