@@ -21,7 +21,7 @@ import { readRegistryValues } from '../../params/registryValues';
 import { refuse } from '../../pipeline/refusals';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { ModelSpec } from '../../registry/models';
-import { IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
+import { DEFAULT_MAX_WAIT_MINUTES, IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
 
 /** The model one item runs on: its registry row (or the unknown-model row), its host, where its tasks are read. */
@@ -46,9 +46,6 @@ interface ImageSubmitted extends Submitted {
 	request: IDataObject;
 	uploads: UploadedImage[];
 }
-
-/** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
-export const DEFAULT_MAX_WAIT_MINUTES = 10;
 
 /** Models of the registry that have an edit variant, for messages. */
 function editModelIds(): string {

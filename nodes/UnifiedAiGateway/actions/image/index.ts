@@ -1,14 +1,9 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { additionalBodyField } from '../../params/additionalBody';
-import { downloadLimitOptions } from '../../params/downloadOptions';
-import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../params/commonFields';
-import { spendGuardOptions } from '../../params/spendGuardOptions';
 import type { OperationModule } from '../types';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
-import { DEFAULT_MAX_WAIT_MINUTES } from './imageAdapter';
-import { hostField, SYNC_ONLY_IDS } from './imageFields';
+import { IMAGE_FIELDS_AFTER, IMAGE_FIELDS_BEFORE } from './imageFields';
 
 export const operations: Record<string, OperationModule> = { generate, edit };
 
@@ -39,21 +34,8 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	modelLocator('image', show, 'gpt-image-2'),
-	hostField(),
+	...IMAGE_FIELDS_BEFORE,
 	...generate.description,
 	...edit.description,
-	additionalBodyField(
-		'additionalBodyFields',
-		'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
-		show,
-	),
-	// Sync-only models answer in the same call: no waiting fields for them.
-	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES).map((field) => ({
-		...field,
-		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
-	})),
-	downloadField(show, true, 'images'),
-	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('image')]),
-	spendGuardOptions(show, 'image'),
+	...IMAGE_FIELDS_AFTER,
 ];
