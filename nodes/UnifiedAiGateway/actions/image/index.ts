@@ -1,23 +1,12 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../types';
+import { resourceModule } from '../resourceModule';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import { IMAGE_FIELDS_AFTER, IMAGE_FIELDS_BEFORE } from './imageFields';
 
-export const operations: Record<string, OperationModule> = { generate, edit };
-
-const show = { resource: ['image'] };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show },
-		default: 'generate',
-		options: [
+export const { operations, description } = resourceModule(
+	'image',
+	[
+		[
 			{
 				name: 'Generate',
 				value: 'generate',
@@ -25,6 +14,9 @@ export const description: INodeProperties[] = [
 				description:
 					'Create new images from a text prompt. Returns one item per image with its URL, the parameters sent and an estimated cost (list price 0.015-0.03 USD per call whatever the number of images, alt host 0.02 USD per image; GPT 2K/4K 1.5×), plus the image file as binary data. Billed per call.',
 			},
+			generate,
+		],
+		[
 			{
 				name: 'Edit',
 				value: 'edit',
@@ -32,10 +24,8 @@ export const description: INodeProperties[] = [
 				description:
 					'Change, repaint or combine existing images (URLs or binary input files) following a prompt. Returns one item per result image with its URL, the parameters sent and an estimated cost, plus the image file as binary data. Billed per call.',
 			},
+			edit,
 		],
-	},
-	...IMAGE_FIELDS_BEFORE,
-	...generate.description,
-	...edit.description,
-	...IMAGE_FIELDS_AFTER,
-];
+	],
+	{ before: IMAGE_FIELDS_BEFORE, after: IMAGE_FIELDS_AFTER },
+);
