@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readAdditionalBody } from '../params/additionalBody';
 import { checkPrompt } from '../params/inputs';
 import { registryFieldLabel } from '../params/registryRules';
-import { findModel, MODELS, multiHostIds, type FieldRule, type ModelGroup, type ModelSpec } from '../registry/models';
+import { findModel, GROUP_NAMES, MODELS, multiHostIds, type FieldRule, type ModelGroup, type ModelSpec } from '../registry/models';
 import { gatewayCredentials } from '../transport/context';
 import { originsFrom, type GatewayHost } from '../transport/urls';
 import { refuse } from './refusals';
@@ -15,7 +15,6 @@ import { refuse } from './refusals';
  * words its value refusals (its adapter).
  */
 
-const RESOURCE: Record<ModelGroup, string> = { text: 'Text', image: 'Image', video: 'Video' };
 const article = (group: ModelGroup) => (group === 'image' ? 'an' : 'a');
 
 /** The model one item runs on: the id, its registry row on the chosen host (none for an unknown id), the host. */
@@ -49,7 +48,7 @@ export function resolveModel(ctx: IExecuteFunctions, itemIndex: number, group: M
 			ctx,
 			itemIndex,
 			`Model '${id}' is ${article(other.group)} ${other.group} model, not ${article(group)} ${group} model`,
-			`Use the ${RESOURCE[other.group]} resource for it, or pick ${article(group)} ${group} model.`,
+			`Use the ${GROUP_NAMES[other.group]} resource for it, or pick ${article(group)} ${group} model.`,
 		);
 	}
 	const own = rows.filter((m) => m.id === id);
