@@ -49,7 +49,7 @@ interface Settings {
 function readSettings(ctx: IPollFunctions): Settings {
 	const route = ctx.getNodeParameter('queryRoute', 'generic') as QueryRoute;
 	const ids = parseTaskIds(ctx.getNodeParameter('taskIds', ''));
-	// The node's one rule (engine/taskIds.ts): an id that could address anything but its task is refused.
+	// The node's one rule (api/tasks/taskIds.ts): an id that could address anything but its task is refused.
 	for (const id of ids) {
 		const problem = taskIdProblem(id);
 		if (problem) {

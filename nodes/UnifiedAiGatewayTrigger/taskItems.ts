@@ -90,7 +90,7 @@ export async function finishedItem(
 		}
 	}
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
-	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
 	// (A video task has one file; its route is the task's.)
 	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
 	if (failed.length === 0) return { json: from, ...kept };

@@ -15,7 +15,7 @@ export type FileKind = 'image' | 'video';
  * bigger file is refused before it fills n8n's memory or disk.
  */
 export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] {
-	// The default follows where n8n keeps binaries (engine/binaryStore.ts): the description says each.
+	// The default follows where n8n keeps binaries (engine/files/binaryStore.ts): the description says each.
 	const perMode = (mb: number) => {
 		const lower = [
 			...(modeLimitMb(mb, 'database') < mb ? [`${modeLimitMb(mb, 'database')} MB in n8n's database mode (its own limit there)`] : []),

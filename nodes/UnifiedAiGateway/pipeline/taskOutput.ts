@@ -167,7 +167,7 @@ export async function itemsPerUrl(
 			paid: download.paid,
 		});
 		if (!(file instanceof DownloadError)) {
-			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
 			items.push({ json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson, binary: { [download.binaryProperty]: file.binary } });
 			continue;
 		}

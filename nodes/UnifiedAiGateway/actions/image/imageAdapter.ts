@@ -182,7 +182,7 @@ async function output(
 		request: deepCopy(submitted.request),
 		estimatedCost: deepCopy(estimatedCost),
 		...(submitted.uploads.length > 0 ? { uploadedReferences: deepCopy(submitted.uploads) } : {}),
-		// The task's own query route did not know it: which one answered (engine/routes.ts fallbacks).
+		// The task's own query route did not know it: which one answered (api/tasks/routes.ts fallbacks).
 		...(snapshot?.answeredBy ? { answeredBy: snapshot.answeredBy } : {}),
 	});
 	const format = submitted.request.output_format;

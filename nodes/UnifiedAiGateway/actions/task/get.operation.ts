@@ -25,7 +25,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	});
 }
 
-/** The item's Task ID, by the one rule of engine/taskIds.ts: no id may address anything but its task. */
+/** The item's Task ID, by the one rule of api/tasks/taskIds.ts: no id may address anything but its task. */
 export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
 	const raw = ctx.getNodeParameter('taskId', i, '');
 	const description = 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}. Nothing was requested.';

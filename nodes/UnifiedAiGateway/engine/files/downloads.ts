@@ -54,7 +54,7 @@ export interface DownloadOptions {
 	defaultMimeType: string;
 	/** What is expected, for messages ("instead of a video"); from defaultMimeType when not given. */
 	kind?: 'image' | 'video';
-	/** Size limit in bytes (default: MAX_FILE_MB of the kind the bytes turn out to be, lowered where n8n holds files whole: engine/binaryStore.ts). */
+	/** Size limit in bytes (default: MAX_FILE_MB of the kind the bytes turn out to be, lowered where n8n holds files whole: engine/files/binaryStore.ts). */
 	maxBytes?: number;
 	timeoutMs?: number;
 	/** Epoch ms by which the whole download is over, retries included (Max Wait, a trigger poll's budget). */
@@ -183,7 +183,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 	const secrets = secretForms(credentials);
 	const gatewayOrigins = keyOrigins(credentials);
 	const kind = options.kind ?? (options.defaultMimeType.startsWith('video/') ? 'video' : 'image');
-	// Where n8n keeps binaries sets the default limit and the plan (engine/binaryStore.ts); learned when it matters.
+	// Where n8n keeps binaries sets the default limit and how a file is stored (engine/files/binaryStore.ts); learned when it matters.
 	let mode = knownMode(ctx);
 	const limitOf = (type: string | undefined) => options.maxBytes ?? modeLimitMb(MAX_FILE_MB[type?.startsWith('video/') ? 'video' : 'image'], mode) * 1024 * 1024;
 	const fail = (message: string, description: string, facts: IDataObject = {}) => downloadError(ctx, url, options, secrets, message, description, facts);
@@ -251,7 +251,7 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 			const declared = Number(header(response, 'content-length'));
 			const sized = header(response, 'content-length') !== undefined && Number.isFinite(declared);
 			const declaredType = header(response, 'content-type')?.toLowerCase();
-			// Past LARGE_FILE_BYTES (or of unknown size) where n8n keeps the file decides the limit and the plan.
+			// Past LARGE_FILE_BYTES (or of unknown size) where n8n keeps the file decides the limit and how it is stored.
 			const large = !sized || declared > LARGE_FILE_BYTES;
 			if (large && !mode) {
 				try {
@@ -300,7 +300,7 @@ interface Limits {
 	secrets: string[];
 	fail: (message: string, description: string, facts?: IDataObject) => DownloadError;
 	attempt: number;
-	/** Where n8n keeps binaries, when known (engine/binaryStore.ts). */
+	/** Where n8n keeps binaries, when known (engine/files/binaryStore.ts). */
 	mode: BinaryMode | undefined;
 	/** The Content-Length the host declared, when it declared one. */
 	declared: number | undefined;
@@ -599,7 +599,7 @@ function deadlineWords(url: string, options: DownloadOptions, received: number, 
 }
 
 /**
- * Past the limit. The default limit follows where n8n keeps binaries (engine/binaryStore.ts): the
+ * Past the limit. The default limit follows where n8n keeps binaries (engine/files/binaryStore.ts): the
  * words say which, and how to lift it, when that is what refused the file.
  */
 function tooLarge(url: string, kind: 'image' | 'video', maxBytes: number, secrets: string[], what: string, options: DownloadOptions, mode: BinaryMode | undefined): [string, string] {

@@ -7,7 +7,7 @@ import type { SpendGuard } from '../spend/guard';
 import type { WaitOutcome } from '../waiting/waiter';
 
 /*
- * The shape of one batch of billed work (engine/jobRunner.ts runs it): what each item's submit
+ * The shape of one batch of billed work (engine/running/jobRunner.ts runs it): what each item's submit
  * produced and what a resource supplies to check, submit and output its items.
  */
 

@@ -19,7 +19,7 @@ import { waitForTasks, type PendingTask, type WaitOutcome } from '../waiting/wai
 /**
  * Submit many items under the Concurrency limit, wait for all their tasks in one loop, and turn each into
  * output items paired with its input. A submit is never repeated; no task id is ever dropped.
- * The two halves: submitAll (engine/submitAll.ts), then awaitResults.
+ * The two halves: submitAll (engine/running/submitAll.ts), then awaitResults.
  */
 export async function runJobs<P, S extends Submitted>(
 	ctx: IExecuteFunctions,

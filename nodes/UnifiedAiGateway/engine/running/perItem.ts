@@ -13,7 +13,7 @@ export interface RunOptions {
  * One call per input item, several at once under the Concurrency limit, output in input order and paired.
  * A failed item becomes an error item (Continue On Fail) or stops the node naming the item.
  * `billed`: with Retry On Fail, an item answered in an earlier try of this run gives that answer
- * again instead of a second paid call (the same input item; engine/tries.ts).
+ * again instead of a second paid call (the same input item; engine/running/tries.ts).
  */
 export async function forEachItem(
 	ctx: IExecuteFunctions,

@@ -40,7 +40,7 @@ function appendChunked(chunks: string[], value: string): number {
  *    node and route, `gateway_<Node>_<route>[_n]`, its value the ids separated by spaces (ready
  *    to paste into the trigger's Task IDs), and `gateway_<Node>_sending` listing the items whose
  *    submit was sent but not yet answered (they may have been created);
- *  - receipt executions (engine/receiptExecutions.ts): saved by n8n in its database while the node
+ *  - receipt executions (engine/running/receiptExecutions.ts): saved by n8n in its database while the node
  *    still runs, so a killed process loses none, whatever the log level (docs/receipts.md);
  *  - the n8n log at info level, one line per task with the execution id and item index (at warn
  *    while receipt executions cannot be written).
@@ -176,7 +176,7 @@ export class ReceiptLog {
 
 	private writeSending(): void {
 		const key = `${this.prefix}_sending`;
-		// The earlier tries' list, as they left it in custom data and in the try memory (engine/tries.ts).
+		// The earlier tries' list, as they left it in custom data and in the try memory (engine/running/tries.ts).
 		this.lostBefore ??= new Set([...this.earlierSending, ...listedItems(this.data()?.get(key))]);
 		const items = [...new Set([...this.lostBefore, ...this.sending])].sort((a, b) => a - b);
 		if (items.length === 0 && this.data()?.get(key) === undefined) return;

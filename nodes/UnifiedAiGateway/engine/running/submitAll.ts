@@ -11,7 +11,7 @@ import { createdOf } from './submitAnswer';
 import { fingerprintOf, type TryMemory } from './tries';
 
 /*
- * The submitting half of a run (engine/jobRunner.ts runJobs): every item read and checked before
+ * The submitting half of a run (engine/running/jobRunner.ts runJobs): every item read and checked before
  * any is sent, what an earlier try created taken up, the spend guard, then one submit per item
  * under the Concurrency limit, each recorded as it goes out and as it answers. The waiting half is
  * jobRunner.ts awaitResults.

@@ -26,7 +26,7 @@ export function acceptedWithoutId(node: INode, itemIndex: number, noun: string, 
 
 /**
  * The task id of a submit's answer, or the error when the answer has none or one that cannot be
- * read back (a task id is one path segment: engine/taskIds.ts): either way the job was accepted.
+ * read back (a task id is one path segment: api/tasks/taskIds.ts): either way the job was accepted.
  */
 export function submittedTaskId(node: INode, itemIndex: number, noun: string, answer: unknown, taskId: string | undefined): string {
 	if (!taskId) throw acceptedWithoutId(node, itemIndex, noun, answer);

@@ -49,14 +49,14 @@ function recordsOf(ctx: IExecuteFunctions): RunRecords | undefined {
 	return records;
 }
 
-/** The memory of this run's submits (engine/jobRunner.ts), when a retry can follow. */
+/** The memory of this run's submits (engine/running/jobRunner.ts), when a retry can follow. */
 export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
 	const records = recordsOf(ctx);
 	return records ? new TryMemory(records.submits) : undefined;
 }
 
 /**
- * The outputs an earlier try of this run gave per item (engine/perItem.ts for billed calls such
+ * The outputs an earlier try of this run gave per item (engine/running/perItem.ts for billed calls such
  * as a chat answer), when a retry can follow: an item answered before is output again, not paid again.
  */
 export function outputMemory(ctx: IExecuteFunctions) {
