@@ -12,7 +12,7 @@ import { binaryOutputOption, downloadField, optionsField } from '../../params/co
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './taskFields';
+import { languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
 
@@ -39,8 +39,6 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
-
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
 	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
@@ -51,13 +49,6 @@ function carried(json: IDataObject): IDataObject {
 	const kept = { ...json };
 	for (const key of STALE) delete kept[key];
 	return kept;
-}
-
-function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): QueryRoute {
-	const chosen = ctx.getNodeParameter('queryRoute', i) as string;
-	const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;
-	if (chosen !== 'auto') return chosen as QueryRoute;
-	return fromItem && ROUTES.includes(fromItem) ? fromItem : 'generic';
 }
 
 /** When the loop first checked this item: kept on the item, so every round counts from the same moment. */

@@ -7,7 +7,7 @@ import type { QueryRoute } from '../../api/tasks/routes';
 import { kindOf } from '../../params/inputs';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { rawJson, taskJson } from '../../pipeline/taskOutput';
-import { languageField, queryRouteField, taskIdField } from './taskFields';
+import { languageField, languageOf, queryRouteField, taskIdField } from './taskFields';
 
 export const description: INodeProperties[] = [
 	taskIdField('get', ''),
@@ -19,8 +19,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
-		const language = routeName === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
-		const snapshot = await queryTask(this, routeName, taskId, { language, itemIndex: i });
+		const snapshot = await queryTask(this, routeName, taskId, { language: languageOf(this, i, routeName), itemIndex: i });
 		return { ...taskJson(snapshot), queryRoute: routeName, raw: rawJson(snapshot) };
 	});
 }

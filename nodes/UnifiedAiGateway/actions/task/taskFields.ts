@@ -1,6 +1,7 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { QUERY_ROUTE_OPTIONS } from '../../api/tasks/routes';
+import { QUERY_ROUTE_OPTIONS, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import type { RunOptions } from '../../engine/running/perItem';
 
 export function taskIdField(operation: string, defaultValue: string): INodeProperties {
 	return {
@@ -50,4 +51,20 @@ export const TASK_LANGUAGE: Omit<INodeProperties, 'displayOptions'> = {
 
 export function languageField(operations: string[]): INodeProperties {
 	return { ...TASK_LANGUAGE, displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } } };
+}
+
+/**
+ * Item `i`'s query route: the Query Route field's, or with "From Input Item" the item's own
+ * `queryRoute` (what Generate's pending items carry) when it names one, else generic.
+ */
+export function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): QueryRoute {
+	const chosen = ctx.getNodeParameter('queryRoute', i) as string;
+	if (chosen !== 'auto') return chosen as QueryRoute;
+	const fromItem = run.items[i].json.queryRoute;
+	return typeof fromItem === 'string' && Object.keys(QUERY_ROUTES).includes(fromItem) ? (fromItem as QueryRoute) : 'generic';
+}
+
+/** The language item `i` is read in: the generic query's own parameter (docs/gateway-contract.md §4.10), none elsewhere. */
+export function languageOf(ctx: IExecuteFunctions, i: number, route: QueryRoute): string | undefined {
+	return route === 'generic' ? (ctx.getNodeParameter('language', i, 'en') as string) : undefined;
 }

@@ -17,7 +17,7 @@ import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { itemDownload, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './taskFields';
+import { languageField, languageOf, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
@@ -49,8 +49,6 @@ export const description: INodeProperties[] = [
 	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('any')]),
 ];
 
-const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
-
 /** Max Wait 0: no run-wide deadline, so the engine gives each task its route's window. */
 function routeDeadline(settings: WaitSettings): WaitSettings {
 	return settings.deadlineMs === BY_ROUTE ? { ...settings, deadlineMs: undefined } : settings;
@@ -67,12 +65,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		concurrency: readConcurrency(this),
 		wait,
 		prepare: (i) => {
-			const chosen = this.getNodeParameter('queryRoute', i) as string;
-			const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;
-			const route: QueryRoute =
-				chosen === 'auto' ? (fromItem && ROUTES.includes(fromItem) ? fromItem : 'generic') : (chosen as QueryRoute);
-			const language = route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
-			return { taskId: requireTaskId(this, i), route, language };
+			const route = routeOf(this, run, i);
+			return { taskId: requireTaskId(this, i), route, language: languageOf(this, i, route) };
 		},
 		succeed: async (_prepared, submitted, i, snapshot) => {
 			const download = this.getNodeParameter('download', i, false) as boolean;
