@@ -12,12 +12,9 @@ import { binaryOutputOption, downloadField, optionsField } from '../../params/co
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
+import { BY_ROUTE, languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
-
-/** 0: give up after the route's window (docs/gateway-contract.md §8), counted from the item's first check. */
-const BY_ROUTE = 0;
 
 export const description: INodeProperties[] = [
 	taskIdField('checkOnce', '={{ $json.taskId }}'),

@@ -3,6 +3,13 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { QUERY_ROUTE_OPTIONS, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import type { RunOptions } from '../../engine/running/perItem';
 
+/**
+ * 0 in Task → Wait for Completion's Max Wait and Check Once's Give Up After: each task gets its
+ * query route's own window (docs/gateway-contract.md §8, QUERY_ROUTES deadlineMs), counted from
+ * the wait's start or the item's first check.
+ */
+export const BY_ROUTE = 0;
+
 export function taskIdField(operation: string, defaultValue: string): INodeProperties {
 	return {
 		displayName: 'Task ID',

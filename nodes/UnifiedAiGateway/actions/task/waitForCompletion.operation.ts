@@ -17,12 +17,9 @@ import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { itemDownload, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, languageOf, queryRouteField, routeOf, taskIdField } from './taskFields';
+import { BY_ROUTE, languageField, languageOf, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
-
-/** 0: each task waits as long as docs/gateway-contract.md §8 advises for its route (QUERY_ROUTES deadlineMs). */
-const BY_ROUTE = 0;
 
 /** Max Wait of this operation: by default the route's window, so a video is not given up after 10 minutes. */
 function byRouteDeadline(field: INodeProperties): INodeProperties {
