@@ -11,7 +11,10 @@ const section = fs.readFileSync(path.join(ROOT, 'docs/ARCHITECTURE.md'), 'utf8')
 
 let found;
 beforeAll(() => {
-	const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/journey.js'), '--json'], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+	// A script of its own, not a jest worker: its n8n user folder is removed when it exits (test/harness/env.js).
+	const env = { ...process.env };
+	delete env.JEST_WORKER_ID;
+	const run = spawnSync(process.execPath, [path.join(ROOT, 'scripts/journey.js'), '--json'], { cwd: ROOT, env, encoding: 'utf8', timeout: 120_000 });
 	if (run.status !== 0) throw new Error(`scripts/journey.js failed:\n${run.stdout}${run.stderr}`);
 	found = JSON.parse(run.stdout.trim().split('\n').pop());
 }, 130_000);
