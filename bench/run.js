@@ -6,7 +6,7 @@
 //  3. peak RSS growth while a 200 MB video result streams into filesystem binary data;
 //  4. 500 submits behind a 20 requests/s rate limit (token bucket, 429 + Retry-After): failed
 //     items, duplicate submits, and submit throughput as a share of the limit;
-//  5. how often the engine reads a task (engine/pollSchedule.ts), without estimated_time: 500 images
+//  5. how often the engine reads a task (engine/waiting/pollSchedule.ts), without estimated_time: 500 images
 //     + 100 videos of 1.5-20 s (two node runs side by side, as bench:n8n runs them), against the
 //     loop users build by hand (submit → Wait 5 s → read every open task → back to Wait), same
 //     simulator, same tasks; then 100 videos of 60-120 s. Task times are real (no time scale): a
@@ -173,10 +173,10 @@ async function engineWait(sim, creds, jobs) {
 /**
  * The loop users wire by hand with n8n's own nodes: HTTP Request submits every item, Wait 5 s, HTTP
  * Request reads every open task, If done → out, else back to Wait. One batch moves through the loop
- * together; the answers are read by the engine's own reading rule (engine/snapshot.ts).
+ * together; the answers are read by the engine's own reading rule (api/tasks/snapshot.ts).
  */
 async function handBuiltLoop(sim, { images, videos }) {
-	const { readTask } = require('../dist/nodes/UnifiedAiGateway/engine/snapshot');
+	const { snapshotOf } = require('../dist/nodes/UnifiedAiGateway/api/tasks/snapshot');
 	const headers = { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' };
 	const started = Date.now();
 	const submits = [
@@ -195,7 +195,7 @@ async function handBuiltLoop(sim, { images, videos }) {
 			const response = await fetch(`${sim.mainUrl}${task.query}${task.id}`, { headers });
 			// The video route serves a finished file at /content when its answer names no URL (docs/gateway-contract.md §4.9).
 			const contentUrl = task.query === '/v1/videos/' ? `${sim.mainUrl}/v1/videos/${task.id}/content` : undefined;
-			return readTask(await response.json(), task.id, { contentUrl }).state;
+			return snapshotOf(await response.json(), task.id, { contentUrl }).state;
 		});
 		if (states.includes('failed')) throw new Error('loop: a task failed');
 		open = open.filter((_, k) => states[k] === 'pending');

@@ -83,8 +83,37 @@ function beginBuild(root = ROOT) {
 	fs.writeFileSync(path.join(root, PENDING), JSON.stringify({ files: sourceHashes(root) }));
 }
 
-/** `--end`: the build succeeded; its stamp is the sources it began with. */
+/**
+ * Built files whose source is gone (a file moved or deleted): tsc and gulp never remove them, so
+ * dist/ would keep, test and ship the old module at its old path. Each dist/nodes and
+ * dist/credentials file is kept while its source is there (`x.js` ← `x.ts`, any other file ← the
+ * same path); the rest, and folders left empty, are removed. Returns what was removed.
+ */
+function pruneOrphans(root = ROOT) {
+	const removed = [];
+	for (const dir of ['nodes', 'credentials']) {
+		const built = [];
+		walk(path.join(root, 'dist'), dir, built);
+		for (const file of built) {
+			const source = file.endsWith('.js') ? `${file.slice(0, -3)}.ts` : file;
+			if (fs.existsSync(path.join(root, source))) continue;
+			fs.rmSync(path.join(root, 'dist', file));
+			removed.push(`dist/${file}`);
+		}
+		const prune = (rel) => {
+			const full = path.join(root, 'dist', rel);
+			if (!fs.existsSync(full) || !fs.statSync(full).isDirectory()) return;
+			for (const entry of fs.readdirSync(full)) prune(path.posix.join(rel, entry));
+			if (fs.readdirSync(full).length === 0) fs.rmdirSync(full);
+		};
+		prune(dir);
+	}
+	return removed;
+}
+
+/** `--end`: the build succeeded; its stamp is the sources it began with (dist/ holds nothing else). */
 function endBuild(root = ROOT) {
+	pruneOrphans(root);
 	const pending = readJson(path.join(root, PENDING)) ?? { files: sourceHashes(root) };
 	fs.writeFileSync(path.join(root, STAMP), `${JSON.stringify({ builtAt: new Date().toISOString(), files: pending.files }, null, '\t')}\n`);
 	fs.rmSync(path.join(root, PENDING), { force: true });
@@ -162,7 +191,7 @@ function rebuild(root, command, log) {
 	return { rebuilt: true, changed: state.changed };
 }
 
-module.exports = { ensureCurrent, buildState, sourceHashes, beginBuild, endBuild, SOURCE_DIRS, SOURCE_FILES, STAMP };
+module.exports = { ensureCurrent, buildState, sourceHashes, beginBuild, endBuild, pruneOrphans, SOURCE_DIRS, SOURCE_FILES, STAMP };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);

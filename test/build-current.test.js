@@ -118,6 +118,25 @@ describe('a source edit without a rebuild', () => {
 	});
 });
 
+describe('a file moved or deleted', () => {
+	test('the build removes what it built from it: dist/ keeps no module the sources no longer have', () => {
+		fakePackage();
+		run();
+		// What an earlier build left from a file since moved (nodes/Gateway/old.ts → nodes/Gateway/sub/old.ts).
+		write('dist/nodes/Gateway/old.js', 'exports.a = 1;\n');
+		write('dist/nodes/Gateway/gone/deep.js', 'exports.b = 1;\n');
+		write('dist/nodes/Gateway/Gateway.node.js', 'exports.a = 1;\n');
+		write('dist/nodes/Gateway/Gateway.node.json', '{}\n');
+		write('dist/nodes/Gateway/__schema__/v1.0.0/image/old.json', '{}\n');
+		write('dist/icons/gateway.svg', '<svg/>\n');
+		write('nodes/Gateway/sub/old.ts', 'export const a = 1;\n');
+		run();
+		const exists = (rel) => fs.existsSync(path.join(dir, rel));
+		expect(['dist/nodes/Gateway/old.js', 'dist/nodes/Gateway/gone', 'dist/nodes/Gateway/__schema__/v1.0.0/image/old.json'].filter(exists)).toEqual([]);
+		expect(['dist/nodes/Gateway/Gateway.node.js', 'dist/nodes/Gateway/Gateway.node.json', 'dist/icons/gateway.svg', 'dist/builds'].filter(exists)).toHaveLength(4);
+	});
+});
+
 describe('this repository', () => {
 	test('the stamp the build wrote covers every source: each file of nodes/, credentials/, icons/, tsconfig.json, gulpfile.js', () => {
 		// jest's globalSetup has made dist/ current before this file ran.

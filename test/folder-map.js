@@ -24,7 +24,8 @@ const NODE = 'nodes/UnifiedAiGateway';
 
 /** The folders of the map, most specific first (a file belongs to the first that holds it). */
 const FOLDERS = [
-	`${NODE}/engine/spend`,
+	...['files', 'waiting', 'spend', 'running'].map((part) => `${NODE}/engine/${part}`),
+	`${NODE}/api/tasks`,
 	...['account', 'file', 'image', 'task', 'text', 'video'].map((r) => `${NODE}/actions/${r}`),
 	`${NODE}/actions`,
 	...['transport', 'registry', 'api', 'engine', 'params', 'pipeline', 'methods'].map((f) => `${NODE}/${f}`),

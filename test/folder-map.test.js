@@ -28,5 +28,5 @@ test('a source file maps to the jest files that run it: the trigger\'s claims to
 	expect(tests).not.toContain('test/text/streaming.test.js');
 	expect(testsFor(['nodes/UnifiedAiGateway/actions/file'])).toContain('test/file.test.js');
 	expect(testsFor(['nodes/UnifiedAiGateway/actions/file'])).not.toContain('test/video/results.test.js');
-	expect(testsFor(['nodes/UnifiedAiGateway/engine/pollSchedule.ts'])).toEqual(expect.arrayContaining(['test/poll-schedule.test.js', 'test/waitPolicy.test.js']));
+	expect(testsFor(['nodes/UnifiedAiGateway/engine/waiting/pollSchedule.ts'])).toEqual(expect.arrayContaining(['test/poll-schedule.test.js', 'test/waitPolicy.test.js']));
 });

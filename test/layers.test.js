@@ -11,12 +11,20 @@ const path = require('path');
 const ROOT = path.resolve(__dirname, '..');
 const NODE = 'nodes/UnifiedAiGateway/';
 
-/** Bottom first: a file may import its own layer and those listed before it. */
+/**
+ * Bottom first: a file may import its own layer and those listed before it. A file belongs to the
+ * layer of the longest prefix that holds it: the engine's own files (concurrency, hints) lie
+ * below its parts, and files, waiting, spend and running each import only the parts before them.
+ */
 const LAYERS = [
 	['transport', [`${NODE}transport/`]],
 	['registry', [`${NODE}registry/`]],
 	['api', [`${NODE}api/`]],
 	['engine', [`${NODE}engine/`]],
+	['engine/files', [`${NODE}engine/files/`]],
+	['engine/waiting', [`${NODE}engine/waiting/`]],
+	['engine/spend', [`${NODE}engine/spend/`]],
+	['engine/running', [`${NODE}engine/running/`]],
 	['params', [`${NODE}params/`]],
 	['pipeline', [`${NODE}pipeline/`]],
 	['actions', [`${NODE}actions/`, `${NODE}methods/`]],
@@ -24,8 +32,14 @@ const LAYERS = [
 ];
 
 function layerOf(file) {
-	const index = LAYERS.findIndex(([, prefixes]) => prefixes.some((p) => file.startsWith(p)));
-	return index;
+	let found = -1;
+	let longest = 0;
+	LAYERS.forEach(([, prefixes], index) => {
+		for (const prefix of prefixes) {
+			if (file.startsWith(prefix) && prefix.length > longest) [found, longest] = [index, prefix.length];
+		}
+	});
+	return found;
 }
 
 function sources(dir) {
@@ -102,6 +116,20 @@ describe('layers (docs/ARCHITECTURE.md)', () => {
 
 	test('no import cycle', () => {
 		expect(cycles(graph)).toEqual([]);
+	});
+
+	test("the engine's parts are layers of their own: waiting may not import running, nor the engine's root a part", () => {
+		const planted = graphOf({
+			[`${NODE}engine/waiting/a.ts`]: "import { b } from '../running/b';\nimport { c } from '../files/c';",
+			[`${NODE}engine/running/b.ts`]: "import { a } from '../waiting/a';",
+			[`${NODE}engine/files/c.ts`]: "import { d } from '../d';",
+			[`${NODE}engine/d.ts`]: "import { c } from './files/c';",
+		});
+		for (const targets of Object.values(planted)) targets.forEach((t, k) => (targets[k] = t.replace(/\/index\.ts$/, '.ts')));
+		expect(upwardImports(planted)).toEqual([
+			`${NODE}engine/waiting/a.ts (engine/waiting) imports ${NODE}engine/running/b.ts (engine/running)`,
+			`${NODE}engine/d.ts (engine) imports ${NODE}engine/files/c.ts (engine/files)`,
+		]);
 	});
 
 	test('the check sees an upward import and a cycle', () => {

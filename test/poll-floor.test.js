@@ -6,7 +6,7 @@ const path = require('node:path');
 const { executeContext } = require('./harness');
 const { useSimulator, createTask } = require('./support');
 
-const { waitForTasks } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/waiter.js'));
+const { waitForTasks } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/waiting/waiter.js'));
 const ctx = useSimulator({ scenario: { durationMs: 600_000 } });
 
 test('a NaN or zero Poll Interval still pauses at least 50 ms between reads of a task', async () => {

@@ -1,5 +1,5 @@
 'use strict';
-// How often a wait reads a task (engine/pollSchedule.ts), as the gateway sees it: tasks of one wait
+// How often a wait reads a task (engine/waiting/pollSchedule.ts), as the gateway sees it: tasks of one wait
 // learn from each other, a task running long is read less and less often, and the deadline and
 // Stop still end a wait whose tasks are waiting for their leaders.
 const { runNode } = require('./harness');
@@ -134,9 +134,9 @@ describe('submitting and waiting at once (Image → Generate with Wait for Compl
 	});
 });
 
-describe('the schedule itself (engine/pollSchedule.ts), on a clock of its own', () => {
+describe('the schedule itself (engine/waiting/pollSchedule.ts), on a clock of its own', () => {
 	const path = require('path');
-	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/pollSchedule.js'));
+	const { PollSchedule } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/waiting/pollSchedule.js'));
 	const paced = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
 
 	test('a feed adds tasks as their submits answer: the first √n expected lead, the rest follow', () => {

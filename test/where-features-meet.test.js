@@ -57,7 +57,7 @@ describe('Download limits (Options) from an expression', () => {
 
 describe('the task-id rule on every path a task id takes', () => {
 	test("the relay's fallback routes build no path from an id that leaves its segment", () => {
-		const { QUERY_ROUTES } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/engine/routes.js'));
+		const { QUERY_ROUTES } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/api/tasks/routes.js'));
 		for (const fallback of QUERY_ROUTES.generic.fallbacks) {
 			expect(() => fallback.path('..')).toThrow(/would address the folder above the task/);
 			expect(fallback.path('task_ok')).toMatch(/\/task_ok$/);

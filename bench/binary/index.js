@@ -32,6 +32,7 @@ const path = require('path');
 
 const n8n = require('../../test/n8n');
 const { startInstance } = require('../../test/n8n/instance');
+const { removeTempDir, tempDir } = require('../../test/n8n/tempdirs');
 const { startSimulator } = require('../../test/simulator');
 const { rssMb, sampleRss } = require('../n8n/measure');
 
@@ -287,8 +288,9 @@ async function runMode(mode, opts, { sim, tgz, root }) {
 
 async function main() {
 	const opts = parseArgs(process.argv.slice(2));
-	const root = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-binary-'));
 	const keep = process.env.E2E_KEEP === '1';
+	// Removed at exit, on a failure and on Ctrl-C too (test/n8n/tempdirs.js), unless E2E_KEEP=1.
+	const root = tempDir('bench-binary-', { keep });
 	let sim;
 	const results = [];
 	try {
@@ -309,7 +311,7 @@ async function main() {
 	} finally {
 		if (sim) await sim.close().catch(() => {});
 		if (keep) console.log(`kept ${root}`);
-		else fs.rmSync(root, { recursive: true, force: true });
+		else removeTempDir(root);
 	}
 	console.log(`n8n ${VERSION}, ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
 	for (const r of results) {

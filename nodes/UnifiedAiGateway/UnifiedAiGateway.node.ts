@@ -2,7 +2,7 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
-import { router } from './actions/dispatch';
+import { router } from './actions/router';
 import { listSearch } from './methods/modelSearch';
 
 export class UnifiedAiGateway implements INodeType {

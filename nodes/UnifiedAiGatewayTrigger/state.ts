@@ -1,7 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
 import type { BalanceKind } from '../UnifiedAiGateway/api/account';
-import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
+import type { QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 
 /*
  * The trigger's memory, in n8n's workflow static data for this node

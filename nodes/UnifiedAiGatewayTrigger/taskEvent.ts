@@ -1,10 +1,10 @@
 import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { QueryRoute } from '../UnifiedAiGateway/engine/routes';
-import { POLL_POLICY } from '../UnifiedAiGateway/engine/pollPolicy';
-import { taskIdProblem } from '../UnifiedAiGateway/engine/taskIds';
-import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/query';
+import type { QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
+import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
+import { taskIdProblem } from '../UnifiedAiGateway/api/tasks/taskIds';
+import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/waiting/taskReads';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
@@ -49,7 +49,7 @@ interface Settings {
 function readSettings(ctx: IPollFunctions): Settings {
 	const route = ctx.getNodeParameter('queryRoute', 'generic') as QueryRoute;
 	const ids = parseTaskIds(ctx.getNodeParameter('taskIds', ''));
-	// The node's one rule (engine/taskIds.ts): an id that could address anything but its task is refused.
+	// The node's one rule (api/tasks/taskIds.ts): an id that could address anything but its task is refused.
 	for (const id of ids) {
 		const problem = taskIdProblem(id);
 		if (problem) {

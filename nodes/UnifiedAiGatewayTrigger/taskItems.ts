@@ -1,10 +1,10 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError } from '../UnifiedAiGateway/engine/downloads';
+import { DownloadError } from '../UnifiedAiGateway/engine/files/downloads';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
-import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/engine/routes';
-import type { TaskSnapshot } from '../UnifiedAiGateway/engine/snapshot';
-import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
+import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
+import { DEFAULT_MIME_TYPE, rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
@@ -76,9 +76,9 @@ export async function finishedItem(
 		const file = await resultFile(ctx, snapshot.urls, index, {
 			itemIndex: 0,
 			baseName: snapshot.taskId,
-			defaultMimeType: fileKindOf(download.route) === 'video' ? 'video/mp4' : 'image/png',
+			defaultMimeType: DEFAULT_MIME_TYPE[fileKindOf(download.route)],
 			maxBytes,
-			receipt: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
+			paid: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 			...(deadlineAt === undefined
 				? {}
 				: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
@@ -90,7 +90,7 @@ export async function finishedItem(
 		}
 	}
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
-	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
 	// (A video task has one file; its route is the task's.)
 	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
 	if (failed.length === 0) return { json: from, ...kept };

@@ -4,7 +4,7 @@ import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/api/account';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/taskFields';
 import { downloadLimitOptions } from '../UnifiedAiGateway/params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/params/commonFields';
-import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/engine/routes';
+import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/api/tasks/routes';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
 const task = { show: { event: ['taskFinished'] } };
@@ -71,7 +71,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: task,
 	},
 	{
-		displayName: 'Download Result',
+		displayName: 'Download Files',
 		name: 'download',
 		type: 'boolean',
 		default: false,
@@ -80,7 +80,7 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: task,
 	},
 	optionsField({ event: ['taskFinished'] }, [
-		binaryOutputOption('The output binary field for the first file (with Download Result on); further files of the same task go to <field>_2, <field>_3, ...'),
+		binaryOutputOption('The output binary field for the first file (with Download Files on); further files of the same task go to <field>_2, <field>_3, ...'),
 		...downloadLimitOptions('any'),
 	]),
 	{

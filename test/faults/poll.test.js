@@ -139,6 +139,20 @@ describe('Stop', () => {
 		expect(submits()).toBe(4);
 	});
 
+	// One Stop error wherever Stop lands (mid-request, mid-wait): n8n marks the run canceled, not
+	// failed, and the error says what was cancelled (transport/nodeError.ts stopError).
+	test.each([
+		['mid-request (a slow submit, not waited for)', { waitForCompletion: false }, { method: 'POST', path: /^\/v1\/(videos|video\/generations)$/, kind: 'slow', delayMs: 1500 }, 400, /A request to the gateway was cancelled because the workflow was stopped/],
+		['mid-wait (between polls)', {}, undefined, 1200, /A wait was cancelled because the workflow was stopped/],
+	])('%s: the run ends canceled with the one Stop error', async (_where, extra, fault, stopAfterMs, cancelled) => {
+		ctx.sim.scenario('*', { durationMs: 8000 });
+		if (fault) ctx.sim.inject(fault);
+		const stopped = await runNode({ parameters: video({ ...extra, waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: prompts(1), stopAfterMs });
+		expect(stopped.status).toBe('canceled');
+		expect(stopped.error).toMatchObject({ message: 'The execution was stopped', description: expect.stringMatching(cancelled) });
+		keyless(stopped);
+	});
+
 	test('mid-submit: the item in flight is listed as possibly created, and nothing more is sent after Stop', async () => {
 		ctx.sim.scenario('*', { durationMs: 300 });
 		ctx.sim.inject({ method: 'POST', path: /^\/v1\/(videos|video\/generations)$/, kind: 'slow', delayMs: 1200 });

@@ -17,7 +17,7 @@ const SOURCE_NODE_DIR = path.resolve(__dirname, '../../nodes/UnifiedAiGateway');
 const NODE_TYPE = 'n8n-nodes-unified-ai-gateway.unifiedAiGateway';
 const VERSION_DIR = 'v1.0.0';
 
-/** What a failed input item becomes under On Error = Continue (engine/perItem.ts, engine/jobRunner.ts). */
+/** What a failed input item becomes under On Error = Continue (engine/running/perItem.ts, engine/running/jobRunner.ts). */
 const ERROR_ITEM = {
 	type: 'object',
 	required: ['error'],

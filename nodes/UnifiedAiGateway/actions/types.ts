@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import type { RunOptions } from '../engine/perItem';
+import type { RunOptions } from '../engine/running/perItem';
 
 /** One operation file: its fields and how it runs over all input items. */
 export interface OperationModule {

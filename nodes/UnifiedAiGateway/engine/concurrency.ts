@@ -1,3 +1,6 @@
+/** Items sent to the gateway at once when Options → Concurrency is left out (every operation's default). */
+export const DEFAULT_CONCURRENCY = 5;
+
 /** Runs `fn` over `inputs` with at most `limit` at once; results keep the input order. */
 export async function mapLimited<T, R>(
 	inputs: readonly T[],
@@ -33,7 +36,7 @@ export async function settleLimited<T, R>(
 }
 
 /**
- * A cap on work started one piece at a time as it becomes known (mapLimited needs the whole list
+ * A limit on work started one piece at a time as it becomes known (mapLimited needs the whole list
  * first): `run(fn)` starts fn once fewer than `limit` are running, in call order.
  */
 export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {

@@ -1,17 +1,19 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { sniffMedia } from '../engine/files/media';
+
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 
-/** The real type of an image, from its first bytes (a file name or MIME label can lie). */
-export function sniffImageType(head: Buffer): ImageType | undefined {
-	if (head.length >= 3 && head[0] === 0xff && head[1] === 0xd8 && head[2] === 0xff) return 'image/jpeg';
-	if (head.length >= 8 && head.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
-	if (head.length >= 12 && head.toString('ascii', 0, 4) === 'RIFF' && head.toString('ascii', 8, 12) === 'WEBP') return 'image/webp';
-	if (head.length >= 6 && /^GIF8[79]a$/.test(head.toString('ascii', 0, 6))) return 'image/gif';
-	return undefined;
+/** The image types the node reads from binary input (each one the upload route takes, docs/gateway-contract.md §4.11). */
+export const IMAGE_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+
+/** The real type of an image, from its first bytes (a file name or MIME label can lie): engine/files/media.ts's one reading of magic numbers. */
+function sniffImageType(head: Buffer): ImageType | undefined {
+	const type = sniffMedia(head);
+	return IMAGE_TYPES.find((image) => image === type);
 }
 
 export interface InputImage {

@@ -1,7 +1,9 @@
 import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { WaitSettings } from '../engine/jobPlan';
+import { DEFAULT_CONCURRENCY } from '../engine/concurrency';
+import type { WaitSettings } from '../engine/running/jobPlan';
+import { NUMBER_LIMITS } from '../registry/limits';
 import type { ModelGroup } from '../registry/models';
 import { readNumber } from './inputs';
 
@@ -58,10 +60,10 @@ export const WAITING_PARAMETER = 'waiting';
 /** The parameter of the Options collection: operational knobs (concurrency, output field, limits). */
 export const OPTIONS_PARAMETER = 'options';
 
-/** Wait for Completion: whether the node waits for its tasks (its knobs are in the Waiting collection). */
+/** Wait for Result (waitForCompletion): whether the node waits for its tasks (its knobs are in the Waiting collection). */
 export function waitForCompletionField(show: Record<string, string[]>): INodeProperties {
 	return {
-		displayName: 'Wait for Completion',
+		displayName: 'Wait for Result',
 		name: 'waitForCompletion',
 		type: 'boolean',
 		default: true,
@@ -72,15 +74,15 @@ export function waitForCompletionField(show: Record<string, string[]>): INodePro
 }
 
 /** The options of the Waiting collection: Max Wait, Poll Interval and On Timeout. */
-export function waitingOptions(defaultDeadlineMin: number): INodeProperties[] {
+export function waitingOptions(defaultMaxWaitMinutes: number): INodeProperties[] {
 	return [
 		{
 			displayName: 'Max Wait (Minutes)',
 			name: 'maxWaitMinutes',
 			type: 'number',
 			typeOptions: { minValue: 0.05, numberPrecision: 2 },
-			default: defaultDeadlineMin,
-			description: `How long to wait for each task before giving up on waiting (the task itself keeps running). Left out: ${defaultDeadlineMin} minutes. The wait also ends before the execution's time limit (the workflow's Timeout Workflow setting), so unfinished tasks are output as pending items instead of being cancelled.`,
+			default: defaultMaxWaitMinutes,
+			description: `How long to wait for each task before giving up on waiting (the task itself keeps running). Left out: ${defaultMaxWaitMinutes} minutes. The wait also ends before the execution's time limit (the workflow's Timeout Workflow setting), so unfinished tasks are output as pending items instead of being cancelled.`,
 		},
 		{
 			displayName: 'On Timeout',
@@ -122,11 +124,11 @@ export function waitingField(show: IDisplayOptions['show'], options: INodeProper
 	};
 }
 
-/** Wait for Completion, and its Waiting collection shown while it is on (one definition for all). */
-export function waitFields(show: Record<string, string[]>, defaultDeadlineMin: number, extra: INodeProperties[] = []): INodeProperties[] {
+/** Wait for Result, and its Waiting collection shown while it is on (one definition for all). */
+export function waitFields(show: Record<string, string[]>, defaultMaxWaitMinutes: number, extra: INodeProperties[] = []): INodeProperties[] {
 	return [
 		waitForCompletionField(show),
-		waitingField({ ...show, waitForCompletion: [true] }, [...waitingOptions(defaultDeadlineMin), ...extra]),
+		waitingField({ ...show, waitForCompletion: [true] }, [...waitingOptions(defaultMaxWaitMinutes), ...extra]),
 	];
 }
 
@@ -143,12 +145,12 @@ export function readOptions(ctx: IExecuteFunctions, itemIndex: number): IDataObj
 }
 
 /**
- * What the Waiting collection holds, read once for the run (item 0). `defaultDeadlineMin` is the
+ * What the Waiting collection holds, read once for the run (item 0). `defaultMaxWaitMinutes` is the
  * one given to waitFields; a Poll Interval of 0 means `advisedIntervalMs`, else the engine's route interval.
  */
 export function readWaitSettings(
 	ctx: IExecuteFunctions,
-	defaultDeadlineMin: number,
+	defaultMaxWaitMinutes: number,
 	advisedIntervalMs?: number,
 	deadlineLimit: 'maxWaitMinutes' | 'taskMaxWaitMinutes' = 'maxWaitMinutes',
 ): WaitSettings {
@@ -156,7 +158,7 @@ export function readWaitSettings(
 	// An option left out is its default; one added is checked like every number, also when its
 	// expression gives nothing (the key is there, its value undefined).
 	const seconds = 'pollIntervalSeconds' in waiting ? readNumber(ctx, 'pollIntervalSeconds', 0, { value: waiting.pollIntervalSeconds }) : 0;
-	const minutes = 'maxWaitMinutes' in waiting ? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes }) : defaultDeadlineMin;
+	const minutes = 'maxWaitMinutes' in waiting ? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes }) : defaultMaxWaitMinutes;
 	const onTimeout = waiting.onTimeout ?? 'pending';
 	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
 		throw new NodeOperationError(ctx.getNode(), `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`, { itemIndex: 0 });
@@ -171,23 +173,23 @@ export function readWaitSettings(
 /** Concurrency of the run (item 0's Options value), checked: a text or 0 would stall or break the run. */
 export function readConcurrency(ctx: IExecuteFunctions): number {
 	const options = readOptions(ctx, 0);
-	return 'concurrency' in options ? readNumber(ctx, 'concurrency', 0, { value: options.concurrency }) : 5;
+	return 'concurrency' in options ? readNumber(ctx, 'concurrency', 0, { value: options.concurrency }) : DEFAULT_CONCURRENCY;
 }
 
-/** readWaitSettings, or false when Wait for Completion is off (the task ids come back at once). */
+/** readWaitSettings, or false when Wait for Result is off (the task ids come back at once). */
 export function readWaitForCompletion(
 	ctx: IExecuteFunctions,
-	defaultDeadlineMin: number,
+	defaultMaxWaitMinutes: number,
 	advisedIntervalMs?: number,
 ): false | WaitSettings {
 	if (!(ctx.getNodeParameter('waitForCompletion', 0, true) as boolean)) return false;
-	return readWaitSettings(ctx, defaultDeadlineMin, advisedIntervalMs);
+	return readWaitSettings(ctx, defaultMaxWaitMinutes, advisedIntervalMs);
 }
 
-/** Download Result: whether the result files become binary data (their limits are in Options). */
+/** Download Files (download): whether the result files become binary data (their limits are in Options). */
 export function downloadField(show: Record<string, string[]>, defaultOn: boolean, what: string): INodeProperties {
 	const download: INodeProperties = {
-		displayName: 'Download Result',
+		displayName: 'Download Files',
 		name: 'download',
 		type: 'boolean',
 		default: false,
@@ -199,7 +201,7 @@ export function downloadField(show: Record<string, string[]>, defaultOn: boolean
 }
 
 /** The output field of a downloaded file, as an entry of Options. */
-export function binaryOutputOption(hint = 'The name of the output binary field to put the file in (with Download Result on)'): INodeProperties {
+export function binaryOutputOption(hint = 'The name of the output binary field to put the file in (with Download Files on)'): INodeProperties {
 	return {
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyOutput',
@@ -213,9 +215,9 @@ export const CONCURRENCY_OPTION: INodeProperties = {
 	displayName: 'Concurrency',
 	name: 'concurrency',
 	type: 'number',
-	typeOptions: { minValue: 1, maxValue: 50 },
-	default: 5,
-	description: 'How many items are sent to the gateway at the same time. Left out: 5.',
+	typeOptions: { minValue: NUMBER_LIMITS.concurrency.min, maxValue: NUMBER_LIMITS.concurrency.max },
+	default: DEFAULT_CONCURRENCY,
+	description: `How many items are sent to the gateway at the same time. Left out: ${DEFAULT_CONCURRENCY}.`,
 };
 
 /**

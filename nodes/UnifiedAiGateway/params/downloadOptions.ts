@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { modeLimitMb } from '../engine/binaryStore';
-import { MAX_FILE_MB } from '../engine/downloads';
+import { modeLimitMb } from '../engine/files/binaryStore';
+import { MAX_FILE_MB } from '../engine/files/downloads';
 import { NUMBER_LIMITS } from '../registry/limits';
 import { OPTIONS_PARAMETER } from './commonFields';
 import { checkNumber } from './inputs';
@@ -15,7 +15,7 @@ export type FileKind = 'image' | 'video';
  * bigger file is refused before it fills n8n's memory or disk.
  */
 export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] {
-	// The default follows where n8n keeps binaries (engine/binaryStore.ts): the description says each.
+	// The default follows where n8n keeps binaries (engine/files/binaryStore.ts): the description says each.
 	const perMode = (mb: number) => {
 		const lower = [
 			...(modeLimitMb(mb, 'database') < mb ? [`${modeLimitMb(mb, 'database')} MB in n8n's database mode (its own limit there)`] : []),

@@ -129,11 +129,6 @@ export function requestedLength(values: IDataObject, extra: IDataObject, row: Mo
 	return {};
 }
 
-/** Seconds the request asks for, else what the channel bills without one, else the row's default length. */
-export function requestedSeconds(values: IDataObject, extra: IDataObject, row: ModelSpec | undefined, route?: string): number | undefined {
-	return requestedLength(values, extra, row, route).seconds;
-}
-
 /**
  * One video item's part of a run's estimate (engine/spend), before anything is sent: the user's
  * price per second of the model (Spend Guard) × the requested length. An id without a row

@@ -1,22 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted } from '../engine/jobPlan';
-import { runJobs } from '../engine/jobRunner';
-import type { RunOptions } from '../engine/perItem';
-import type { TaskSnapshot } from '../engine/snapshot';
+import type { Submitted } from '../engine/running/jobPlan';
+import { runJobs } from '../engine/running/jobRunner';
+import type { RunOptions } from '../engine/running/perItem';
+import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import type { Receipt } from '../engine/downloads';
-import { downloadDeadline, type FileOutputOptions } from './taskOutput';
+import type { PaidResult } from '../engine/files/downloads';
+import { itemDownload, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 
 /*
  * The one pipeline of every billed generation (Image → Generate and Edit, Video → Generate): read
  * the model, read and check the request, estimate the cost, submit, parse the answer, build the
  * output. A resource brings an adapter with its own steps; checking every item before any is
- * sent, the spend guard, the caps, the wait and the receipts are the engine's (engine/jobRunner.ts).
+ * sent, the spend guard, the Concurrency limit, the wait and the receipts are the engine's (engine/running/jobRunner.ts).
  */
 
 /** What the output step knows besides the item: the finished task, the item's estimate, how its files are downloaded. */
@@ -29,7 +29,7 @@ export interface OutputContext {
 	 * How the item's result files are downloaded (itemsPerUrl): the binary field, the deadline
 	 * (Max Wait, counted from the submit), Continue On Fail; undefined when Download is off.
 	 */
-	files(kind: FileKind, file: { baseName: string; defaultMimeType: string; receipt: Receipt }): FileOutputOptions | undefined;
+	files(kind: FileKind, file: { baseName: string; defaultMimeType?: string; paid: PaidResult }): FileOutputOptions | undefined;
 }
 
 export interface GenerationAdapter<P, S extends Submitted> {
@@ -49,7 +49,7 @@ export interface GenerationAdapter<P, S extends Submitted> {
 	describePending(prepared: P, submitted: S, estimate: ItemEstimate | undefined): IDataObject;
 }
 
-/** Runs one resource's generation over all input items: check all, estimate, submit under the cap, wait, output. */
+/** Runs one resource's generation over all input items: check all, estimate, submit under the Concurrency limit, wait, output. */
 export async function runGeneration<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	run: RunOptions,
@@ -76,14 +76,12 @@ export async function runGeneration<P, S extends Submitted>(
 				estimate: spendGuard.estimateOf(prepared),
 				files: (kind, file) =>
 					(ctx.getNodeParameter('download', i, true) as boolean)
-						? {
-								itemIndex: i,
-								binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-								...file,
+						? itemDownload(ctx, i, {
 								kind,
-								...downloadDeadline(kind, submitted.startedAt, wait ? wait.deadlineMs : undefined),
+								...file,
+								wait: wait ? { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs } : undefined,
 								continueOnFail: run.continueOnFail,
-							}
+							})
 						: undefined,
 			}),
 		describePending: (prepared, submitted) => adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadImage, type UploadedImage, type UploadFile } from '../api/uploads';
-import type { ImageType } from '../params/binaryInput';
+import { IMAGE_TYPES, type ImageType } from '../params/binaryInput';
 import { refuse } from './refusals';
 
 /*
@@ -11,8 +11,8 @@ import { refuse } from './refusals';
  * (docs/gateway-contract.md §4.11: the generation routes take references as URLs).
  */
 
-/** What the upload route takes (docs/gateway-contract.md §4.11). */
-export const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+/** What the upload route takes (docs/gateway-contract.md §4.11): every image type the node reads. */
+export const UPLOAD_TYPES: readonly ImageType[] = IMAGE_TYPES;
 
 /** Anchored: a URL with a space in it is two things pasted together, not one URL. */
 export const isHttpUrl = (value: string): boolean => /^https?:\/\/[^\s/]+\S*$/i.test(value);

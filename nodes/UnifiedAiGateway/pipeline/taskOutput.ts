@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type Receipt } from '../engine/downloads';
-import { shownUrl } from '../engine/results';
-import { nodeErrorOf } from '../engine/nodeError';
-import type { TaskSnapshot } from '../engine/snapshot';
-import { capBody } from '../engine/bodyCopy';
+import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type PaidResult } from '../engine/files/downloads';
+import { shownUrl } from '../api/tasks/results';
+import { isStop, nodeErrorOf } from '../transport/nodeError';
+import type { TaskSnapshot } from '../api/tasks/snapshot';
+import { bodyCopy } from '../engine/running/bodyCopy';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import { errorItem } from '../engine/perItem';
-import { executionLimit } from '../engine/timeLimit';
-import { isToolRun } from '../engine/toolMode';
+import { errorItem } from '../engine/running/perItem';
+import { executionLimit } from '../engine/waiting/timeLimit';
+import { isToolRun } from '../engine/running/toolMode';
 
 /** A task as our outputs show it, whatever route and shape it came from. */
 export function taskJson(snapshot: TaskSnapshot): IDataObject {
@@ -26,9 +26,9 @@ export function taskJson(snapshot: TaskSnapshot): IDataObject {
 	};
 }
 
-/** The gateway's answer as items carry it: capped (engine/bodyCopy.ts). */
+/** The gateway's answer as items carry it: whole up to 64 KB (engine/running/bodyCopy.ts). */
 export function rawJson(snapshot: TaskSnapshot): IDataObject {
-	return capBody(snapshot.raw);
+	return bodyCopy(snapshot.raw);
 }
 
 export interface FileOutputOptions {
@@ -41,12 +41,47 @@ export interface FileOutputOptions {
 	/** Epoch ms by which every download of the item is over (Max Wait, or the download's own bound). */
 	deadlineAt?: number;
 	deadlineName?: string;
-	receipt?: Receipt;
+	paid?: PaidResult;
 	/** On: a failed file becomes its own error item beside the good ones. Off: the item fails. */
 	continueOnFail: boolean;
 }
 
-/** Without Wait for Completion (or for Task → Download Result), a download has this long of its own. */
+/** A result file's type until its bytes say otherwise. */
+export const DEFAULT_MIME_TYPE: Record<FileKind, string> = { image: 'image/png', video: 'video/mp4' };
+
+/**
+ * The one builder of an item's download settings (itemsPerUrl's last argument), for every
+ * operation that stores result files: the binary field (Options → Put Output File in Field), the
+ * file's name and type, the paid result it belongs to (its receipt in every error), the deadline
+ * (Max Wait counted from the wait's start, else the download's own bound) and Continue On Fail.
+ */
+export function itemDownload(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	file: {
+		kind: FileKind;
+		baseName: string;
+		/** The file's type until its bytes say otherwise; by default the kind's. */
+		defaultMimeType?: string;
+		paid: PaidResult;
+		/** The wait the item's task was read in: when it started and its Max Wait. None: the download's own bound. */
+		wait?: { startedAt: number; maxWaitMs?: number };
+		continueOnFail: boolean;
+	},
+): FileOutputOptions {
+	return {
+		itemIndex,
+		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', itemIndex, 'data') as string,
+		baseName: file.baseName,
+		defaultMimeType: file.defaultMimeType ?? DEFAULT_MIME_TYPE[file.kind],
+		kind: file.kind,
+		...downloadDeadline(file.kind, file.wait?.startedAt, file.wait?.maxWaitMs),
+		paid: file.paid,
+		continueOnFail: file.continueOnFail,
+	};
+}
+
+/** Without Wait for Result (or for Task → Download Result), a download has this long of its own. */
 const OWN_BOUND_MS: Record<FileKind, number> = { image: 10 * 60_000, video: 30 * 60_000 };
 /** A task that finished at the very end of Max Wait still gets this long for its files. */
 const LEAST_MS = 5_000;
@@ -77,7 +112,7 @@ export async function resultFile(
 			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
 		});
 	} catch (error) {
-		if (!(error instanceof DownloadError) || error.context.stopped) throw nodeErrorOf(ctx.getNode(), error);
+		if (!(error instanceof DownloadError) || isStop(error)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		return error;
 	}
 }
@@ -114,7 +149,7 @@ export async function itemsPerUrl(
 			...base,
 			// The item's own URL when it names one (a content-route download keeps the task's result URL).
 			url: shownUrl(typeof base.url === 'string' ? base.url : url),
-			...(download?.receipt?.expiresAt ? { expiresAt: download.receipt.expiresAt } : {}),
+			...(download?.paid?.expiresAt ? { expiresAt: download.paid.expiresAt } : {}),
 		};
 		// An inline (data:) result has no URL to give instead: it is stored even for a tool, costs no request,
 		// and stays in the execution (the model gets the JSON).
@@ -129,10 +164,10 @@ export async function itemsPerUrl(
 			kind: download.kind,
 			maxBytes: limits.maxBytes,
 			...bound,
-			receipt: download.receipt,
+			paid: download.paid,
 		});
 		if (!(file instanceof DownloadError)) {
-			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/downloads.ts).
+			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
 			items.push({ json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson, binary: { [download.binaryProperty]: file.binary } });
 			continue;
 		}

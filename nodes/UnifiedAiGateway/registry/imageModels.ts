@@ -166,6 +166,16 @@ const ALT_ROW: Omit<ModelSpec, 'id'> = {
 	price: { baseUsd: 0.02, per: 'image' },
 };
 
+/*
+ * The rows a family of ids shares (one home each; a row may override a key): GPT Image 2.5 (sync
+ * or either), the async GPT ids, Nano Banana on the main host, and the GA ids of §10.9 (no list price).
+ */
+const MAIN_IMAGE = { group: 'image', host: 'main', queryRoute: 'image' } as const;
+const GPT25_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'either', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE };
+const GPT_ASYNC_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'task', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE };
+const NANO_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'task', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE };
+const NANO_GA_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'either', fields: NANO_GA_FIELDS, limits: NANO_LIMITS };
+
 export const IMAGE_MODELS: readonly ModelSpec[] = [
 	{
 		id: 'gpt-image-2',
@@ -188,25 +198,32 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 		limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 16, maskField: 'mask_url' },
 		price: GPT_PRICE,
 	},
-	{ id: 'gpt-image-2.5', group: 'image', host: 'main', mode: 'sync', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'gpt-image-2-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-async', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-flare', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'gpt-image-2.5-sunburst', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE },
-	{ id: 'nano-banana', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-2', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-2-lite', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
-	{ id: 'nano-banana-pro', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: { ...NANO_PRICE, baseUsd: 0.03 } },
-	{ id: 'gemini-3-pro-image-preview', group: 'image', host: 'main', mode: 'task', queryRoute: 'image', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE },
+	{ id: 'gpt-image-2.5', ...GPT25_ROW, mode: 'sync' },
+	{ id: 'gpt-image-2-async', ...GPT_ASYNC_ROW },
+	{ id: 'gpt-image-2.5-async', ...GPT_ASYNC_ROW },
+	{ id: 'gpt-image-2.5-flare', ...GPT25_ROW },
+	{ id: 'gpt-image-2.5-sunburst', ...GPT25_ROW },
+	{ id: 'nano-banana', ...NANO_ROW },
+	{ id: 'nano-banana-2', ...NANO_ROW },
+	{ id: 'nano-banana-2-lite', ...NANO_ROW },
+	{ id: 'nano-banana-pro', ...NANO_ROW, price: { ...NANO_PRICE, baseUsd: 0.03 } },
+	{ id: 'gemini-3-pro-image-preview', ...NANO_ROW },
 	{ id: 'gemini-2.5-flash-image', ...ALT_ROW },
 	// The same id on the alt host: the node shows a Host choice for ids that have a row per host.
 	{ id: 'gemini-3-pro-image-preview', ...ALT_ROW },
 	{ id: 'gemini-3.1-flash-image-preview', ...ALT_ROW },
 	// Beyond the contract's table (docs/gateway-contract.md §10.9): the GA ids on the main host, no list price.
-	{ id: 'gemini-3.1-flash-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_GA_FIELDS, limits: NANO_LIMITS },
-	{ id: 'gemini-3-pro-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_GA_FIELDS, limits: NANO_LIMITS },
-	{ id: 'gemini-3.1-flash-lite-image', group: 'image', host: 'main', mode: 'either', queryRoute: 'image', fields: NANO_LITE_FIELDS, limits: NANO_LIMITS },
+	{ id: 'gemini-3.1-flash-image', ...NANO_GA_ROW },
+	{ id: 'gemini-3-pro-image', ...NANO_GA_ROW },
+	{ id: 'gemini-3.1-flash-lite-image', ...NANO_GA_ROW, fields: NANO_LITE_FIELDS },
 ];
+
+/** The common image fields, the same for Generate and Edit. */
+const UNKNOWN_FIELDS: Record<string, FieldRule> = {
+	size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
+	n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
+	quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
+};
 
 /**
  * What the node sends for an image model id it has no row for: the common fields, all
@@ -217,17 +234,6 @@ export const UNKNOWN_IMAGE_MODEL: Omit<ModelSpec, 'id'> = {
 	host: 'main',
 	mode: 'either',
 	queryRoute: 'image',
-	fields: {
-		generate: {
-			size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
-			n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
-			quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
-		},
-		edit: {
-			size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
-			n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
-			quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
-		},
-	},
+	fields: { generate: UNKNOWN_FIELDS, edit: UNKNOWN_FIELDS },
 	limits: { referenceField: 'images', minReferences: 1 },
 };

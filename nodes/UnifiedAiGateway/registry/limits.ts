@@ -150,7 +150,7 @@ export const NUMBER_LIMITS = {
 export type NumberField = keyof typeof NUMBER_LIMITS;
 
 /**
- * What no input can remove from a poll loop (engine/waiter.ts): a pause between two reads of one
+ * What no input can remove from a poll loop (engine/waiting/waiter.ts): a pause between two reads of one
  * task and a deadline. They apply even when a setting arrives unchecked (a caller that skips the
  * reader, a NaN from arithmetic): the loop then uses the route's own values.
  */

@@ -6,6 +6,9 @@ import { VIDEO_MODELS } from './videoModels';
 
 export type * from './types';
 
+/** Each group's name as the node shows it: its resource and its Model Type in Account → List Models. */
+export const GROUP_NAMES: Record<ModelGroup, string> = { text: 'Text', image: 'Image', video: 'Video' };
+
 /** The one model registry: rows live in one file per group, all lookups go through here. */
 export const MODELS: readonly ModelSpec[] = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS];
 
@@ -57,9 +60,4 @@ export function modelKind(id: string, endpointTypes: unknown): { group: ModelGro
 	const tags = Array.isArray(endpointTypes) ? endpointTypes.map(String) : [];
 	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
 	return { group: 'text', by: 'none' };
-}
-
-/** The group of modelKind: a model nothing identifies is listed as text. */
-export function classifyModel(id: string, endpointTypes: unknown): ModelGroup {
-	return modelKind(id, endpointTypes).group;
 }

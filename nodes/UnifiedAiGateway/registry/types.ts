@@ -1,6 +1,6 @@
 import type { GatewayHost } from '../transport/urls';
 
-/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); engine/routes.ts says how. */
+/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); api/tasks/routes.ts says how. */
 export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 
 export type ModelGroup = 'text' | 'image' | 'video';

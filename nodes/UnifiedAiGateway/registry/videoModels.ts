@@ -214,6 +214,10 @@ const VIDU_FIELDS = unifiedFields('Video length; Vidu Q3 makes 1 to 16 seconds',
 type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fields'> & { fields: Record<string, FieldRule> };
 
 /** Every video model is a task on the main host, read by default through the generic task query. */
+/** Reference URLs go in `images` (what most channels read); Veo takes one. */
+const URLS_IN_IMAGES: ModelLimits = { referenceField: 'images' };
+const VEO_LIMITS: ModelLimits = { ...URLS_IN_IMAGES, maxReferences: 1 };
+
 function video(row: VideoRow): ModelSpec {
 	const { fields, ...rest } = row;
 	return { group: 'video', host: 'main', mode: 'task', queryRoute: 'generic', ...rest, fields: { video: fields } };
@@ -222,8 +226,8 @@ function video(row: VideoRow): ModelSpec {
 export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'grok-imagine-video-1.5', fields: GROK_FIELDS, limits: GROK_LIMITS }),
 	video({ id: 'grok-imagine-1.5-video', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
-	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
+	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: VEO_LIMITS }),
+	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: VEO_LIMITS }),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
 	video({ id: 'sora-2', fields: SORA_FIELDS, limits: { referenceField: 'image' }, description: SORA_RETIRED }),
 	video({ id: 'seedance-1.0-fast', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
@@ -237,14 +241,14 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'doubao-seedance-2-5-260628', fields: SEEDANCE_25_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'doubao-seedance-2-0-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'doubao-seedance-2-0-fast-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'veo-3.1-fast-generate-preview', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	video({ id: 'veo3.1-fast', fields: VEO_FIELDS, limits: { referenceField: 'images', maxReferences: 1 } }),
-	video({ id: 'gemini-omni-flash-preview', fields: OMNI_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'wan2.7-t2v', fields: WAN_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'wan2.7-i2v', fields: WAN_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'kling-v3', fields: KLING_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'MiniMax-Hailuo-2.3', fields: HAILUO_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'MiniMax-Hailuo-02', fields: HAILUO_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'viduq3-pro', fields: VIDU_FIELDS, limits: { referenceField: 'images' } }),
-	video({ id: 'viduq3-turbo', fields: VIDU_FIELDS, limits: { referenceField: 'images' } }),
+	video({ id: 'veo-3.1-fast-generate-preview', fields: VEO_FIELDS, limits: VEO_LIMITS }),
+	video({ id: 'veo3.1-fast', fields: VEO_FIELDS, limits: VEO_LIMITS }),
+	video({ id: 'gemini-omni-flash-preview', fields: OMNI_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'wan2.7-t2v', fields: WAN_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'wan2.7-i2v', fields: WAN_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'kling-v3', fields: KLING_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'MiniMax-Hailuo-2.3', fields: HAILUO_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'MiniMax-Hailuo-02', fields: HAILUO_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'viduq3-pro', fields: VIDU_FIELDS, limits: URLS_IN_IMAGES }),
+	video({ id: 'viduq3-turbo', fields: VIDU_FIELDS, limits: URLS_IN_IMAGES }),
 ];

@@ -1,3 +1,4 @@
+import type { GatewayContext } from './context';
 import { abortableSleep } from './sleep';
 
 /**
@@ -26,11 +27,11 @@ export class Pacer {
 	private recent: number[] = [];
 
 	/** Waits for this request's slot; slots are handed out in call order. */
-	async acquire(signal?: AbortSignal): Promise<PacerTicket> {
+	async acquire(ctx?: GatewayContext): Promise<PacerTicket> {
 		const now = Date.now();
 		const at = Math.max(now, this.nextAt);
 		if (Number.isFinite(this.rate)) this.nextAt = at + 1000 / this.rate;
-		if (at > now) await abortableSleep(at - now, signal);
+		if (at > now) await abortableSleep(at - now, ctx);
 		return { sentAt: Date.now() };
 	}
 

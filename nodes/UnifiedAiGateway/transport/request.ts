@@ -2,8 +2,9 @@ import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, 
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
-import { CREATED_NOTE, type Created } from './created';
+import { CREATED_NOTE } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
+import { stopError } from './nodeError';
 import { pacerFor } from './pacer';
 import { networkCodeOf, parseBody, readSmallStream, redactBody, refusedWithSuccess, type ByteStream } from './responses';
 import { backoffDelay, isRetryableNetworkCode, isRetryableStatus, parseRetryAfter, RATE_LIMIT, RETRY } from './retry';
@@ -66,9 +67,6 @@ export class GatewayRequestError extends NodeApiError {
 	transient = false;
 
 	retryAfterMs?: number;
-
-	/** For billed requests: whether the job may exist. */
-	created?: Created;
 
 	/** The gateway's own words (redacted), e.g. `Invalid URL (GET /v1/tasks/…)` for a route it lacks. */
 	gatewaySaid?: string;
@@ -172,17 +170,17 @@ async function sendWithRetry<T>(
 	};
 	for (let attempt = 0, limitedAttempt = 0; ; attempt++) {
 		const canRetry = idempotent && attempt + 1 < RETRY.maxAttempts;
-		const ticket = pacer ? await pacer.acquire(signal) : undefined;
+		const ticket = pacer ? await pacer.acquire(ctx) : undefined;
 		let response: SentResponse;
 		try {
 			response = await sendFollowingRedirects(ctx, { ...options, timeout: attemptTimeout(req) }, origins);
 		} catch (thrown) {
-			throwIfStopped(ctx, signal, thrown);
+			throwIfStopped(ctx, signal, thrown, req.itemIndex);
 			const networkCode = networkCodeOf(thrown);
 			if (canRetry && isRetryableNetworkCode(networkCode)) {
 				const delay = backoffDelay(attempt);
 				if (Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
-					await abortableSleep(delay, signal);
+					await abortableSleep(delay, ctx, req.itemIndex);
 					continue;
 				}
 			}
@@ -213,7 +211,7 @@ async function sendWithRetry<T>(
 			const delay = hinted ?? backoffDelay(limitedAttempt++);
 			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RATE_LIMIT.budgetMs && limitedAttempt < RATE_LIMIT.maxAttempts && retryFits(req, delay)) {
 				ctx.logger?.debug(`Gateway answered 429 while ${req.action}; sending again in ${delay} ms`);
-				await abortableSleep(delay, signal);
+				await abortableSleep(delay, ctx, req.itemIndex);
 				continue;
 			}
 		}
@@ -221,7 +219,7 @@ async function sendWithRetry<T>(
 			const delay = hinted ?? backoffDelay(attempt);
 			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
 				ctx.logger?.debug(`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`);
-				await abortableSleep(delay, signal);
+				await abortableSleep(delay, ctx, req.itemIndex);
 				continue;
 			}
 		}
@@ -234,13 +232,9 @@ async function sendWithRetry<T>(
 	}
 }
 
-function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, error: unknown): void {
+function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, error: unknown, itemIndex: number | undefined): void {
 	const code = networkCodeOf(error);
-	if (signal?.aborted || code === 'ERR_CANCELED') {
-		throw new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
-			description: 'A request to the gateway was cancelled because the workflow was stopped.',
-		});
-	}
+	if (signal?.aborted || code === 'ERR_CANCELED') throw stopError(ctx.getNode(), 'A request to the gateway', { itemIndex });
 }
 
 function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest, secrets: string[]): GatewayRequestError {
@@ -265,9 +259,7 @@ function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest,
 	const said = gatewayText(facts.body);
 	if (said) error.gatewaySaid = redact(said, secrets);
 	if (explained.code) error.context.gatewayCode = explained.code;
-	if (created) {
-		error.created = created;
-		error.context.created = created;
-	}
+	// For billed requests: whether the job may exist (submitAnswer.ts createdOf reads it).
+	if (created) error.context.created = created;
 	return error;
 }

@@ -1,10 +1,5 @@
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-/** Keys are pasted with a stray space or newline; the gateway only ever sees the trimmed key. */
-export function apiKeyOf(credentials: ICredentialDataDecryptedObject): string {
-	return String(credentials.apiKey ?? '').trim();
-}
-
 /** What a pasted API Key field becomes (docs/gateway-contract.md §5): the key to send, or why it cannot be sent. */
 export interface PastedKey {
 	/** The key as sent in `Authorization: Bearer <key>`; empty when `problem` is set. */
@@ -17,9 +12,11 @@ export interface PastedKey {
 
 /** Pasted around a key: whitespace, and the zero-width characters an editor or a chat app adds. */
 const EDGE = /^[\s\u200B-\u200D\u2060\uFEFF]+|[\s\u200B-\u200D\u2060\uFEFF]+$/g;
-/** Quotes a key is pasted in (straight, curly, low, angle, full-width, CJK corner brackets). */
-const OPENING_QUOTES = new Set(['"', "'", '`', '\u201C', '\u201D', '\u2018', '\u2019', '\u201E', '\u00AB', '\u00BB', '\uFF02', '\uFF07', '\u300C', '\u300E']);
-const CLOSING_QUOTES = new Set(['"', "'", '`', '\u201C', '\u201D', '\u2018', '\u2019', '\u00AB', '\u00BB', '\uFF02', '\uFF07', '\u300D', '\u300F']);
+/** Quotes a key is pasted in (straight, curly, angle, full-width), the same on either side of it… */
+const EITHER_SIDE = ['"', "'", '`', '\u201C', '\u201D', '\u2018', '\u2019', '\u00AB', '\u00BB', '\uFF02', '\uFF07'];
+/** …and those that open or close only: the low quote, the CJK corner brackets. */
+const OPENING_QUOTES = new Set([...EITHER_SIDE, '\u201E', '\u300C', '\u300E']);
+const CLOSING_QUOTES = new Set([...EITHER_SIDE, '\u300D', '\u300F']);
 
 /** Characters a user cannot see or tell apart, named in the refusal. */
 const CHARACTER_NAMES: Record<string, string> = {

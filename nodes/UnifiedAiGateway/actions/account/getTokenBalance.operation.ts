@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { balanceOperation } from '../../api/account';
 
 export const description: INodeProperties[] = [];

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { forEachItem, type RunOptions } from '../../engine/perItem';
-import { findModel } from '../../registry/models';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
+import { findModel, GROUP_NAMES } from '../../registry/models';
 import { listGatewayModels } from '../../api/models';
 
 export const description: INodeProperties[] = [
@@ -10,12 +10,7 @@ export const description: INodeProperties[] = [
 		name: 'modelGroup',
 		type: 'options',
 		default: 'all',
-		options: [
-			{ name: 'All', value: 'all' },
-			{ name: 'Text', value: 'text' },
-			{ name: 'Image', value: 'image' },
-			{ name: 'Video', value: 'video' },
-		],
+		options: [{ name: 'All', value: 'all' }, ...Object.entries(GROUP_NAMES).map(([value, name]) => ({ name, value }))],
 		description: 'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
 		displayOptions: { show: { resource: ['account'], operation: ['listModels'] } },
 	},

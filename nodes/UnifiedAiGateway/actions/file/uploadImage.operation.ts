@@ -1,14 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readInputImage, type ImageType } from '../../params/binaryInput';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { readInputImage } from '../../params/binaryInput';
+import { UPLOAD_TYPES } from '../../pipeline/references';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { uploadImage } from '../../api/uploads';
 
 const show = { resource: ['file'], operation: ['uploadImage'] };
-
-/** docs/gateway-contract.md §4.11 and §8: what the upload endpoint takes. */
-const UPLOAD_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
 
 export const description: INodeProperties[] = [
 	{

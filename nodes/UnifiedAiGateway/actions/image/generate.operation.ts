@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { promptField } from '../../params/commonFields';
-import type { RunOptions } from '../../engine/perItem';
+import type { RunOptions } from '../../engine/running/perItem';
 import { runImageOperation } from './imageAdapter';
 import { modelFieldProperties } from './imageFields';
 

@@ -1,15 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { deepCopy, NodeOperationError } from 'n8n-workflow';
 
-import { submittedTaskId } from '../../engine/submitAnswer';
-import type { Submitted } from '../../engine/jobPlan';
-import type { QueryRoute } from '../../engine/routes';
-import { extractResultUrls, type ResultUrlOptions } from '../../engine/results';
-import { taskIdOf } from '../../engine/snapshot';
-import type { RunOptions } from '../../engine/perItem';
+import { submittedTaskId } from '../../engine/running/submitAnswer';
+import type { Submitted } from '../../engine/running/jobPlan';
+import type { QueryRoute } from '../../api/tasks/routes';
+import { extractResultUrls, type ResultUrlOptions } from '../../api/tasks/results';
+import { taskIdOf } from '../../api/tasks/snapshot';
+import type { RunOptions } from '../../engine/running/perItem';
 import { estimateCost, listPriceEstimate } from '../../pipeline/cost';
 import { runGeneration, type GenerationAdapter, type OutputContext } from '../../pipeline/generation';
-import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/request';
+import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/prepare';
 import { itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom, type GatewayHost } from '../../transport/urls';
@@ -21,7 +21,7 @@ import { readRegistryValues } from '../../params/registryValues';
 import { refuse } from '../../pipeline/refusals';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { ModelSpec } from '../../registry/models';
-import { IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
+import { DEFAULT_MAX_WAIT_MINUTES, IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
 
 /** The model one item runs on: its registry row (or the unknown-model row), its host, where its tasks are read. */
@@ -46,9 +46,6 @@ interface ImageSubmitted extends Submitted {
 	request: IDataObject;
 	uploads: UploadedImage[];
 }
-
-/** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields. */
-export const DEFAULT_WAIT_MINUTES = 10;
 
 /** Models of the registry that have an edit variant, for messages. */
 function editModelIds(): string {
@@ -185,7 +182,7 @@ async function output(
 		request: deepCopy(submitted.request),
 		estimatedCost: deepCopy(estimatedCost),
 		...(submitted.uploads.length > 0 ? { uploadedReferences: deepCopy(submitted.uploads) } : {}),
-		// The task's own query route did not know it: which one answered (engine/routes.ts fallbacks).
+		// The task's own query route did not know it: which one answered (api/tasks/routes.ts fallbacks).
 		...(snapshot?.answeredBy ? { answeredBy: snapshot.answeredBy } : {}),
 	});
 	const format = submitted.request.output_format;
@@ -196,7 +193,7 @@ async function output(
 		files('image', {
 			baseName: taskId ?? `${job.model.id}-${itemIndex + 1}`,
 			defaultMimeType: typeof format === 'string' ? `image/${format}` : 'image/png',
-			receipt: { taskId, expiresAt: snapshot?.expiresAt },
+			paid: { taskId, expiresAt: snapshot?.expiresAt },
 		}),
 	);
 }
@@ -205,7 +202,7 @@ async function output(
 function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, ImageSubmitted> {
 	return {
 		noun: operation === 'edit' ? 'image edit' : 'image job',
-		waitDefaults: { minutes: DEFAULT_WAIT_MINUTES },
+		waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES },
 		prepare: async (ctx, i) => await prepare(ctx, i, operation),
 		submit,
 		estimate: (job) => listPriceEstimate(job.model, job.body),
@@ -218,7 +215,7 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 	};
 }
 
-/** Generate or Edit over all input items: check all, submit under the cap, wait, output. */
+/** Generate or Edit over all input items: check all, submit under the Concurrency limit, wait, output. */
 export async function runImageOperation(ctx: IExecuteFunctions, run: RunOptions, operation: ImageOperation): Promise<INodeExecutionData[]> {
 	return await runGeneration(ctx, run, imageAdapter(operation));
 }

@@ -1,17 +1,21 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { additionalBodyField } from '../../params/additionalBody';
+import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../params/commonFields';
+import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
 import type { RegistryFieldSet } from '../../params/registryRules';
+import { spendGuardOptions } from '../../params/spendGuardOptions';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { GatewayHost } from '../../transport/urls';
-import { multiHostIdsOf } from '../../pipeline/request';
+import { multiHostIdsOf } from '../../pipeline/prepare';
 
 export type ImageOperation = 'generate' | 'edit';
 
 /** Ids with a row on each host (gemini-3-pro-image-preview): the Host field shows for them. */
 export const MULTI_HOST_IDS = multiHostIdsOf('image');
 
-/** Ids whose every row answers synchronously: no Wait for Completion fields for them. */
+/** Ids whose every row answers synchronously: no Wait for Result fields for them. */
 export const SYNC_ONLY_IDS = [...new Set(IMAGE_MODELS.map((m) => m.id))].filter((id) =>
 	IMAGE_MODELS.filter((m) => m.id === id).every((m) => m.mode === 'sync'),
 );
@@ -70,3 +74,35 @@ export function hostField(): INodeProperties {
 		displayOptions: { show: { resource: ['image'], '/modelId': MULTI_HOST_IDS } },
 	};
 }
+
+/** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields and of its adapter. */
+export const DEFAULT_MAX_WAIT_MINUTES = 10;
+
+/*
+ * The fields every Image operation shows (Generate and Edit alike), defined once: index.ts places
+ * them around each operation's own fields (its .operation.ts), in the order the form shows.
+ */
+const show = { resource: ['image'] };
+
+/** Before an operation's own fields: the model, and the host of an id served by both. */
+export const IMAGE_FIELDS_BEFORE: INodeProperties[] = [
+	modelLocator('image', show, 'gpt-image-2'),
+	hostField(),
+];
+
+/** After an operation's own fields: extra body keys, waiting, the download, Options and the Spend Guard. */
+export const IMAGE_FIELDS_AFTER: INodeProperties[] = [
+	additionalBodyField(
+		'additionalBodyFields',
+		'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
+		show,
+	),
+	// Sync-only models answer in the same call: no waiting fields for them.
+	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES).map((field) => ({
+		...field,
+		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
+	})),
+	downloadField(show, true, 'images'),
+	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('image')]),
+	spendGuardOptions(show, 'image'),
+];

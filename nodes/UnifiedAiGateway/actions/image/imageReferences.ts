@@ -4,7 +4,7 @@ import type { UploadedImage } from '../../api/uploads';
 import { parsePropertyList, readInputImage } from '../../params/binaryInput';
 import { checkReferenceUrls, isHttpUrl, parseReferenceUrls, UPLOAD_TYPES, uploadReferenceFiles } from '../../pipeline/references';
 import { refuse } from '../../pipeline/refusals';
-import { describeModel } from '../../pipeline/request';
+import { describeModel } from '../../pipeline/prepare';
 import type { ModelSpec } from '../../registry/models';
 import type { GatewayHost } from '../../transport/urls';
 

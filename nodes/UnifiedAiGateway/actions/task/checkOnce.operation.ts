@@ -2,22 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import { NodeOperationError } from 'n8n-workflow';
 
 import { addHint } from '../../engine/hints';
-import { queryTask } from '../../engine/query';
-import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
-import type { TaskSnapshot } from '../../engine/snapshot';
-import { isToolRun, toolPendingJson } from '../../engine/toolMode';
+import { queryTask } from '../../api/tasks/query';
+import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
+import { isToolRun, toolPendingJson } from '../../engine/running/toolMode';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
+import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { languageField, queryRouteField, taskIdField } from './taskFields';
+import { BY_ROUTE, languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
-
-/** 0: give up after the route's window (docs/gateway-contract.md §8), counted from the item's first check. */
-const BY_ROUTE = 0;
 
 export const description: INodeProperties[] = [
 	taskIdField('checkOnce', '={{ $json.taskId }}'),
@@ -39,8 +36,6 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-const ROUTES: QueryRoute[] = ['generic', 'image', 'video', 'alt'];
-
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
 	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
@@ -51,13 +46,6 @@ function carried(json: IDataObject): IDataObject {
 	const kept = { ...json };
 	for (const key of STALE) delete kept[key];
 	return kept;
-}
-
-function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): QueryRoute {
-	const chosen = ctx.getNodeParameter('queryRoute', i) as string;
-	const fromItem = run.items[i].json.queryRoute as QueryRoute | undefined;
-	if (chosen !== 'auto') return chosen as QueryRoute;
-	return fromItem && ROUTES.includes(fromItem) ? fromItem : 'generic';
 }
 
 /** When the loop first checked this item: kept on the item, so every round counts from the same moment. */
@@ -126,15 +114,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
 		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
-		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), {
-			itemIndex: i,
-			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-			baseName: taskId,
-			defaultMimeType: fileKindOf(route) === 'video' ? 'video/mp4' : 'image/png',
-			...downloadDeadline(fileKindOf(route)),
-			receipt: { taskId, expiresAt: snapshot.expiresAt },
-			continueOnFail: run.continueOnFail,
-		});
+		const download = itemDownload(this, i, { kind: fileKindOf(route), baseName: taskId, paid: { taskId, expiresAt: snapshot.expiresAt }, continueOnFail: run.continueOnFail });
+		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), download);
 	});
 	const pending = output.filter((item) => item.json.pending === true).length;
 	if (pending > 0 && !tool) {

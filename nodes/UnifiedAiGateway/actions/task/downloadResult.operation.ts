@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fileKindOf, videoContentPath, type QueryRoute } from '../../engine/routes';
-import { queryTask } from '../../engine/query';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { fileKindOf, videoContentPath, type QueryRoute } from '../../api/tasks/routes';
+import { queryTask } from '../../api/tasks/query';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../../params/commonFields';
-import { downloadDeadline, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './taskFields';
 
@@ -45,14 +45,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			);
 		}
 		const urls = viaContent ? [videoContentPath(taskId)] : snapshot.urls;
-		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), {
-			itemIndex: i,
-			binaryProperty: this.getNodeParameter('options.binaryPropertyOutput', i, 'data') as string,
-			baseName: taskId,
-			defaultMimeType: fileKindOf(routeName) === 'video' ? 'video/mp4' : 'image/png',
-			...downloadDeadline(fileKindOf(routeName)),
-			receipt: { taskId, expiresAt: snapshot.expiresAt },
-			continueOnFail: run.continueOnFail,
-		});
+		const download = itemDownload(this, i, { kind: fileKindOf(routeName), baseName: taskId, paid: { taskId, expiresAt: snapshot.expiresAt }, continueOnFail: run.continueOnFail });
+		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), download);
 	});
 }

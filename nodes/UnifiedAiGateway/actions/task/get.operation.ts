@@ -1,13 +1,13 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { queryTask } from '../../engine/query';
-import { taskIdProblem } from '../../engine/taskIds';
-import type { QueryRoute } from '../../engine/routes';
+import { queryTask } from '../../api/tasks/query';
+import { taskIdProblem } from '../../api/tasks/taskIds';
+import type { QueryRoute } from '../../api/tasks/routes';
 import { kindOf } from '../../params/inputs';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { rawJson, taskJson } from '../../pipeline/taskOutput';
-import { languageField, queryRouteField, taskIdField } from './taskFields';
+import { languageField, languageOf, queryRouteField, taskIdField } from './taskFields';
 
 export const description: INodeProperties[] = [
 	taskIdField('get', ''),
@@ -19,13 +19,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
-		const language = routeName === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
-		const snapshot = await queryTask(this, routeName, taskId, { language, itemIndex: i });
+		const snapshot = await queryTask(this, routeName, taskId, { language: languageOf(this, i, routeName), itemIndex: i });
 		return { ...taskJson(snapshot), queryRoute: routeName, raw: rawJson(snapshot) };
 	});
 }
 
-/** The item's Task ID, by the one rule of engine/taskIds.ts: no id may address anything but its task. */
+/** The item's Task ID, by the one rule of api/tasks/taskIds.ts: no id may address anything but its task. */
 export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
 	const raw = ctx.getNodeParameter('taskId', i, '');
 	const description = 'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}. Nothing was requested.';

@@ -1,28 +1,22 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../types';
+import { resourceModule } from '../resourceModule';
 import * as checkOnce from './checkOnce.operation';
 import * as downloadResult from './downloadResult.operation';
 import * as get from './get.operation';
-import * as waitForCompletion from './wait.operation';
+import * as waitForCompletion from './waitForCompletion.operation';
 
-export const operations: Record<string, OperationModule> = { get, waitForCompletion, checkOnce, downloadResult };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['task'] } },
-		default: 'get',
-		options: [
+export const { operations, description } = resourceModule(
+	'task',
+	[
+		[
 			{
 				name: 'Get',
 				value: 'get',
 				action: 'Get a task',
 				description: 'Read a task once: status, progress and result URLs. Free.',
 			},
+			get,
+		],
+		[
 			{
 				name: 'Wait for Completion',
 				value: 'waitForCompletion',
@@ -30,6 +24,9 @@ export const description: INodeProperties[] = [
 				description:
 					'Wait for existing tasks (one per input item) until they finish, all at once; resumes pending items without paying again',
 			},
+			waitForCompletion,
+		],
+		[
 			{
 				name: 'Check Once',
 				value: 'checkOnce',
@@ -37,16 +34,16 @@ export const description: INodeProperties[] = [
 				description:
 					'Read each task once, without waiting: finished ones give their result (files by default), running ones come back with pending: true for a Wait node loop, failed ones are errors. Free.',
 			},
+			checkOnce,
+		],
+		[
 			{
 				name: 'Download Result',
 				value: 'downloadResult',
 				action: 'Download the result of a task',
 				description: 'Fetch the result file(s) of a finished task into binary data',
 			},
+			downloadResult,
 		],
-	},
-	...get.description,
-	...waitForCompletion.description,
-	...checkOnce.description,
-	...downloadResult.description,
-];
+	],
+);

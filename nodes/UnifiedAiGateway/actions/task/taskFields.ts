@@ -1,6 +1,14 @@
-import type { INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { QUERY_ROUTE_OPTIONS } from '../../engine/routes';
+import { QUERY_ROUTE_OPTIONS, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import type { RunOptions } from '../../engine/running/perItem';
+
+/**
+ * 0 in Task → Wait for Completion's Max Wait and Check Once's Give Up After: each task gets its
+ * query route's own window (docs/gateway-contract.md §8, QUERY_ROUTES deadlineMs), counted from
+ * the wait's start or the item's first check.
+ */
+export const BY_ROUTE = 0;
 
 export function taskIdField(operation: string, defaultValue: string): INodeProperties {
 	return {
@@ -50,4 +58,20 @@ export const TASK_LANGUAGE: Omit<INodeProperties, 'displayOptions'> = {
 
 export function languageField(operations: string[]): INodeProperties {
 	return { ...TASK_LANGUAGE, displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } } };
+}
+
+/**
+ * Item `i`'s query route: the Query Route field's, or with "From Input Item" the item's own
+ * `queryRoute` (what Generate's pending items carry) when it names one, else generic.
+ */
+export function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): QueryRoute {
+	const chosen = ctx.getNodeParameter('queryRoute', i) as string;
+	if (chosen !== 'auto') return chosen as QueryRoute;
+	const fromItem = run.items[i].json.queryRoute;
+	return typeof fromItem === 'string' && Object.keys(QUERY_ROUTES).includes(fromItem) ? (fromItem as QueryRoute) : 'generic';
+}
+
+/** The language item `i` is read in: the generic query's own parameter (docs/gateway-contract.md §4.10), none elsewhere. */
+export function languageOf(ctx: IExecuteFunctions, i: number, route: QueryRoute): string | undefined {
+	return route === 'generic' ? (ctx.getNodeParameter('language', i, 'en') as string) : undefined;
 }

@@ -3,8 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
 import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../params/commonFields';
-import { forEachItem, type RunOptions } from '../../engine/perItem';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
+import { nodeErrorOf, stopError } from '../../transport/nodeError';
 import { gatewayText } from '../../transport/errors';
 import { CREATED_NOTE } from '../../transport/created';
 import type { ByteStream } from '../../transport/request';
@@ -164,16 +165,11 @@ async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number)
 	try {
 		return await readChatStream(stream, request.model);
 	} catch (error) {
-		if (cancelSignalOf(ctx)?.aborted) {
-			throw new NodeOperationError(ctx.getNode(), 'The execution was stopped', {
-				itemIndex: i,
-				description: 'The streamed answer was cancelled because the workflow was stopped.',
-			});
-		}
+		if (cancelSignalOf(ctx)?.aborted) throw stopError(ctx.getNode(), 'The streamed answer', { itemIndex: i });
 		if (error instanceof ChatStreamError) {
 			throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex: i, description: error.description });
 		}
-		throw new NodeOperationError(ctx.getNode(), error as Error, { itemIndex: i });
+		throw nodeErrorOf(ctx.getNode(), error, i);
 	}
 }
 

@@ -1,19 +1,10 @@
-import type { INodeProperties } from 'n8n-workflow';
-
-import type { OperationModule } from '../types';
+import { resourceModule } from '../resourceModule';
 import * as generate from './generate.operation';
 
-export const operations: Record<string, OperationModule> = { generate };
-
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['video'] } },
-		default: 'generate',
-		options: [
+export const { operations, description } = resourceModule(
+	'video',
+	[
+		[
 			{
 				name: 'Generate',
 				value: 'generate',
@@ -21,7 +12,7 @@ export const description: INodeProperties[] = [
 				description:
 					'Render a video from a prompt and optional reference images, wait for it and download it. Billed: pre-charged by duration. Read or download existing video tasks with the Task resource.',
 			},
+			generate,
 		],
-	},
-	...generate.description,
-];
+	],
+);

@@ -1,4 +1,4 @@
-import { QUERY_ROUTES, type QueryRoute } from '../../engine/routes';
+import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 
 /** The three ways to submit a video (docs/gateway-contract.md §4.8, §4.9), and where each one's task is read. */
 export type VideoRoute = 'unified' | 'compatibility' | 'multipart';

@@ -1,21 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
 
 import { postVideoJob } from '../../api/videos';
-import type { Submitted } from '../../engine/jobPlan';
-import { videoContentPath } from '../../engine/routes';
-import { taskIdOf } from '../../engine/snapshot';
-import { submittedTaskId } from '../../engine/submitAnswer';
+import type { Submitted } from '../../engine/running/jobPlan';
+import { videoContentPath } from '../../api/tasks/routes';
+import { taskIdOf } from '../../api/tasks/snapshot';
+import { submittedTaskId } from '../../engine/running/submitAnswer';
 import { readNumber } from '../../params/inputs';
 import { ALLOW_UNUSUAL_LABEL, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
 import { perSecondCostJson, perSecondEstimate, requestedLength } from '../../pipeline/cost';
-import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/request';
+import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/prepare';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
-import { DEFAULT_DEADLINE_MINUTES, VIDEO_FIELD_SET } from './videoFields';
+import { DEFAULT_MAX_WAIT_MINUTES, VIDEO_FIELD_SET } from './videoFields';
 import { modelNotes, videoFacts } from './videoOutput';
 import { readVideoReferences, referenceUrls } from './videoReferences';
 import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
@@ -89,7 +89,7 @@ async function output(
 		...perSecondCostJson(estimate),
 	};
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
-	const download = files('video', { baseName: task.taskId, defaultMimeType: 'video/mp4', receipt: { taskId: task.taskId, expiresAt: task.expiresAt } });
+	const download = files('video', { baseName: task.taskId, paid: { taskId: task.taskId, expiresAt: task.expiresAt } });
 	if (!download) return [{ json }];
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
@@ -99,7 +99,7 @@ async function output(
 /** The video adapter of the generation pipeline (pipeline/generation.ts). */
 export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	noun: 'video job',
-	waitDefaults: { minutes: DEFAULT_DEADLINE_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
+	waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
 	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedLength(p.values, p.extra, p.model, p.route), settings.videoUsdPerSecond, p.model !== undefined),

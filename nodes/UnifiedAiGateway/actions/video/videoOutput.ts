@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { TaskSnapshot } from '../../engine/snapshot';
+import type { TaskSnapshot } from '../../api/tasks/snapshot';
 import type { ModelSpec } from '../../registry/models';
 import type { PreparedVideo } from './videoBody';
 

@@ -31,7 +31,7 @@ function label(e: ItemEstimate): string {
 	return e.detail ? `${e.model} (${e.detail})` : e.model;
 }
 
-function capped(lines: string[]): string[] {
+function firstLines(lines: string[]): string[] {
 	if (lines.length <= MAX_LINES) return lines;
 	return [...lines.slice(0, MAX_LINES), `… and ${lines.length - MAX_LINES} more kinds of item`];
 }
@@ -52,13 +52,13 @@ export function tally(estimates: ItemEstimate[]): RunEstimate {
 		items: estimates.length,
 		totalUsd: roundUsd(priced.reduce((sum, g) => sum + g.totalUsd, 0)),
 		unpricedItems: unpriced.reduce((sum, g) => sum + g.count, 0),
-		lines: capped(
+		lines: firstLines(
 			priced.map(({ estimate: e, count, totalUsd }) => {
 				const unit = e.unitUsd !== undefined && e.per ? ` (${usd(e.unitUsd)} per ${e.per})` : '';
 				return `${count} × ${label(e)} = ${usd(totalUsd)}${unit}`;
 			}),
 		),
-		unpricedLines: capped(unpriced.map(({ estimate: e, count }) => `${count} × ${label(e)}: ${e.unpriced ?? 'no price'}`)),
+		unpricedLines: firstLines(unpriced.map(({ estimate: e, count }) => `${count} × ${label(e)}: ${e.unpriced ?? 'no price'}`)),
 		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
 	};
 }

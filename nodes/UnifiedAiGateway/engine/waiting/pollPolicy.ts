@@ -1,0 +1,47 @@
+import { GatewayRequestError } from '../../transport/request';
+import { backoffDelay } from '../../transport/retry';
+
+/**
+ * How the engine treats the answers to a poll of a task that exists (when a running task is read
+ * next is pollSchedule.ts's part). One policy for the node's
+ * waits and the trigger, so both call a live task failed only for the same reasons.
+ */
+export const POLL_POLICY = {
+	/**
+	 * Answers in a row that give no reading of the task (404, 400 task_not_exist, 401, 403, a
+	 * 200 that is not JSON) before the task is reported: one such answer is a gateway hiccup
+	 * (maintenance page, a replica that has not seen the task yet), not a verdict.
+	 */
+	doubtfulAnswersToReport: 3,
+	/** Polls in flight at once, over all tasks of one wait. */
+	inFlight: 10,
+	/** One poll may take this long; a slower answer only delays its own task. */
+	timeoutMs: 30_000,
+};
+
+/**
+ * What one failed poll means. `stop`: not a gateway answer (Stop, missing settings): ends the
+ * wait. `transient`: 429, 5xx, a dropped or timed-out request: ask again later, no count.
+ * `doubtful`: the gateway answered but not with the task: counts towards the report.
+ */
+export type PollFault = 'stop' | 'transient' | 'doubtful';
+
+export function pollFaultOf(error: unknown): PollFault {
+	if (!(error instanceof GatewayRequestError)) return 'stop';
+	return error.transient ? 'transient' : 'doubtful';
+}
+
+/** A refusal of the key or the account (401, 403), not of one task: the same for every task. */
+export function isAccountRefusal(error: unknown): boolean {
+	return error instanceof GatewayRequestError && ['401', '403'].includes(String(error.httpCode));
+}
+
+/** The wait after a failed poll: backoff with jitter, at least the interval and any Retry-After. */
+export function failedPollDelay(intervalMs: number, failuresInRow: number, retryAfterMs = 0): number {
+	return Math.max(retryAfterMs, intervalMs, backoffDelay(failuresInRow));
+}
+
+/** The report after too many doubtful answers: the task may well be alive, so say how to check. */
+export function doubtfulVerdict(taskId: string, count: number, lastAnswer: string): string {
+	return `Task ${taskId} could not be read: ${count} checks in a row got no reading of the task (last answer: ${lastAnswer}). The task may still be running or finished: check it later with Task → Get or Task → Wait for Completion; do not submit it again.`;
+}

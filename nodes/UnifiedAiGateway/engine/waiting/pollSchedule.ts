@@ -1,0 +1,225 @@
+import type { QueryRoute } from '../../api/tasks/routes';
+
+/**
+ * When each task of one wait is read next. Tasks read through the same route in one wait are a
+ * group (one node run is one operation, so mostly one model): a few of them, the leaders (the
+ * earliest submitted, √n of n), are read on a schedule of their own that needs no history; the
+ * others are read when enough leaders have finished since their last reading that the read is
+ * likely to find them done. A batch thus costs about two reads per task while the leaders find out
+ * how long the model takes, and the last task is still found within a small share of its time.
+ * Measured by `npm run bench` (bench/run.js); docs/ARCHITECTURE.md describes the rules.
+ */
+export const SCHEDULE = {
+	/**
+	 * A leader (or a task alone in its wait) is read after this share of the time it has run (never
+	 * sooner than the interval): the reads grow with the log of a task's time, and a task taking T
+	 * is found at most ~15 % after it ends.
+	 */
+	leaderShare: 0.15,
+	/**
+	 * A task is read again once the leaders show it has at least this chance of having finished since
+	 * its last reading (half of the leaders still running then have finished since).
+	 */
+	findChance: 0.5,
+	/**
+	 * Fewer than this share of the leaders ran as long as the task already has (itself included,
+	 * so a task alone never is): it is among the slowest, the ones the run waits for, and is read
+	 * after `tailShare` of its time.
+	 */
+	tailSurvival: 0.15,
+	tailShare: 0.1,
+	/**
+	 * How far past the longest leader (in leader spacings, at most one interval) the tasks that
+	 * outrun every leader are first read (`pastTheLeaders`): 2 missed the slowest of 500 images by
+	 * 0.04 s in one run of five; the spacing between the longest leader and the longest task varies.
+	 */
+	pastLeaderSpacings: 3,
+};
+
+/** What the schedule knows of one task. */
+export interface Paced {
+	route: QueryRoute;
+	/** The task's own minimum gap between reads: the Poll Interval, raised as interval.ts says. */
+	intervalMs: number;
+	startedAt: number;
+	/** Read at once (a task an earlier try created may be finished already). */
+	pollNow?: boolean;
+	/** The gateway's estimate (estimated_time, seconds): the first read waits that long. */
+	estimatedTimeS?: number;
+	/** When the last read was answered; the answer said the task was still running. */
+	lastReadAt?: number;
+	/** Its age then: the task is known to run at least this long. */
+	runningMs: number;
+	/**
+	 * How long it took, once a read found it finished (or failed): the gateway's actual_time, or an
+	 * estimate between its last running read and the read that found it done (`finished`).
+	 */
+	tookMs?: number;
+	/** A read of it failed and the fault policy is backing off: its readings are not current. */
+	faulting?: boolean;
+	/** A read of it is on its way: a slow answer must not hold up the tasks waiting for its news. */
+	reading?: boolean;
+}
+
+interface Group {
+	leaders: Paced[];
+	/** How many may still be chosen to lead: √n of the n tasks the group has (or is expected to have). */
+	quota: number;
+	/** Finished leaders' times, ascending; rebuilt when one finishes. */
+	took: number[];
+}
+
+export class PollSchedule {
+	private readonly groups = new Map<QueryRoute, Group>();
+	private readonly leaders = new Set<Paced>();
+
+	/**
+	 * `tasks`: a wait's tasks, all known at its start. A wait whose tasks arrive as their submits
+	 * answer starts empty with the count it expects, and each is `add`ed in the order it arrives.
+	 */
+	constructor(tasks: readonly Paced[] = [], private readonly expected?: number) {
+		const counts = new Map<QueryRoute, number>();
+		for (const task of tasks) counts.set(task.route, (counts.get(task.route) ?? 0) + 1);
+		// The earliest submitted lead: their readings run ahead of the tasks submitted after them.
+		for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt)) this.add(task, counts.get(task.route));
+	}
+
+	/** One more task of the wait; the first √n of each route lead. */
+	add(task: Paced, groupSize = this.expected ?? 1): void {
+		let group = this.groups.get(task.route);
+		if (!group) this.groups.set(task.route, (group = { leaders: [], quota: Math.ceil(Math.sqrt(groupSize)), took: [] }));
+		// A leader gone (timed out, unreadable) is not replaced: the later tasks follow the rest.
+		if (group.quota === 0) return;
+		group.quota--;
+		group.leaders.push(task);
+		this.leaders.add(task);
+	}
+
+	/** A read of the task goes out. */
+	sent(task: Paced): void {
+		task.reading = true;
+	}
+
+	/** A read sent at `sentAt` found the task still running; the next keeps the interval from its answer. */
+	running(task: Paced, sentAt: number, answeredAt: number, estimatedTimeS?: number): void {
+		task.reading = false;
+		task.lastReadAt = answeredAt;
+		task.runningMs = Math.max(task.runningMs, sentAt - task.startedAt);
+		task.faulting = false;
+		if (estimatedTimeS !== undefined && estimatedTimeS > 0) task.estimatedTimeS = estimatedTimeS;
+	}
+
+	/**
+	 * A read answered at `answeredAt` found the task done. It took between its last running age and
+	 * this answer: the gateway's `actual_time` (docs/gateway-contract.md §2.3) says where, and
+	 * without it the middle of that span counts. Counting the answer itself put every leader found
+	 * in one round of reads at the round's end, a few milliseconds past the running age the same
+	 * round gave the leaders still open, so the followers waited for the round after (bench:n8n
+	 * measured every follower first read at the age of the slowest leaders, its download queued
+	 * behind hundreds more).
+	 */
+	finished(task: Paced, answeredAt: number, actualTimeS?: number): void {
+		const upper = Math.max(task.runningMs, answeredAt - task.startedAt);
+		const actual = actualTimeS !== undefined && actualTimeS > 0 ? actualTimeS * 1000 : undefined;
+		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : (task.runningMs + upper) / 2;
+		task.faulting = false;
+		task.reading = false;
+		if (this.leaders.has(task)) sortTook(this.groups.get(task.route)!);
+	}
+
+	/**
+	 * The task is done with but nothing says how long it took (it timed out, or could not be read):
+	 * it leaves the leaders, so the others stop waiting for its news.
+	 */
+	gone(task: Paced): void {
+		if (!this.leaders.delete(task)) return;
+		const group = this.groups.get(task.route)!;
+		group.leaders = group.leaders.filter((l) => l !== task);
+		sortTook(group);
+	}
+
+	/** A read failed; the fault policy sets its own pause (pollPolicy.ts), this only stops trusting it. */
+	faulted(task: Paced): void {
+		task.faulting = true;
+		task.reading = false;
+	}
+
+	/**
+	 * When the task should be read next (epoch ms); Infinity while it waits for its leaders. `now`
+	 * matters only to a follower whose read would fall at the end of the leaders' times
+	 * (`pastTheLeaders`).
+	 */
+	dueAt(task: Paced, now = Date.now()): number {
+		const soonest = task.lastReadAt === undefined ? task.startedAt : task.lastReadAt + task.intervalMs;
+		if (task.lastReadAt === undefined && task.pollNow) return task.startedAt;
+		// The gateway's own estimate, while the task has not yet run that long.
+		const estimateMs = (task.estimatedTimeS ?? 0) * 1000;
+		if (estimateMs > task.runningMs) return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
+		const group = this.groups.get(task.route)!;
+		const k = group.leaders.length;
+		if (k === 0) return afterShare(task, SCHEDULE.leaderShare);
+		// Called for every waiting task on every pass of the wait (hundreds of tasks, thousands of
+		// passes): counted without building arrays, so a large batch does not feed the collector.
+		const openLeaders = k - group.took.length;
+		const survival = (openLeaders + finishedLongerThan(group.took, task.runningMs)) / k;
+		const leader = this.leaders.has(task);
+		// Leaders too: the last of them to finish may be the task the run waits for.
+		if (survival <= SCHEDULE.tailSurvival) return leader ? afterShare(task, SCHEDULE.tailShare) : pastTheLeaders(group, task, afterShare(task, SCHEDULE.tailShare), now);
+		if (leader) return afterShare(task, SCHEDULE.leaderShare);
+		// Read again at the age by which enough leaders that ran this long have finished.
+		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
+		if (allowed < 0) return Infinity;
+		const at = allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
+		// Only where every open leader is known to have run that long is the count final (a leader
+		// whose answer is late or failed is left out: one slow answer delays only its own task).
+		let known = Infinity;
+		for (const leader of group.leaders) {
+			if (leader.tookMs === undefined && !leader.faulting && !leader.reading && leader.runningMs < known) known = leader.runningMs;
+		}
+		if (at > known) return Infinity;
+		return pastTheLeaders(group, task, Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs)), now);
+	}
+}
+
+/**
+ * A follower whose read would come once it has run longer than every leader, but by less than
+ * `pastLeaderSpacings` leader spacings (the leaders' range ÷ their count), is read that far past
+ * the longest leader instead. Of n tasks about n ÷ √n run longer than every one of the √n
+ * leaders, most of them by less than that; they are released together when the last leaders' news comes, which for the
+ * tasks submitted after the leaders is a little before their own end: read then, they are found
+ * running and read again only an interval later, and the run waits for them (bench:n8n measured
+ * it; docs/ARCHITECTURE.md). The longest leader is the longest finished one, or an open one that
+ * has run longer still (its time so far).
+ */
+function pastTheLeaders(group: Group, task: Paced, due: number, now: number): number {
+	const { took } = group;
+	if (took.length < 2) return due;
+	let longest = took[took.length - 1];
+	for (const leader of group.leaders) if (leader.tookMs === undefined && leader.runningMs > longest) longest = leader.runningMs;
+	// Never more than an interval past it: a read that finds the task running costs no more than that.
+	const beyond = longest + Math.min((SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1), task.intervalMs);
+	const readAge = Math.max(due, now) - task.startedAt;
+	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
+}
+
+/** The group's finished leaders' times, ascending, rebuilt when a leader finishes or leaves. */
+function sortTook(group: Group): void {
+	group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+}
+
+/** Read after `part` of the time the task has run (never sooner than its interval). */
+function afterShare(task: Paced, part: number): number {
+	return task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs);
+}
+
+/** How many of the finished leaders' times (ascending) are longer than `ageMs`: a binary search. */
+function finishedLongerThan(took: readonly number[], ageMs: number): number {
+	let low = 0;
+	let high = took.length;
+	while (low < high) {
+		const mid = (low + high) >>> 1;
+		if (took[mid] > ageMs) high = mid;
+		else low = mid + 1;
+	}
+	return took.length - low;
+}
