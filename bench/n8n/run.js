@@ -256,4 +256,4 @@ function plannedSlowestMs(planned, [min, max]) {
 
 const avg = (list) => (list.length ? list.reduce((a, b) => a + b, 0) / list.length : NaN);
 
-module.exports = { benchRun, prepareSimulator, DURATION_MS };
+module.exports = { benchRun, prepareSimulator, whatTheGatewaySaw, plannedSlowestMs, executionsOf, post, records, DURATION_MS };
