@@ -30,6 +30,7 @@
  * heap_cap_mb=… failed=… duplicate_submits=… (trigger: fired_twice=… never_fired=… max_fire_lag_s=…)
  */
 
+const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { execFileSync } = require('child_process');
@@ -39,7 +40,7 @@ const cli = require('../../test/e2e/cli');
 const { restJson } = require('../../test/n8n');
 const { created } = require('./simulator');
 const { startStack } = require('./stack');
-const { whatTheGatewaySaw, plannedSlowestMs, executionsOf, post, records } = require('./run');
+const { whatTheGatewaySaw, plannedSlowestMs, post, records } = require('./run');
 const { cpuSeconds, rssNow, sampleRss, sampleV8 } = require('./measure');
 const { databaseSize, growth } = require('./database');
 const { DURABLE, PROBES, LOOP, PARK_S, trigger } = require('./durableWorkflows');
@@ -73,6 +74,17 @@ function prepareSimulator(sim) {
 function runDataOf(stack, data) {
 	if (typeof data !== 'string') return data;
 	return require(path.join(stack.line.dir, 'node_modules', 'flatted')).parse(data);
+}
+
+/**
+ * The workflow's newest execution since `since` (the start-up probes' executions, with no items,
+ * may have begun a moment before): { id, status, waitTill }.
+ */
+async function newestExecution(stack, workflowId, since) {
+	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+	const list = await call(stack, 'GET', `/rest/executions?filter=${filter}&limit=10`);
+	const [e] = (list.results ?? list).filter((x) => Date.parse(x.startedAt) >= since - 1000).sort((a, b) => Number(b.id) - Number(a.id));
+	return e && { id: String(e.id), status: e.status, waitTill: e.waitTill };
 }
 
 async function execution(stack, id) {
@@ -115,26 +127,23 @@ async function parkedRun(stack, sim, { run, side, count }) {
 	const parks = [];
 	let id;
 	let status;
-	let wasWaiting = false;
-	for (let turn = 0; ; turn++) {
+	let parkedUntil;
+	for (;;) {
 		await sleep(1000);
 		const recs = records(sim, run);
 		const out = recs.reduce((n, r) => n + (r.query.event === 'files' ? Number(r.query.files) : r.query.event === 'failed' ? Number(r.query.items) : 0), 0);
-		if (turn % 3 === 0 || out >= count) {
-			// The newest: the start-up probes' executions (no items) may have begun a moment before.
-			const [e] = (await executionsOf(stack, workflowId, started)).sort((a, b) => Number(b.id) - Number(a.id));
-			id = e?.id;
-			status = e?.status;
-			if (status === 'waiting' && !wasWaiting) {
-				// Parked again: what the database and the stored execution hold after this round.
-				const stored = await execution(stack, id);
-				const text = typeof stored.data === 'string' ? stored.data : JSON.stringify(stored.data ?? null);
-				parks.push({ at: Date.now() - started, db: await databaseSize(stack), storedBytes: Buffer.byteLength(text) });
-				console.log(`    ${run}: parked at ${((Date.now() - started) / 1000).toFixed(0)} s, ${out}/${count} out, stored execution ${fmt(Buffer.byteLength(text) / 1024 / 1024)} MB; load ${uptime()}`);
-			}
-			wasWaiting = status === 'waiting';
-			if (id && !['new', 'running', 'waiting', 'unknown'].includes(status)) break;
+		const e = await newestExecution(stack, workflowId, started);
+		id = e?.id;
+		status = e?.status;
+		// Parked again (a new resume time): what the database and the stored execution hold after this round.
+		if (status === 'waiting' && e.waitTill !== parkedUntil) {
+			parkedUntil = e.waitTill;
+			const stored = await execution(stack, id);
+			const text = typeof stored.data === 'string' ? stored.data : JSON.stringify(stored.data ?? null);
+			parks.push({ at: Date.now() - started, db: await databaseSize(stack), storedBytes: Buffer.byteLength(text) });
+			console.log(`    ${run}: parked at ${((Date.now() - started) / 1000).toFixed(0)} s, ${out}/${count} out, stored execution ${fmt(Buffer.byteLength(text) / 1024 / 1024)} MB; load ${uptime()}`);
 		}
+		if (id && !['new', 'running', 'waiting', 'unknown'].includes(status)) break;
 		if (Date.now() - started > 40 * 60_000) throw new Error(`${run}: not over within 40 min (${out}/${count} out, execution ${id} ${status})`);
 	}
 	const measured = await measuring.stop();
@@ -404,6 +413,8 @@ async function runDurable(scenarios, { version, dir, heapCapMb = DEFAULT_HEAP_CA
 	const vars = { SIM_FILES: sim.filesUrl, SIM_MAIN: sim.mainUrl, CRED_ID: cli.CRED_ID, CRED_NAME: cli.CRED_NAME, HEADER_CRED_ID: HEADER_CRED.id, HEADER_CRED_NAME: HEADER_CRED.name };
 	const missed = [];
 	const lines = [];
+	// Queue mode's PostgreSQL runs as the postgres user when this is root: it must reach its folder.
+	fs.chmodSync(dir, 0o755);
 	for (const queue of [false, true]) {
 		const here = wanted.filter((s) => (s === 'parked-queue') === queue);
 		if (!here.length) continue;

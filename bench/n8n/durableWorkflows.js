@@ -15,23 +15,14 @@
  *                     Download Result) → one record per execution with every task id it fired
  */
 
-const { node, webhook, items, record, loopWorkflow, CREDENTIALS, GW } = require('./workflows');
+const { node, webhook, items, record, loopWorkflow, CREDENTIALS, GW, SORA_2 } = require('./workflows');
 
 /** n8n's Wait node parks an execution in the database only from 65 s up; shorter waits stay in the process. */
 const PARK_S = Number(process.env.BENCH_PARK_S || 65);
 
 const settings = { executionOrder: 'v1', saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' };
 
-const submitVideos = () =>
-	node(3, 'Submit Videos', GW, {
-		resource: 'video',
-		operation: 'generate',
-		modelId: { __rl: true, mode: 'id', value: 'sora-2' },
-		prompt: '={{ $json.prompt }}',
-		videoSeconds_sora2: '8',
-		videoSize_sora2: '720x1280',
-		waitForCompletion: false,
-	}, { credentials: CREDENTIALS });
+const submitVideos = () => node(3, 'Submit Videos', GW, { ...SORA_2, prompt: '={{ $json.prompt }}', waitForCompletion: false }, { credentials: CREDENTIALS });
 
 const chain = (...names) => Object.fromEntries(names.slice(0, -1).map((name, i) => [name, { main: [[{ node: names[i + 1], type: 'main', index: 0 }]] }]));
 const to = (name) => ({ node: name, type: 'main', index: 0 });

@@ -113,18 +113,27 @@ function plan(opts) {
 	return runs;
 }
 
+/**
+ * A run's temp folder and what it starts: stopAll() ends the stack (n8n, by process id) and the
+ * simulator held, removeDir() the folder unless E2E_KEEP=1.
+ */
+function holder(prefix) {
+	const dir = tempDir(prefix, { keep: process.env.E2E_KEEP === '1' });
+	const held = { dir, sim: undefined, stack: undefined };
+	held.stopAll = async () => {
+		if (held.stack) await held.stack.stop().catch(() => {});
+		held.stack = undefined;
+		if (held.sim) await held.sim.close().catch(() => {});
+		held.sim = undefined;
+	};
+	held.removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
+	return held;
+}
+
 /** --scenarios durable (or one of its scenarios): its own stacks and report (durable.js). */
 async function mainDurable(opts) {
-	const dir = tempDir('bench-n8n-durable-', { keep: process.env.E2E_KEEP === '1' });
-	let sim;
-	let stack;
-	const stopAll = async () => {
-		if (stack) await stack.stop().catch(() => {});
-		stack = undefined;
-		if (sim) await sim.close().catch(() => {});
-		sim = undefined;
-	};
-	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
+	const held = holder('bench-n8n-durable-');
+	const { dir, stopAll, removeDir } = held;
 	// Ctrl+C: what was started, by process id (a stack still starting stops itself when its start fails).
 	const onSignal = (signal) => {
 		console.log(`interrupted (${signal}), stopping what was started`);
@@ -140,8 +149,8 @@ async function mainDurable(opts) {
 		console.log(`bench-n8n durable: n8n ${VERSION}; scenarios: ${opts.scenarios.join(', ')}; heap cap ${heapCapMb ? `${heapCapMb} MB in every n8n process` : 'none'}; load: ${uptime()}`);
 		const host = await n8n.prepareN8n({ version: VERSION });
 		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
-		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
-		const missed = await runDurable(opts.scenarios, { version: VERSION, dir, heapCapMb, sim, onStack: (s) => (stack = s) });
+		const sim = (held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY }));
+		const missed = await runDurable(opts.scenarios, { version: VERSION, dir, heapCapMb, sim, onStack: (s) => (held.stack = s) });
 		console.log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
 		return missed.length ? 1 : 0;
 	} catch (e) {
@@ -160,17 +169,11 @@ async function main(args) {
 	if (opts.scenarios.some((s) => DURABLE_SCENARIOS.includes(s))) return await mainDurable(opts);
 	const runsPlanned = plan(opts);
 	const variants = [...new Set(runsPlanned.filter((r) => r.side === 'loop').map((r) => r.variant))];
-	const dir = tempDir('bench-n8n-', { keep: process.env.E2E_KEEP === '1' });
+	const held = holder('bench-n8n-');
+	const { dir, stopAll, removeDir } = held;
 	let sim;
 	let stack;
 	let failed = false;
-	const stopAll = async () => {
-		if (stack) await stack.stop().catch(() => {});
-		stack = undefined;
-		if (sim) await sim.close().catch(() => {});
-		sim = undefined;
-	};
-	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
 	const leave = () => {
 		removeDir();
 		process.exit(130);
@@ -199,7 +202,7 @@ async function main(args) {
 			console.log(`heap cap probe: ${probe.tried.join('; ')}`);
 		}
 		console.log(`heap cap: ${heapCapMb ? `${heapCapMb} MB (NODE_OPTIONS=--max-old-space-size=${heapCapMb} in every n8n process; ${opts.probe ? 'probed' : opts.heapCapMb ? 'given' : 'the default'})` : 'none (--uncapped: RSS growth for information only)'}`);
-		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
+		sim = held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
 		const credential = [
 			cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY }),
 			// The loop's HTTP Request nodes send the key as users set it up: a Header Auth credential.
@@ -210,7 +213,7 @@ async function main(args) {
 		starting = true;
 		// Queue mode: each worker runs up to half the executions at once (a batch's executions run side by side).
 		const concurrency = Math.max(10, Math.ceil((opts.items ? opts.executions : 2) / 2));
-		stack = await startStack({ queue: opts.queue, version: VERSION, dir, credential, vars, variants, heapCapMb, concurrency }).finally(() => (starting = false));
+		stack = held.stack = await startStack({ queue: opts.queue, version: VERSION, dir, credential, vars, variants, heapCapMb, concurrency }).finally(() => (starting = false));
 		if (interrupted) return await stopAll().finally(leave);
 		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the executions run in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
 

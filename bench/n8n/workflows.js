@@ -50,7 +50,8 @@ const gateway = (name, parameters) => node(3, name, GW, { ...parameters, prompt:
 
 const image = () => gateway('Images', { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' } });
 // The smallest video the registry allows for sora-2 (8 s, 720p).
-const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' });
+const SORA_2 = { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' };
+const video = () => gateway('Videos', SORA_2);
 
 /**
  * One POST per node run with what came out of `from`: `end` after the gateway node (its one run),
@@ -159,4 +160,4 @@ function ALL(variants = ['plain']) {
 /** Bodies that make no items: posted until n8n takes them, so the webhooks are known to be registered. */
 const probes = (variants = ['plain']) => [...Object.values(KINDS), ...variants.flatMap((v) => Object.keys(KINDS).map((k) => loopOf(k, v)))].map((k) => ({ path: k.path, body: { run: 'probe', count: 0 } }));
 
-module.exports = { ALL, probes, KINDS, loopOf, loopWorkflow, LOOP_VARIANTS, INTERVAL_S, CONCURRENCY, node, webhook, items, record, CREDENTIALS, GW };
+module.exports = { ALL, probes, KINDS, loopOf, loopWorkflow, LOOP_VARIANTS, INTERVAL_S, CONCURRENCY, node, webhook, items, record, CREDENTIALS, GW, SORA_2 };
