@@ -5,7 +5,7 @@ import type { QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import { taskIdProblem } from '../UnifiedAiGateway/api/tasks/taskIds';
-import { settleLimited } from '../UnifiedAiGateway/engine/concurrency';
+import { mapLimited } from '../UnifiedAiGateway/engine/concurrency';
 import { leaderCount, leadersDoneCount, readThisRound } from '../UnifiedAiGateway/engine/waiting/pollSchedule';
 import { passFault, readTaskOnce, readTasksOnce, type PassRead } from '../UnifiedAiGateway/engine/waiting/taskReads';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
@@ -243,7 +243,7 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	}
 	// The finished tasks' files, a few at once; one started with too little of the budget left
 	// waits for the next poll with its task (read again then, emitted once).
-	await settleLimited(downloads, DOWNLOADS_AT_ONCE, async ({ id, slot, snapshot, json }) => {
+	await mapLimited(downloads, DOWNLOADS_AT_ONCE, async ({ id, slot, snapshot, json }) => {
 		if (budget.remaining() < MIN_DOWNLOAD_MS) return;
 		emitted[slot] = await finishedItem(ctx, json, snapshot, settings.download, budget.deadlineAt);
 		finish(id, 'succeeded');
