@@ -60,7 +60,21 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const uptime = () => /load average: (.*)$/.exec(execFileSync('uptime', { encoding: 'utf8' }).trim())?.[1] ?? '?';
 const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : '-');
 const kb = (bytes) => bytes / 1024;
-const call = (stack, method, route, body) => restJson(stack.baseUrl, method, route, body, stack.cookie).then((r) => r.json);
+/**
+ * n8n's REST API as the editor calls it. A read is asked again for up to 90 s: n8n answers 503
+ * "Database is not ready" while its database ping waits behind a large save (seen with the
+ * hand-built loop's 2,000 items in SQLite).
+ */
+async function call(stack, method, route, body) {
+	for (let tries = 0; ; tries++) {
+		try {
+			return (await restJson(stack.baseUrl, method, route, body, stack.cookie)).json;
+		} catch (e) {
+			if (method !== 'GET' || tries >= 45 || !/answered 503|fetch failed/.test(e.message)) throw e;
+			await sleep(2000);
+		}
+	}
+}
 
 /** The simulator as every durable run wants it: sora-2 tasks of 60-180 s without estimated_time, the recorder. */
 function prepareSimulator(sim) {
@@ -433,6 +447,8 @@ async function runDurable(scenarios, { version, dir, heapCapMb = DEFAULT_HEAP_CA
 					console.log(`run ${scenario} ${side}: ${count} videos of ${DURATION_MS[0] / 1000}-${DURATION_MS[1] / 1000} s; load ${uptime()}`);
 					runs.push(await go());
 					console.log(`run ${scenario} ${side} done in ${((Date.now() - r0) / 1000).toFixed(0)} s; load ${uptime()}`);
+					// Its details now: a later run that fails leaves them in the log.
+					details(runs[runs.length - 1], console.log);
 					await sleep(5000);
 				}
 				const out = [];
