@@ -92,12 +92,13 @@ function runDataOf(stack, data) {
 
 /**
  * The workflow's newest execution since `since` (the start-up probes' executions, with no items,
- * may have begun a moment before): { id, status, waitTill }.
+ * may have begun a moment before; the receipt executions the gateway node writes while it runs,
+ * mode `integrated`, are not it): { id, status, waitTill }.
  */
 async function newestExecution(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await call(stack, 'GET', `/rest/executions?filter=${filter}&limit=10`);
-	const [e] = (list.results ?? list).filter((x) => Date.parse(x.startedAt) >= since - 1000).sort((a, b) => Number(b.id) - Number(a.id));
+	const list = await call(stack, 'GET', `/rest/executions?filter=${filter}&limit=100`);
+	const [e] = (list.results ?? list).filter((x) => x.mode !== 'integrated' && Date.parse(x.startedAt) >= since - 1000).sort((a, b) => Number(b.id) - Number(a.id));
 	return e && { id: String(e.id), status: e.status, waitTill: e.waitTill };
 }
 
