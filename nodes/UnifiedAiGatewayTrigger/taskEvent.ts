@@ -94,7 +94,7 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 /**
  * One poll: read the watched tasks that have not been reported yet, emit those that reached a
  * terminal state (failures only with Include Failures), and time out those watched too long.
- * The reads follow the wait's schedule in rounds (engine/pollSchedule.ts readThisRound): the ids
+ * The reads follow the wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound): the ids
  * first seen in one poll are a batch whose first √n lead; each poll reads the leaders first, then
  * the other tasks any leader's news since their last reading makes possibly done, the likeliest
  * (and among equals the least recently checked) first, as many as the poll's budget allows; the
@@ -141,7 +141,7 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	const reads: PassRead[] = [];
 	const asked: string[] = [];
 	const readNow = async (ids: string[]) => {
-		// One bounded pass of the engine's reading (engine/query.ts): a task not reached in the
+		// One bounded pass of the engine's reading (engine/waiting/taskReads.ts readTasksOnce): a task not reached in the
 		// budget is asked first next poll; an answer the budget cut short is the budget's, not the gateway's.
 		const pass = await readTasksOnce(
 			ctx,

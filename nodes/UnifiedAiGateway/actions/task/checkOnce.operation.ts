@@ -81,7 +81,7 @@ interface Entry {
 	firstCheckedAt: number;
 	checks: number;
 	minutes: number;
-	/** The plan it came with (engine/checkPlan.ts), or the one this round gives it (first read). */
+	/** The plan it came with (engine/waiting/checkPlan.ts), or the one this round gives it (first read). */
 	plan?: CheckPlan;
 	/** Its batch's key in this round: route and batch. */
 	batch: string;
@@ -94,8 +94,8 @@ interface Entry {
  * restart. Each task is read at most once, no waiting: finished, the result (files by default);
  * still running, the item again with pending: true; failed or given up, an error naming the task,
  * which On Error → Continue (using error output) sends to a second output. The reads follow the
- * wait's schedule in rounds (engine/pollSchedule.ts readThisRound, the plan on each pending item:
- * engine/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
+ * wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
+ * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
  * likely done; a task left unread goes round again with its plan, without a request.
  */
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {

@@ -196,7 +196,7 @@ async function awaitResults<P, S extends Submitted>(
 ): Promise<INodeExecutionData[]> {
 	await waiting?.done;
 	// Without waiting, each pending item carries the plan of Check Once's first rounds: the items of
-	// this run are one batch, begun with its first submit's answer (engine/checkPlan.ts).
+	// this run are one batch, begun with its first submit's answer (engine/waiting/checkPlan.ts).
 	const batch = plan.wait ? undefined : { at: Math.min(...states.map((s) => s.submitted?.startedAt ?? Infinity)), items: states.length };
 	// Every item's output is built before a failure is thrown, so the error can carry them all.
 	const output: INodeExecutionData[] = [];

@@ -7,7 +7,7 @@ import { leaderCount, type RoundTask } from './pollSchedule';
  * a Wait-node loop (pollSchedule.ts, reading in rounds). The batch (epoch ms: the tasks submitted by
  * one node run, or first checked in one round, share it), how many leaders the batch has, whether
  * this task leads, how many of them had finished at its last reading, and the rounds in a row
- * it was left unread. Generate with Wait for Completion off seeds it (the first √n items of a run
+ * it was left unread. Generate with Wait for Result off seeds it (the first √n items of a run
  * lead); Check Once carries it on each pending item; a finished item has none. An item without it
  * (ids from elsewhere) is read in its first round, as before.
  */
