@@ -52,6 +52,81 @@ describe('Task → Check Once', () => {
 		expect(again.items[0].json).toMatchObject({ taskId: ids[1], pending: true, checks: 2, row: 'r1', firstCheckedAt: pending.json.firstCheckedAt });
 	});
 
+	// The reads follow the in-node wait's schedule in rounds (engine/pollSchedule.ts readThisRound),
+	// planned from the checkPlan each pending item carries: Generate (Wait off) seeds it, the first
+	// √n items of its run lead and are read every round, the others when the leaders' news makes them
+	// likely done, and never more than three rounds in a row unread.
+	const gets = (id) => ctx.sim.requests.filter((r) => r.method === 'GET' && r.path.endsWith(id)).length;
+	const submitted = async (models) => {
+		const submit = await runNode({
+			parameters: { resource: 'video', operation: 'generate', modelId: rl('={{ $json.model }}'), prompt: 'a slow pan', waitForCompletion: false },
+			credentials: ctx.creds,
+			items: models.map((model) => ({ json: { model } })),
+		});
+		expect(submit.error).toBeUndefined();
+		// A field of the user's own (a row id) rides along through every round.
+		return submit.items.map((i, k) => ({ json: { ...i.json, row: `r${k}` } }));
+	};
+
+	test('the leaders are read first; the others stay unread while every leader runs, at most three rounds in a row', async () => {
+		ctx.sim.scenario('veo-3.1-flash', { outcome: 'never' });
+		ctx.sim.scenario('seedance-2.0', { durationMs: 100 });
+		// 9 items: the first 3 lead (√9) and never finish; the other 6 finish at once.
+		const items = await submitted([...Array(3).fill('veo-3.1-flash'), ...Array(6).fill('seedance-2.0')]);
+		const ids = items.map((i) => i.json.taskId);
+		expect(items.map((i) => i.json.checkPlan)).toEqual(ids.map((_, k) => ({ batch: expect.any(Number), leaders: 3, leader: k < 3, skipped: 0 })));
+		await sleep(400);
+
+		let round = items.map((i) => ({ json: i.json }));
+		for (let r = 1; r <= 3; r++) {
+			const result = await runNode({ parameters: check(), credentials: ctx.creds, items: round, onError: 'continueErrorOutput' });
+			expect(result.error).toBeUndefined();
+			// Only the leaders were asked; the others came round again unread, their plan counting the rounds.
+			expect(ids.map(gets)).toEqual([...Array(3).fill(r), ...Array(6).fill(0)]);
+			expect(result.items).toHaveLength(9);
+			for (const [k, item] of result.items.entries()) {
+				expect(item.json).toMatchObject({ taskId: ids[k], pending: true, checks: r, row: `r${k}` });
+				expect(item.json.checkPlan).toMatchObject(k < 3 ? { leader: true, leadersDone: 0, skipped: 0 } : { leader: false, skipped: r });
+			}
+			expect(result.items[5].json.message).toBe(`Task ${ids[5]} was not read in this round: the tasks submitted with it show it is most likely still running. Send this item back to the Wait node.`);
+			expect(result.hints).toContainEqual({ message: '6 of them were not read this round: the first tasks of their batch show them still running', type: 'info', location: 'outputPane' });
+			round = result.items.map((i) => ({ json: i.json }));
+		}
+
+		// The fourth round reads them whatever the leaders say: finished, with their files.
+		const fourth = await runNode({ parameters: check(), credentials: ctx.creds, items: round, onError: 'continueErrorOutput' });
+		expect(ids.map(gets)).toEqual([...Array(3).fill(4), ...Array(6).fill(1)]);
+		const done = fourth.items.filter((i) => !i.json.pending);
+		expect(done.map((i) => i.json.taskId)).toEqual(ids.slice(3));
+		for (const item of done) {
+			expect(item.json).toMatchObject({ state: 'succeeded', checks: 4 });
+			expect(item.json.checkPlan).toBeUndefined();
+			expect((await binaryBuffer(item.binary.data)).toString('ascii', 4, 8)).toBe('ftyp');
+		}
+		expect(submits()).toHaveLength(9);
+	});
+
+	test('a task read while its leaders still run is read again once more of them have finished (the share is carried on the item)', async () => {
+		ctx.sim.scenario('seedance-1.0-fast', { durationMs: 100 });
+		ctx.sim.scenario('veo-3.1-flash', { outcome: 'never' });
+		// Leaders: two finish at once, the third never; the 6 others never finish.
+		const items = await submitted([...Array(2).fill('seedance-1.0-fast'), ...Array(7).fill('veo-3.1-flash')]);
+		const ids = items.map((i) => i.json.taskId);
+		await sleep(400);
+
+		// Two of three leaders done: the others have a 2-in-3 chance, more than half: all are read.
+		const first = await runNode({ parameters: check(), credentials: ctx.creds, items: items.map((i) => ({ json: i.json })) });
+		expect(ids.map(gets)).toEqual(Array(9).fill(1));
+		const pending = first.items.filter((i) => i.json.pending);
+		expect(pending.map((i) => i.json.taskId)).toEqual(ids.slice(2));
+		for (const item of pending.slice(1)) expect(item.json.checkPlan).toEqual({ batch: expect.any(Number), leaders: 3, leader: false, leadersDone: 2, skipped: 0 });
+
+		// Next round no further leader has finished: only the leader is read.
+		const second = await runNode({ parameters: check(), credentials: ctx.creds, items: pending.map((i) => ({ json: i.json })) });
+		expect(ids.map(gets)).toEqual([1, 1, 2, ...Array(6).fill(1)]);
+		expect(second.items.map((i) => i.json.checkPlan.skipped)).toEqual([0, ...Array(6).fill(1)]);
+	});
+
 	test('a task that keeps coming back pending past Give Up After fails with its task id', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });

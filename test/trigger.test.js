@@ -132,6 +132,50 @@ describe('Task Finished', () => {
 		expect(w.tasks()[id].done).toBe('timeout');
 	});
 
+	// The ids first seen in one poll are a batch whose first √n lead (engine/pollSchedule.ts, reading in
+	// rounds): each poll reads the leaders first, then the others once a leader has finished since
+	// their last reading, and none is left unread more than three polls in a row.
+	const reads = (ids) => ids.map((id) => ctx.sim.count('GET', `/v1/tasks/${id}`));
+
+	test('while every leader runs, the others are not read, however done they are; the fourth poll reads them', async () => {
+		ctx.sim.scenario('nano-banana', { outcome: 'never' });
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 50 });
+		const leaders = [await submit('nano-banana'), await submit('nano-banana'), await submit('nano-banana')];
+		const others = [];
+		for (let i = 0; i < 6; i++) others.push(await submit('gpt-image-2-async'));
+		for (const id of others) await finished(id);
+		const w = watcher(taskParams([...leaders, ...others]));
+
+		for (let poll = 1; poll <= 3; poll++) {
+			expect(await w.poll()).toBeNull();
+			expect(reads([...leaders, ...others])).toEqual([...Array(3).fill(poll), ...Array(6).fill(0)]);
+			expect(others.map((id) => w.tasks()[id].skipped)).toEqual(Array(6).fill(poll));
+		}
+		const fourth = jsonOf(await w.poll());
+		expect(fourth.map((j) => j.taskId).sort()).toEqual([...others].sort());
+		expect(reads([...leaders, ...others])).toEqual([...Array(3).fill(4), ...Array(6).fill(1)]);
+		expect(await w.poll()).toBeNull();
+		expect(reads(others)).toEqual(Array(6).fill(1));
+	});
+
+	test("one leader's news makes every other task due in the same poll; with no news since, they wait", async () => {
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 50 });
+		ctx.sim.scenario('nano-banana', { outcome: 'never' });
+		const fast = await submit('gpt-image-2-async');
+		const slow = [await submit('nano-banana'), await submit('nano-banana')];
+		const others = [];
+		for (let i = 0; i < 6; i++) others.push(await submit('nano-banana'));
+		await finished(fast);
+		const w = watcher(taskParams([fast, ...slow, ...others]));
+
+		expect(jsonOf(await w.poll()).map((j) => j.taskId)).toEqual([fast]);
+		expect(reads([fast, ...slow, ...others])).toEqual(Array(9).fill(1));
+		expect(others.map((id) => w.tasks()[id].leadersDone)).toEqual(Array(6).fill(1));
+		// No leader finished since: only the two open leaders are read.
+		expect(await w.poll()).toBeNull();
+		expect(reads([fast, ...slow, ...others])).toEqual([1, 2, 2, ...Array(6).fill(1)]);
+	});
+
 	test('an unknown id does not stop the others; it fails after 3 refused polls with Include Failures', async () => {
 		ctx.sim.scenario('*', { durationMs: 50 });
 		const good = await submit('gpt-image-2-async');

@@ -16,6 +16,11 @@
  *                        package, loop plain, loop with Retry On Fail on its submit, loop with
  *                        the submit's Batching (10 items a second)
  *   --scenarios all    the three
+ *   --scenarios durable  the paths n8n saves at every node boundary, 60-180 s videos (durable.js;
+ *                      npm run bench:n8n:durable): parked (1,000 in the long-render loop, regular
+ *                      mode), parked-queue (the same in queue mode), trigger (2,000 watched by Task
+ *                      Finished), each beside the hand-built loop with a 65 s Wait; one of them by
+ *                      name reruns it alone. Heap cap 384 MB unless --heap-cap-mb. About 10 min each.
  *   --queue --items 5000 [--executions 10]   scale: N images over E executions posted at once
  *                      (as a scheduled batch would), run by two workers; the package only
  *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 320 MB)
@@ -45,6 +50,7 @@ const { INTERVAL_S } = require('./workflows');
 const { rssNow } = require('./measure');
 const { report } = require('./report');
 const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
+const { runDurable, DURABLE_SCENARIOS, DEFAULT_HEAP_CAP_MB: DURABLE_HEAP_CAP_MB } = require('./durable');
 
 const VERSION = process.env.N8N_VERSION || n8n.NEWEST_2X;
 const COUNTS = { image: Number(process.env.BENCH_IMAGES ?? 500), video: Number(process.env.BENCH_VIDEOS ?? 100) };
@@ -73,7 +79,9 @@ function parseArgs(args) {
 	for (const a of args) if (a.startsWith('--') && a !== '--' && !known.includes(a)) throw new Error(`unknown flag ${a} (known: ${known.join(', ')})`);
 	let scenarios = (value('--scenarios') ?? '').split(',').filter(Boolean);
 	if (scenarios.includes('all')) scenarios = ['faults', 'limited'];
-	for (const s of scenarios) if (!['faults', 'limited'].includes(s)) throw new Error(`--scenarios takes faults, limited or all, not ${s}`);
+	for (const s of scenarios) if (!['faults', 'limited', ...DURABLE_SCENARIOS].includes(s)) throw new Error(`--scenarios takes faults, limited, all, ${DURABLE_SCENARIOS.join(', ')}, not ${s}`);
+	const durable = scenarios.filter((s) => DURABLE_SCENARIOS.includes(s));
+	if (durable.length && (durable.length !== scenarios.length || args.includes('--queue') || args.includes('--items'))) throw new Error(`--scenarios ${durable.join(',')} runs on its own (it starts regular and queue mode itself)`);
 	const opts = { queue: args.includes('--queue'), items: number('--items'), executions: number('--executions') ?? 10, heapCapMb: number('--heap-cap-mb'), probe: args.includes('--probe-heap-cap'), uncapped: args.includes('--uncapped'), scenarios };
 	if (opts.uncapped && (opts.heapCapMb || opts.probe)) throw new Error('--uncapped goes with neither --heap-cap-mb nor --probe-heap-cap');
 	if (opts.items && opts.items % opts.executions) throw new Error(`--items ${opts.items} does not split evenly over --executions ${opts.executions}`);
@@ -105,21 +113,67 @@ function plan(opts) {
 	return runs;
 }
 
+/**
+ * A run's temp folder and what it starts: stopAll() ends the stack (n8n, by process id) and the
+ * simulator held, removeDir() the folder unless E2E_KEEP=1.
+ */
+function holder(prefix) {
+	const dir = tempDir(prefix, { keep: process.env.E2E_KEEP === '1' });
+	const held = { dir, sim: undefined, stack: undefined };
+	held.stopAll = async () => {
+		if (held.stack) await held.stack.stop().catch(() => {});
+		held.stack = undefined;
+		if (held.sim) await held.sim.close().catch(() => {});
+		held.sim = undefined;
+	};
+	held.removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
+	return held;
+}
+
+/** --scenarios durable (or one of its scenarios): its own stacks and report (durable.js). */
+async function mainDurable(opts) {
+	const held = holder('bench-n8n-durable-');
+	const { dir, stopAll, removeDir } = held;
+	// Ctrl+C: what was started, by process id (a stack still starting stops itself when its start fails).
+	const onSignal = (signal) => {
+		console.log(`interrupted (${signal}), stopping what was started`);
+		stopAll().finally(() => {
+			removeDir();
+			process.exit(130);
+		});
+	};
+	process.once('SIGINT', onSignal);
+	process.once('SIGTERM', onSignal);
+	try {
+		const heapCapMb = opts.uncapped ? undefined : opts.heapCapMb ?? DURABLE_HEAP_CAP_MB;
+		console.log(`bench-n8n durable: n8n ${VERSION}; scenarios: ${opts.scenarios.join(', ')}; heap cap ${heapCapMb ? `${heapCapMb} MB in every n8n process` : 'none'}; load: ${uptime()}`);
+		const host = await n8n.prepareN8n({ version: VERSION });
+		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
+		const sim = (held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY }));
+		const missed = await runDurable(opts.scenarios, { version: VERSION, dir, heapCapMb, sim, onStack: (s) => (held.stack = s) });
+		console.log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
+		return missed.length ? 1 : 0;
+	} catch (e) {
+		console.log(`bench-n8n failed: ${n8n.redact(e.stack || e.message)}`);
+		return 1;
+	} finally {
+		process.removeListener('SIGINT', onSignal);
+		process.removeListener('SIGTERM', onSignal);
+		await stopAll();
+		removeDir();
+	}
+}
+
 async function main(args) {
 	const opts = parseArgs(args);
+	if (opts.scenarios.some((s) => DURABLE_SCENARIOS.includes(s))) return await mainDurable(opts);
 	const runsPlanned = plan(opts);
 	const variants = [...new Set(runsPlanned.filter((r) => r.side === 'loop').map((r) => r.variant))];
-	const dir = tempDir('bench-n8n-', { keep: process.env.E2E_KEEP === '1' });
+	const held = holder('bench-n8n-');
+	const { dir, stopAll, removeDir } = held;
 	let sim;
 	let stack;
 	let failed = false;
-	const stopAll = async () => {
-		if (stack) await stack.stop().catch(() => {});
-		stack = undefined;
-		if (sim) await sim.close().catch(() => {});
-		sim = undefined;
-	};
-	const removeDir = () => (process.env.E2E_KEEP === '1' ? console.log(`kept ${dir}`) : removeTempDir(dir));
 	const leave = () => {
 		removeDir();
 		process.exit(130);
@@ -148,7 +202,7 @@ async function main(args) {
 			console.log(`heap cap probe: ${probe.tried.join('; ')}`);
 		}
 		console.log(`heap cap: ${heapCapMb ? `${heapCapMb} MB (NODE_OPTIONS=--max-old-space-size=${heapCapMb} in every n8n process; ${opts.probe ? 'probed' : opts.heapCapMb ? 'given' : 'the default'})` : 'none (--uncapped: RSS growth for information only)'}`);
-		sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
+		sim = held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
 		const credential = [
 			cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY }),
 			// The loop's HTTP Request nodes send the key as users set it up: a Header Auth credential.
@@ -159,7 +213,7 @@ async function main(args) {
 		starting = true;
 		// Queue mode: each worker runs up to half the executions at once (a batch's executions run side by side).
 		const concurrency = Math.max(10, Math.ceil((opts.items ? opts.executions : 2) / 2));
-		stack = await startStack({ queue: opts.queue, version: VERSION, dir, credential, vars, variants, heapCapMb, concurrency }).finally(() => (starting = false));
+		stack = held.stack = await startStack({ queue: opts.queue, version: VERSION, dir, credential, vars, variants, heapCapMb, concurrency }).finally(() => (starting = false));
 		if (interrupted) return await stopAll().finally(leave);
 		console.log(`n8n up in ${((Date.now() - t) / 1000).toFixed(1)}s; the executions run in ${stack.runners.map((r) => `${r.name} (pid ${r.pid})`).join(', ')}`);
 

@@ -25,6 +25,8 @@ const workflows = require('./workflows');
 function benchEnv(line, heapCapMb) {
 	return {
 		N8N_METRICS: 'true',
+		// Each poll's duration and the polls n8n abandoned past N8N_SCHEDULER_POLL_TIMEOUT (2.x): the durable bench's trigger.
+		N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true',
 		// 2.x stores binaries on disk always (and refuses the old setting's "default"); 1.x needs it said.
 		...(line.major < 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
 		...(heapCapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapCapMb}` } : {}),
@@ -33,11 +35,13 @@ function benchEnv(line, heapCapMb) {
 
 /**
  * Both modes through test/n8n/instance.js; the simulator is the bench's own (started by index.js).
- * options: { queue, version, dir, credential (one or a list), vars, variants (loop variants), heapCapMb, concurrency (queue) }
+ * options: { queue, version, dir, credential (one or a list), vars, variants (loop variants), heapCapMb, concurrency (queue),
+ *            workflows + probes (instead of the in-node bench's: the durable bench's) }
+ * Also gives userFolder (regular: its SQLite database is <userFolder>/.n8n) or pg (queue: PostgreSQL).
  */
-async function startStack({ queue, version, dir, credential, vars, variants, heapCapMb, concurrency }) {
+async function startStack({ queue, version, dir, credential, vars, variants, heapCapMb, concurrency, workflows: own, probes }) {
 	const line = n8n.n8nLine(version);
-	const list = workflows.ALL(variants);
+	const list = own ?? workflows.ALL(variants);
 	const instance = await startInstance({
 		version,
 		mode: queue ? 'queue' : 'start',
@@ -48,7 +52,7 @@ async function startStack({ queue, version, dir, credential, vars, variants, hea
 		workflows: list,
 		vars,
 		publish: list.map((w) => w.id),
-		probes: workflows.probes(variants),
+		probes: probes ?? workflows.probes(variants),
 		// Every n8n process capped alike (queue: main takes the webhooks, the workers run the executions).
 		env: benchEnv(line, heapCapMb),
 		// Queue: executions one worker runs at once, enough for every execution of a batch to run side by side.
@@ -57,7 +61,7 @@ async function startStack({ queue, version, dir, credential, vars, variants, hea
 	});
 	if (!queue) {
 		const main = { name: 'main', pid: instance.n8n.pid };
-		return { mode: 'regular', line, baseUrl: instance.n8n.baseUrl, cookie: instance.cookie, main, runners: [main], logs: [instance.n8n.logFile], stop: () => instance.stop() };
+		return { mode: 'regular', line, baseUrl: instance.n8n.baseUrl, cookie: instance.cookie, main, runners: [main], logs: [instance.n8n.logFile], userFolder: instance.userFolder, stop: () => instance.stop() };
 	}
 	const { cluster } = instance;
 	return {
@@ -68,6 +72,7 @@ async function startStack({ queue, version, dir, credential, vars, variants, hea
 		main: { name: 'main', pid: cluster.main.pid },
 		runners: cluster.workers.map((w) => ({ name: w.name, pid: w.server.pid })),
 		logs: [cluster.main.logFile, ...cluster.workers.map((w) => w.server.logFile)],
+		pg: cluster.pg,
 		stop: () => instance.stop(),
 	};
 }

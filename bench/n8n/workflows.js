@@ -50,7 +50,8 @@ const gateway = (name, parameters) => node(3, name, GW, { ...parameters, prompt:
 
 const image = () => gateway('Images', { resource: 'image', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'gpt-image-2-async' } });
 // The smallest video the registry allows for sora-2 (8 s, 720p).
-const video = () => gateway('Videos', { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' });
+const SORA_2 = { resource: 'video', operation: 'generate', modelId: { __rl: true, mode: 'id', value: 'sora-2' }, videoSeconds_sora2: '8', videoSize_sora2: '720x1280' };
+const video = () => gateway('Videos', SORA_2);
 
 /**
  * One POST per node run with what came out of `from`: `end` after the gateway node (its one run),
@@ -122,14 +123,22 @@ const loopOf = (kind, variant = 'plain') => ({
 	model: KINDS[kind].model,
 });
 
-function loopWorkflow(kind, variant) {
+/**
+ * `at`: another id, path and Wait (the durable bench's loop: { workflowId, path, waitS }, its Wait
+ * long enough to park the execution in n8n's database, no execution time limit).
+ */
+function loopWorkflow(kind, variant, at) {
 	const wf = JSON.parse(fs.readFileSync(LOOP_FILES[kind], 'utf8'));
-	const { workflowId, path: hook } = loopOf(kind, variant);
+	const { workflowId, path: hook } = at ?? loopOf(kind, variant);
 	wf.id = workflowId;
 	wf.name += variant === 'plain' ? '' : ` [${variant}]`;
+	if (at) {
+		wf.name += ` (Wait ${at.waitS} s)`;
+		delete wf.settings.executionTimeout;
+	}
 	wf.nodes = wf.nodes.map((n) => {
 		if (n.name === 'Webhook') return { ...n, parameters: { ...n.parameters, path: hook }, webhookId: `1b00b000-${hook}` };
-		if (n.name === 'Wait') return { ...n, parameters: { ...n.parameters, amount: INTERVAL_S }, webhookId: `1b00b000-wait-${hook}` };
+		if (n.name === 'Wait') return { ...n, parameters: { ...n.parameters, amount: at?.waitS ?? INTERVAL_S }, webhookId: `1b00b000-wait-${hook}` };
 		if (n.name === 'Submit') return LOOP_VARIANTS[variant](n);
 		return n;
 	});
@@ -151,4 +160,4 @@ function ALL(variants = ['plain']) {
 /** Bodies that make no items: posted until n8n takes them, so the webhooks are known to be registered. */
 const probes = (variants = ['plain']) => [...Object.values(KINDS), ...variants.flatMap((v) => Object.keys(KINDS).map((k) => loopOf(k, v)))].map((k) => ({ path: k.path, body: { run: 'probe', count: 0 } }));
 
-module.exports = { ALL, probes, KINDS, loopOf, LOOP_VARIANTS, INTERVAL_S, CONCURRENCY };
+module.exports = { ALL, probes, KINDS, loopOf, loopWorkflow, LOOP_VARIANTS, INTERVAL_S, CONCURRENCY, node, webhook, items, record, CREDENTIALS, GW, SORA_2 };

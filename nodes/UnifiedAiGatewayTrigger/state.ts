@@ -27,6 +27,14 @@ export interface WatchedTask {
 	lastProgress?: number;
 	/** When a poll last queried it: the least recently checked go first when a poll runs out of time. */
 	checkedAt?: number;
+	/**
+	 * The reads in rounds (engine/waiting/pollSchedule.ts readThisRound): the ids first seen in one poll are
+	 * a batch (firstSeenAt), the first √n of them in the list lead; `leadersDone` is how many of its
+	 * batch's leaders had finished when it was last read, `skipped` the polls in a row it was left unread.
+	 */
+	leader?: boolean;
+	leadersDone?: number;
+	skipped?: number;
 }
 
 export interface TaskFinishedState {

@@ -1,10 +1,13 @@
-import type { INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
+import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import { taskIdProblem } from '../UnifiedAiGateway/api/tasks/taskIds';
-import { passFault, readTaskOnce, readTasksOnce } from '../UnifiedAiGateway/engine/waiting/taskReads';
+import { mapLimited } from '../UnifiedAiGateway/engine/concurrency';
+import { leaderCount, leadersDoneCount, readThisRound } from '../UnifiedAiGateway/engine/waiting/pollSchedule';
+import { passFault, readTaskOnce, readTasksOnce, type PassRead } from '../UnifiedAiGateway/engine/waiting/taskReads';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
@@ -19,6 +22,8 @@ import {
 
 /** Task queries in flight at once (each GET retries 429/5xx/drops inside the transport). */
 const QUERY_CONCURRENCY = 5;
+/** Finished tasks whose files are fetched at once. */
+const DOWNLOADS_AT_ONCE = 5;
 /**
  * Answers in a row that give no reading of a task (404, task_not_exist, 401, 403, a garbled 200)
  * before it is reported: the engine's one policy, the same as inside the node's waits.
@@ -87,10 +92,14 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 }
 
 /**
- * One poll: query the watched tasks that have not been reported yet (least recently checked
- * first, as many as the poll's budget allows; the rest wait for the next poll), emit those that
- * reached a terminal state (failures only with Include Failures), and time out those watched too
- * long. Tasks another running poll of this node is handling are left to it (pollClaims.ts).
+ * One poll: read the watched tasks that have not been reported yet, emit those that reached a
+ * terminal state (failures only with Include Failures), and time out those watched too long.
+ * The reads follow the wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound): the ids
+ * first seen in one poll are a batch whose first √n lead; each poll reads the leaders first, then
+ * the other tasks any leader's news since their last reading makes possibly done, the likeliest
+ * (and among equals the least recently checked) first, as many as the poll's budget allows; the
+ * rest are read first next poll. A task is never left unread more than ROUNDS.maxSkipped polls in
+ * a row. Tasks another running poll of this node is handling are left to it (pollClaims.ts).
  */
 export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const budget = pollBudget(ctx);
@@ -102,29 +111,84 @@ export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecut
 	}
 }
 
+/**
+ * How likely a task is read at all: Check Once waits for half a chance (a task found a round later
+ * only matters if it is the batch's last); the trigger reads a task once any leader of its batch
+ * has finished since its last reading, so each task fires within about one poll of its end.
+ */
+const TRIGGER_FIND_CHANCE = 0;
+
 async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: PollTurn): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const state = readTaskState(ctx, settings.route);
 	const now = Date.now();
 	const tasks: Record<string, WatchedTask> = {};
-	for (const id of settings.ids) tasks[id] = state.tasks[id] ?? { firstSeenAt: now };
+	const fresh: string[] = [];
+	for (const id of settings.ids) {
+		tasks[id] = state.tasks[id] ?? { firstSeenAt: now };
+		if (!state.tasks[id]) fresh.push(id);
+	}
+	// The ids first seen now are one batch: the first √n of them, in the list's order, lead.
+	for (const id of fresh.slice(0, leaderCount(fresh.length))) tasks[id].leader = true;
 	state.tasks = tasks; // ids no longer in the list are forgotten here
 	turn.merge(tasks);
+	const timedOut = (watched: WatchedTask) => Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
 	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
-	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done).sort(byLastCheck));
-	// One bounded pass of the engine's reading (engine/query.ts): a task not reached in the
-	// budget is asked next poll; an answer the budget cut short is the budget's, not the gateway's.
-	const reads = await readTasksOnce(
-		ctx,
-		open.map((id) => ({ taskId: id, route: settings.route, language: settings.language, doubtful: tasks[id].errors ?? 0 })),
-		{ deadlineAt: budget.deadlineAt, minReadMs: MIN_QUERY_MS, concurrency: QUERY_CONCURRENCY },
-	);
+	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done));
+	// Each batch's leaders (a batch of an older state has none: its tasks are all read).
+	const leadersOf = new Map<number, string[]>();
+	for (const id of settings.ids) if (tasks[id].leader) leadersOf.set(tasks[id].firstSeenAt, [...(leadersOf.get(tasks[id].firstSeenAt) ?? []), id]);
+	const reads: PassRead[] = [];
+	const asked: string[] = [];
+	const readNow = async (ids: string[]) => {
+		// One bounded pass of the engine's reading (engine/waiting/taskReads.ts readTasksOnce): a task not reached in the
+		// budget is asked first next poll; an answer the budget cut short is the budget's, not the gateway's.
+		const pass = await readTasksOnce(
+			ctx,
+			ids.map((id) => ({ taskId: id, route: settings.route, language: settings.language, doubtful: tasks[id].errors ?? 0 })),
+			{ deadlineAt: budget.deadlineAt, minReadMs: MIN_QUERY_MS, concurrency: QUERY_CONCURRENCY },
+		);
+		for (const [index, read] of pass.entries()) {
+			asked.push(ids[index]);
+			reads.push(read);
+			if (read.kind === 'skipped') continue;
+			const watched = tasks[ids[index]];
+			watched.checkedAt = read.checkedAt;
+			// The policy's count of doubtful answers in a row, kept between polls (a transient fault leaves it).
+			if (read.kind === 'read' || (read.kind === 'fault' && read.fault === 'doubtful')) watched.errors = read.doubtful;
+		}
+	};
+	const finishedNow = (id: string) => {
+		const index = asked.indexOf(id);
+		const read = index < 0 ? undefined : reads[index];
+		return tasks[id].done !== undefined || (read?.kind === 'read' && read.snapshot.state !== 'pending');
+	};
+	// First the leaders, the tasks of batches without any, and tasks about to time out (read once more).
+	const first = open.filter((id) => tasks[id].leader || !leadersOf.has(tasks[id].firstSeenAt) || timedOut(tasks[id])).sort(byLastCheck);
+	await readNow(first);
+	const doneNow = new Map<number, number>();
+	for (const [batch, leaders] of leadersOf) doneNow.set(batch, leadersDoneCount(leaders.length, leaders.filter((id) => !finishedNow(id)).length));
+	const leadersOfTask = (id: string) => leadersOf.get(tasks[id].firstSeenAt)?.length ?? 0;
+	const doneOf = (id: string) => doneNow.get(tasks[id].firstSeenAt) ?? 0;
+	// The chance it finished since its last reading: the leaders that finished since, of those open then.
+	const chance = (id: string) => {
+		const then = Math.min(tasks[id].leadersDone ?? 0, leadersOfTask(id));
+		return then >= leadersOfTask(id) ? 1 : (doneOf(id) - then) / (leadersOfTask(id) - then);
+	};
+	const roundOf = (id: string) => ({ leader: false, leadersDone: tasks[id].leadersDone, skipped: tasks[id].skipped ?? 0 });
+	const firstSet = new Set(first);
+	const second = open.filter((id) => !firstSet.has(id));
+	const due = second.filter((id) => readThisRound(roundOf(id), leadersOfTask(id), doneOf(id), TRIGGER_FIND_CHANCE));
+	const dueSet = new Set(due);
+	await readNow(due.sort((a, b) => chance(b) - chance(a) || byLastCheck(a, b)));
+	// Left unread by the rule (not by the budget): counted, so none waits more than ROUNDS.maxSkipped polls.
+	for (const id of second) if (!dueSet.has(id)) tasks[id].skipped = (tasks[id].skipped ?? 0) + 1;
+	// A task read as running is read again once its leaders say more (a failed read taught nothing).
 	for (const [index, read] of reads.entries()) {
-		if (read.kind === 'skipped') continue;
-		const watched = tasks[open[index]];
-		watched.checkedAt = read.checkedAt;
-		// The policy's count of doubtful answers in a row, kept between polls (a transient fault leaves it).
-		if (read.kind === 'read' || (read.kind === 'fault' && read.fault === 'doubtful')) watched.errors = read.doubtful;
+		if (read.kind !== 'read') continue;
+		const watched = tasks[asked[index]];
+		watched.leadersDone = doneOf(asked[index]);
+		delete watched.skipped;
 	}
 
 	// Settings (no Alt Base URL) and gateway-wide failures (5xx for every task, or a 401/403 for every
@@ -136,16 +200,16 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		throw fatal;
 	}
 
-	const emitted: INodeExecutionData[] = [];
+	const emitted: Array<INodeExecutionData | undefined> = [];
 	const emittedIds: string[] = [];
-	const timedOut = (watched: WatchedTask) => Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
 	const finish = (id: string, done: NonNullable<WatchedTask['done']>) => {
 		tasks[id].done = done;
 		tasks[id].doneAt = Date.now();
 		emittedIds.push(id);
 	};
+	const downloads: Array<{ id: string; slot: number; snapshot: TaskSnapshot; json: IDataObject }> = [];
 	for (const [index, read] of reads.entries()) {
-		const id = open[index];
+		const id = asked[index];
 		const watched = tasks[id];
 		if (read.kind === 'skipped' || read.kind === 'stop') continue; // not asked this poll (a stop has thrown above)
 		if (read.kind === 'read') {
@@ -155,13 +219,13 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 			watched.lastProgress = snapshot.progress;
 			if (snapshot.state !== 'pending') {
 				const wanted = snapshot.state === 'succeeded' || settings.includeFailures;
-				const fetches = wanted && settings.download && snapshot.state === 'succeeded' && snapshot.urls.length > 0;
-				if (fetches && budget.remaining() < MIN_DOWNLOAD_MS) continue; // its files next poll
-				finish(id, snapshot.state);
-				if (wanted) {
-					const json = snapshotJson(snapshot, settings.route, watched);
-					emitted.push(await finishedItem(ctx, json, snapshot, settings.download, budget.deadlineAt));
+				const json = snapshotJson(snapshot, settings.route, watched);
+				if (wanted && settings.download && snapshot.state === 'succeeded' && snapshot.urls.length > 0) {
+					downloads.push({ id, slot: emitted.push(undefined) - 1, snapshot, json });
+					continue;
 				}
+				finish(id, snapshot.state);
+				if (wanted) emitted.push({ json });
 				continue;
 			}
 		} else {
@@ -177,10 +241,18 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 			emitted.push({ json: timeoutJson(id, settings.route, watched, settings.windowMinutes) });
 		}
 	}
+	// The finished tasks' files, a few at once; one started with too little of the budget left
+	// waits for the next poll with its task (read again then, emitted once).
+	await mapLimited(downloads, DOWNLOADS_AT_ONCE, async ({ id, slot, snapshot, json }) => {
+		if (budget.remaining() < MIN_DOWNLOAD_MS) return;
+		emitted[slot] = await finishedItem(ctx, json, snapshot, settings.download, budget.deadlineAt);
+		finish(id, 'succeeded');
+	});
 	turn.merge(tasks); // what overlapping polls delivered meanwhile
 	// A poll past its budget may have been abandoned by n8n, its items dropped: then its tasks
 	// are not taken as delivered, and the next poll reports them.
 	if (budget.remaining() > 0) turn.delivered(tasks, emittedIds);
 	writeTaskState(ctx, state);
-	return emitted.length > 0 ? [emitted] : null;
+	const items = emitted.filter((item): item is INodeExecutionData => item !== undefined);
+	return items.length > 0 ? [items] : null;
 }

@@ -34,7 +34,7 @@ function describeImage(json, count) {
 	const pending = json.filter((j) => j.pending);
 	if (pending.length) {
 		return [
-			`${plural(pending.length, 'task')} submitted, not waited for (Wait for Completion off):`,
+			`${plural(pending.length, 'task')} submitted, not waited for (Wait for Result off):`,
 			...pending.map((j) => `  ${j.taskId}  ${j.status}  (${j.model}, query route ${j.queryRoute})`),
 		];
 	}

@@ -1,7 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { checkPlanJson, checkPlanOf, seedCheckPlan, type CheckPlan } from '../../engine/waiting/checkPlan';
+import { settleLimited } from '../../engine/concurrency';
 import { addHint } from '../../engine/hints';
+import { leadersDoneCount, readThisRound } from '../../engine/waiting/pollSchedule';
 import { queryTask } from '../../api/tasks/query';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import type { TaskSnapshot } from '../../api/tasks/snapshot';
@@ -39,7 +42,7 @@ export const description: INodeProperties[] = [
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
 	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
-	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created',
+	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created', 'checkPlan',
 ];
 
 function carried(json: IDataObject): IDataObject {
@@ -65,33 +68,111 @@ function stateText(snapshot: TaskSnapshot): string {
 	return `status '${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`;
 }
 
+/** Reads in flight at once. */
+const READS_AT_ONCE = 5;
+
+/** One input item as the round sees it, before its output is built. */
+interface Entry {
+	index: number;
+	taskId: string;
+	route: QueryRoute;
+	language?: string;
+	input: IDataObject;
+	firstCheckedAt: number;
+	checks: number;
+	minutes: number;
+	/** The plan it came with (engine/waiting/checkPlan.ts), or the one this round gives it (first read). */
+	plan?: CheckPlan;
+	/** Its batch's key in this round: route and batch. */
+	batch: string;
+	read?: { snapshot: TaskSnapshot } | { error: unknown };
+}
+
 /**
- * One reading of each task, no waiting: the step of a loop Submit → Wait → Check Once → If pending
- * → back to Wait, where n8n's Wait node (65 s or more) parks the execution in the database, frees
- * the worker and resumes after a restart. Finished: the result (files by default); still running:
- * the item again with pending: true; failed or given up: an error naming the task, which On Error
- * → Continue (using error output) sends to a second output.
+ * One round of a loop Submit → Wait → Check Once → If pending → back to Wait, where n8n's Wait
+ * node (65 s or more) parks the execution in the database, frees the worker and resumes after a
+ * restart. Each task is read at most once, no waiting: finished, the result (files by default);
+ * still running, the item again with pending: true; failed or given up, an error naming the task,
+ * which On Error → Continue (using error output) sends to a second output. The reads follow the
+ * wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
+ * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
+ * likely done; a task left unread goes round again with its plan, without a request.
  */
 export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
 	const now = Date.now();
 	const tool = isToolRun(this);
+	const entries = run.items.map((item, i): Entry | { error: unknown } => {
+		try {
+			const taskId = requireTaskId(this, i);
+			const route = routeOf(this, run, i);
+			const input = item.json;
+			const plan = checkPlanOf(input);
+			return {
+				index: i,
+				taskId,
+				route,
+				language: route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined,
+				input,
+				firstCheckedAt: firstCheckOf(input, now),
+				checks: (typeof input.checks === 'number' && Number.isFinite(input.checks) ? input.checks : 0) + 1,
+				minutes: giveUpMinutes(this, i, route),
+				plan,
+				batch: `${route} ${plan ? plan.batch : 'new'}`,
+			};
+		} catch (error) {
+			return { error };
+		}
+	});
+	const readable = (entry: Entry | { error: unknown }): entry is Entry => !('error' in entry);
+	const readAll = async (list: Entry[]) => {
+		await settleLimited(list, READS_AT_ONCE, async (entry) => {
+			try {
+				entry.read = { snapshot: await queryTask(this, entry.route, entry.taskId, { language: entry.language, itemIndex: entry.index }) };
+			} catch (error) {
+				entry.read = { error };
+			}
+		});
+	};
+	// First the items that are read whatever the others say: no plan yet (the first round of tasks
+	// from elsewhere), leaders, and tasks due to give up (read once more before they fail).
+	const open = entries.filter(readable);
+	const first = open.filter((e) => !e.plan || e.plan.leader || now - e.firstCheckedAt >= e.minutes * 60_000);
+	await readAll(first);
+	// Tasks read here for the first time without a plan begin a batch of this round.
+	const fresh = new Map<QueryRoute, Entry[]>();
+	for (const entry of first) if (!entry.plan) fresh.set(entry.route, [...(fresh.get(entry.route) ?? []), entry]);
+	for (const list of fresh.values()) list.forEach((entry, k) => (entry.plan = seedCheckPlan(now, k, list.length)));
+	// How many of each batch's leaders have finished now (a leader not among the items left the loop: done).
+	const stillOpen = (entry: Entry) => !entry.read || 'error' in entry.read || entry.read.snapshot.state === 'pending';
+	const openLeaders = new Map<string, number>();
+	for (const entry of open) if (entry.plan!.leader && stillOpen(entry)) openLeaders.set(entry.batch, (openLeaders.get(entry.batch) ?? 0) + 1);
+	const doneNow = (entry: Entry) => leadersDoneCount(entry.plan!.leaders, openLeaders.get(entry.batch) ?? 0);
+	await readAll(open.filter((entry) => !entry.read && readThisRound(entry.plan!, entry.plan!.leaders, doneNow(entry))));
+
+	let unread = 0;
 	const output = await forEachItem(this, run, async (i) => {
-		const taskId = requireTaskId(this, i);
-		const route = routeOf(this, run, i);
-		const language = route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined;
-		const input = run.items[i].json;
-		const firstCheckedAt = firstCheckOf(input, now);
-		const checks = (typeof input.checks === 'number' && Number.isFinite(input.checks) ? input.checks : 0) + 1;
-		const minutes = giveUpMinutes(this, i, route);
-		const snapshot = await queryTask(this, route, taskId, { language, itemIndex: i });
-		const json: IDataObject = {
-			...carried(input),
-			...taskJson(snapshot),
-			queryRoute: route,
-			pending: snapshot.state === 'pending',
-			firstCheckedAt: new Date(firstCheckedAt).toISOString(),
-			checks,
-		};
+		const entry = entries[i];
+		if (!readable(entry)) throw entry.error;
+		const { taskId, route, firstCheckedAt, checks, minutes } = entry;
+		const plan = entry.plan!;
+		const checkedAt = new Date(firstCheckedAt).toISOString();
+		if (!entry.read) {
+			unread++;
+			const json: IDataObject = {
+				...carried(entry.input),
+				state: 'pending',
+				queryRoute: route,
+				pending: true,
+				firstCheckedAt: checkedAt,
+				checks,
+				checkPlan: checkPlanJson({ ...plan, skipped: plan.skipped + 1 }),
+				message: `Task ${taskId} was not read in this round: the tasks submitted with it show it is most likely still running. Send this item back to the Wait node.`,
+			};
+			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
+		}
+		if ('error' in entry.read) throw entry.read.error;
+		const { snapshot } = entry.read;
+		const json: IDataObject = { ...carried(entry.input), ...taskJson(snapshot), queryRoute: route, pending: snapshot.state === 'pending', firstCheckedAt: checkedAt, checks };
 		if (snapshot.state === 'failed') {
 			const error = new NodeOperationError(this.getNode(), `Task ${taskId} failed: ${snapshot.error ?? stateText(snapshot)}`, {
 				itemIndex: i,
@@ -110,6 +191,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 				error.context.taskId = taskId;
 				throw error;
 			}
+			json.checkPlan = checkPlanJson({ ...plan, leadersDone: doneNow(entry), skipped: 0 });
 			json.message = `Task ${taskId} is still running (${stateText(snapshot)}): send this item back to the Wait node and check again.`;
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
@@ -124,6 +206,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} still running (pending: true): send them back to the Wait node with an If on {{ $json.pending }}`,
 			'info',
 		);
+		if (unread > 0) addHint(this, `${unread} of them ${unread === 1 ? 'was' : 'were'} not read this round: the first tasks of their batch show them still running`, 'info');
 	}
 	return output;
 }

@@ -5,6 +5,7 @@ import { nodeErrorOf } from '../../transport/nodeError';
 import { errorItem } from './perItem';
 import { limiter } from '../concurrency';
 import { bodyCopy } from './bodyCopy';
+import { checkPlanJson, seedCheckPlan } from '../waiting/checkPlan';
 import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
 import { keepingIds, prepareAll, submitAll } from './submitAll';
 import { tryMemory, type TryMemory } from './tries';
@@ -194,13 +195,16 @@ async function awaitResults<P, S extends Submitted>(
 	waiting: Waiting | undefined,
 ): Promise<INodeExecutionData[]> {
 	await waiting?.done;
+	// Without waiting, each pending item carries the plan of Check Once's first rounds: the items of
+	// this run are one batch, begun with its first submit's answer (engine/waiting/checkPlan.ts).
+	const batch = plan.wait ? undefined : { at: Math.min(...states.map((s) => s.submitted?.startedAt ?? Infinity)), items: states.length };
 	// Every item's output is built before a failure is thrown, so the error can carry them all.
 	const output: INodeExecutionData[] = [];
 	for (let i = 0; i < states.length; i++) {
 		const state = states[i];
 		// Built already (output or error) when its task finished during the wait.
 		if (!state.output && !state.error && state.submitted) {
-			await buildOutput(plan, state, i);
+			await buildOutput(plan, state, i, batch);
 			if (memory && finished(state)) memory.built(i, state.output!);
 		}
 		if (state.output) output.push(...state.output);
@@ -245,9 +249,9 @@ function finished(state: ItemState<unknown, Submitted>): boolean {
 }
 
 /** The item's output into state.output, or its failure into state.error; never throws. */
-async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: ItemState<P, S>, i: number): Promise<void> {
+async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: ItemState<P, S>, i: number, batch?: Batch): Promise<void> {
 	try {
-		state.output = (await itemOutput(plan, state, i)).map((item) => ({ ...item, pairedItem: { item: i } }));
+		state.output = (await itemOutput(plan, state, i, batch)).map((item) => ({ ...item, pairedItem: { item: i } }));
 	} catch (error) {
 		state.error = error as ItemError;
 		// A failed download is an attempt on a paid result: created, whatever the download did.
@@ -255,16 +259,26 @@ async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: I
 	}
 }
 
+/** The items a run submitted without waiting: when their submits began (epoch ms), how many. */
+interface Batch {
+	at: number;
+	items: number;
+}
+
 async function itemOutput<P, S extends Submitted>(
 	plan: JobPlan<P, S>,
 	state: ItemState<P, S>,
 	i: number,
+	batch?: Batch,
 ): Promise<INodeExecutionData[]> {
 	const submitted = state.submitted as S;
 	const outcome = state.outcome;
 	if (!submitted.taskId) return await plan.succeed(state.prepared as P, submitted, i);
 	const extra = () => plan.describePending?.(state.prepared as P, submitted) ?? {};
-	if (!plan.wait || !outcome) return [{ json: { ...pendingJson(submitted, undefined, 'submitted'), ...extra() } }];
+	if (!plan.wait || !outcome) {
+		const seed = batch ? { checkPlan: checkPlanJson(seedCheckPlan(batch.at, i, batch.items)) } : {};
+		return [{ json: { ...pendingJson(submitted, undefined, 'submitted'), ...extra(), ...seed } }];
+	}
 	if (outcome.kind === 'succeeded') return await plan.succeed(state.prepared as P, submitted, i, outcome.snapshot);
 	return [{ json: { ...pendingJson(submitted, outcome, 'timeout'), ...extra() } }];
 }

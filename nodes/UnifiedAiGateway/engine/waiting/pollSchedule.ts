@@ -87,7 +87,7 @@ export class PollSchedule {
 	/** One more task of the wait; the first √n of each route lead. */
 	add(task: Paced, groupSize = this.expected ?? 1): void {
 		let group = this.groups.get(task.route);
-		if (!group) this.groups.set(task.route, (group = { leaders: [], quota: Math.ceil(Math.sqrt(groupSize)), took: [] }));
+		if (!group) this.groups.set(task.route, (group = { leaders: [], quota: leaderCount(groupSize), took: [] }));
 		// A leader gone (timed out, unreadable) is not replaced: the later tasks follow the rest.
 		if (group.quota === 0) return;
 		group.quota--;
@@ -222,4 +222,53 @@ function finishedLongerThan(took: readonly number[], ageMs: number): number {
 		else low = mid + 1;
 	}
 	return took.length - low;
+}
+
+/** How many of n tasks lead: √n, so the leaders' reads stay a small share of a batch's. */
+export function leaderCount(n: number): number {
+	return Math.ceil(Math.sqrt(Math.max(0, n)));
+}
+
+/*
+ * Reading in rounds. A loop that reads only when it runs (Task → Check Once behind n8n's Wait
+ * node, a trigger's polls) cannot read a task at the moment the schedule above names; at each
+ * round it reads the batch's leaders first (tasks submitted or first seen together are a batch;
+ * √n of them lead, as above), and each other task only if the leaders found finished since its
+ * last reading make it likely done by now. What a task needs from one round to the next is small:
+ * whether it leads, how many leaders its batch has, how many of them had finished at its last
+ * reading and the rounds it was left unread (docs/ARCHITECTURE.md, Check Once and the trigger).
+ */
+export const ROUNDS = {
+	/** A task left unread this many rounds in a row is read in the next, whatever its leaders say. */
+	maxSkipped: 3,
+};
+
+/** What one task carries between rounds. */
+export interface RoundTask {
+	leader: boolean;
+	/** How many of its batch's leaders had finished when it was last read; undefined: never read. */
+	leadersDone?: number;
+	/** Rounds in a row it was not read. */
+	skipped: number;
+}
+
+/** How many of a batch's `leaders` have finished, `open` of them being still open. */
+export function leadersDoneCount(leaders: number, open: number): number {
+	return Math.min(leaders, Math.max(0, leaders - open));
+}
+
+/**
+ * Whether a task is read this round, once its batch's `leaders` have been (`doneNow` of them
+ * finished now). A leader always is, and so is a task among the slowest of its batch (no more than
+ * `tailSurvival` of the leaders still open, as the wait reads its tail), a task left unread
+ * `maxSkipped` rounds, and a task whose chance of having finished since its last reading (the
+ * leaders that finished since, among those still open then) reaches `findChance`: the wait's half
+ * for Check Once, where a task found a round later delays only the batch's end if it is the last;
+ * any leader's news for the trigger (`findChance` 0), where each task's own lateness counts.
+ */
+export function readThisRound(task: RoundTask, leaders: number, doneNow: number, findChance: number = SCHEDULE.findChance): boolean {
+	if (task.leader || task.skipped >= ROUNDS.maxSkipped || leaders - doneNow <= SCHEDULE.tailSurvival * leaders) return true;
+	const then = Math.min(task.leadersDone ?? 0, leaders);
+	const chance = (doneNow - then) / (leaders - then);
+	return chance > 0 && chance >= findChance;
 }
