@@ -8,7 +8,13 @@ import type {
 } from 'n8n-workflow';
 
 import { readPastedKey } from '../nodes/UnifiedAiGateway/transport/secrets';
-import { BASE_URL_FIELDS, checkBaseUrl, keyOrigins, normaliseOrigin, originOf } from '../nodes/UnifiedAiGateway/transport/urls';
+import {
+	BASE_URL_FIELDS,
+	checkBaseUrl,
+	keyOrigins,
+	normaliseOrigin,
+	originOf,
+} from '../nodes/UnifiedAiGateway/transport/urls';
 
 export class UnifiedAiGatewayApi implements ICredentialType {
 	name = 'unifiedAiGatewayApi';
@@ -32,7 +38,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://gateway.example.com/v1',
 			description:
-				'Address of the gateway (http:// or https://, no query string, no user:pass@). With or without the trailing /v1 and slash: both work. The API key is sent to this origin and the Alt Base URL\'s only.',
+				"Address of the gateway (http:// or https://, no query string, no user:pass@). With or without the trailing /v1 and slash: both work. The API key is sent to this origin and the Alt Base URL's only.",
 		},
 		{
 			displayName: 'Alt Base URL',
@@ -59,7 +65,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to connect even if the gateway\'s TLS certificate cannot be verified (self-signed, expired, issued for another host). Applies to the Base URL and Alt Base URL only, never to the hosts result files come from. Safer: trust the gateway\'s CA on the n8n host with NODE_EXTRA_CA_CERTS.',
+				"Whether to connect even if the gateway's TLS certificate cannot be verified (self-signed, expired, issued for another host). Applies to the Base URL and Alt Base URL only, never to the hosts result files come from. Safer: trust the gateway's CA on the n8n host with NODE_EXTRA_CA_CERTS.",
 		},
 	];
 
@@ -91,7 +97,9 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		const baseURL = isTest ? normaliseOrigin(requestOptions.baseURL) : requestOptions.baseURL;
 		const target = originOf(baseURL !== undefined ? new URL(url, baseURL).href : url);
 		if (!target || !keyOrigins(credentials).has(target)) {
-			throw new Error('The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.');
+			throw new Error(
+				'The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.',
+			);
 		}
 		const { key, problem: keyProblem } = readPastedKey(credentials.apiKey);
 		if (keyProblem) throw new Error(`${keyProblem}. Nothing was sent.`);
@@ -131,7 +139,8 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 				properties: {
 					key: 'error.code',
 					value: 'invalid_api_key',
-					message: 'The gateway says the API key is invalid (401). Copy the key again from the gateway\'s key page.',
+					message:
+						"The gateway says the API key is invalid (401). Copy the key again from the gateway's key page.",
 				},
 			},
 			{

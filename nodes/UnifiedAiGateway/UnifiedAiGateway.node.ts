@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESOURCES } from './actions/resources';
@@ -9,7 +14,10 @@ export class UnifiedAiGateway implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Unified AI Gateway',
 		name: 'unifiedAiGateway',
-		icon: { light: 'file:../../icons/unifiedAiGateway.svg', dark: 'file:../../icons/unifiedAiGateway.dark.svg' },
+		icon: {
+			light: 'file:../../icons/unifiedAiGateway.svg',
+			dark: 'file:../../icons/unifiedAiGateway.dark.svg',
+		},
 		group: ['transform'],
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',

@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { pollBalanceBelow } from './balanceEvent';
@@ -9,11 +14,16 @@ export class UnifiedAiGatewayTrigger implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Unified AI Gateway Trigger',
 		name: 'unifiedAiGatewayTrigger',
-		icon: { light: 'file:../../icons/unifiedAiGateway.svg', dark: 'file:../../icons/unifiedAiGateway.dark.svg' },
+		icon: {
+			light: 'file:../../icons/unifiedAiGateway.svg',
+			dark: 'file:../../icons/unifiedAiGateway.dark.svg',
+		},
 		group: ['trigger'],
 		version: 1,
-		subtitle: '={{ $parameter["event"] === "balanceBelow" ? "Balance below " + $parameter["threshold"] : "Task finished" }}',
-		description: 'Starts the workflow when gateway tasks submitted elsewhere finish, or when the balance runs low',
+		subtitle:
+			'={{ $parameter["event"] === "balanceBelow" ? "Balance below " + $parameter["threshold"] : "Task finished" }}',
+		description:
+			'Starts the workflow when gateway tasks submitted elsewhere finish, or when the balance runs low',
 		defaults: { name: 'Unified AI Gateway Trigger' },
 		polling: true,
 		inputs: [],

@@ -1,6 +1,11 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { balanceJson, readComparableBalance, type Balance, type BalanceKind } from '../UnifiedAiGateway/api/account';
+import {
+	balanceJson,
+	readComparableBalance,
+	type Balance,
+	type BalanceKind,
+} from '../UnifiedAiGateway/api/account';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { readBalanceState, writeBalanceState } from './state';
 
@@ -13,7 +18,9 @@ function itemJson(balance: Balance, threshold: number, below: boolean): IDataObj
  * has been at or above the threshold in between. Unlimited quota never fires. A failed balance
  * call throws (n8n shows it as a failed poll), it is never an empty poll.
  */
-export async function pollBalanceBelow(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollBalanceBelow(
+	ctx: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const kind = ctx.getNodeParameter('balanceType', 'token') as BalanceKind;
 	const threshold = readTriggerNumber(ctx, 'balanceThreshold', 'threshold', 1);
 	const balance = await readComparableBalance(ctx, kind);

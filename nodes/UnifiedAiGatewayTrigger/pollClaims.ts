@@ -98,7 +98,8 @@ export function startPollTurn(ctx: IPollFunctions, startedAt: number): PollTurn 
 				if (done) held.deliveries.set(id, { done, at: Date.now(), confirmed: false });
 			}
 			const excess = held.deliveries.size - POLL_CLAIMS.maxDeliveries;
-			if (excess > 0) [...held.deliveries.keys()].slice(0, excess).forEach((id) => held.deliveries.delete(id));
+			if (excess > 0)
+				[...held.deliveries.keys()].slice(0, excess).forEach((id) => held.deliveries.delete(id));
 		},
 		end() {
 			for (const [id, owner] of held.claims) if (owner === token) held.claims.delete(id);

@@ -74,7 +74,11 @@ export function writeTaskState(ctx: IPollFunctions, state: TaskFinishedState): v
 }
 
 /** Whether the balance was below the threshold at the last poll; a new kind or threshold starts over. */
-export function readBalanceState(ctx: IPollFunctions, kind: BalanceKind, threshold: number): BalanceBelowState {
+export function readBalanceState(
+	ctx: IPollFunctions,
+	kind: BalanceKind,
+	threshold: number,
+): BalanceBelowState {
 	const saved = plainCopy<BalanceBelowState>(nodeData(ctx).balanceBelow);
 	if (saved && saved.kind === kind && saved.threshold === threshold) return saved;
 	return { kind, threshold, below: false };

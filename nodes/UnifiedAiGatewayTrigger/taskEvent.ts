@@ -6,8 +6,17 @@ import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import { taskIdProblem } from '../UnifiedAiGateway/api/tasks/taskIds';
 import { mapLimited } from '../UnifiedAiGateway/engine/concurrency';
-import { leaderCount, leadersDoneCount, readThisRound } from '../UnifiedAiGateway/engine/waiting/pollSchedule';
-import { passFault, readTaskOnce, readTasksOnce, type PassRead } from '../UnifiedAiGateway/engine/waiting/taskReads';
+import {
+	leaderCount,
+	leadersDoneCount,
+	readThisRound,
+} from '../UnifiedAiGateway/engine/waiting/pollSchedule';
+import {
+	passFault,
+	readTaskOnce,
+	readTasksOnce,
+	type PassRead,
+} from '../UnifiedAiGateway/engine/waiting/taskReads';
 import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
@@ -58,9 +67,13 @@ function readSettings(ctx: IPollFunctions): Settings {
 	for (const id of ids) {
 		const problem = taskIdProblem(id);
 		if (problem) {
-			throw new NodeOperationError(ctx.getNode(), `Task IDs: ${JSON.stringify(id.slice(0, 80))} ${problem}`, {
-				description: 'Remove it from Task IDs. Nothing was requested.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Task IDs: ${JSON.stringify(id.slice(0, 80))} ${problem}`,
+				{
+					description: 'Remove it from Task IDs. Nothing was requested.',
+				},
+			);
 		}
 	}
 	const download = ctx.getNodeParameter('download', false) as boolean;
@@ -71,7 +84,12 @@ function readSettings(ctx: IPollFunctions): Settings {
 		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
 		windowMinutes: readTriggerNumber(ctx, 'triggerTimeoutMinutes', 'timeoutMinutes', 30),
 		download: download
-			? { route, binaryProperty: String(ctx.getNodeParameter('options.binaryPropertyOutput', 'data') || 'data') }
+			? {
+					route,
+					binaryProperty: String(
+						ctx.getNodeParameter('options.binaryPropertyOutput', 'data') || 'data',
+					),
+				}
 			: undefined,
 	};
 }
@@ -82,13 +100,20 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 	const taskId = settings.ids[0];
 	if (!taskId) {
 		throw new NodeOperationError(ctx.getNode(), 'Task IDs is empty', {
-			description: 'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
+			description:
+				'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
 		});
 	}
-	const read = await readTaskOnce(ctx, { taskId, route: settings.route, language: settings.language }, 0);
+	const read = await readTaskOnce(
+		ctx,
+		{ taskId, route: settings.route, language: settings.language },
+		0,
+	);
 	if (read.kind === 'fault') throw read.error;
 	const { snapshot } = read;
-	return [[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)]];
+	return [
+		[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)],
+	];
 }
 
 /**
@@ -101,7 +126,9 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
  * rest are read first next poll. A task is never left unread more than ROUNDS.maxSkipped polls in
  * a row. Tasks another running poll of this node is handling are left to it (pollClaims.ts).
  */
-export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+export async function pollTaskFinished(
+	ctx: IPollFunctions,
+): Promise<INodeExecutionData[][] | null> {
 	const budget = pollBudget(ctx);
 	const turn = startPollTurn(ctx, budget.startedAt);
 	try {
@@ -118,7 +145,11 @@ export async function pollTaskFinished(ctx: IPollFunctions): Promise<INodeExecut
  */
 const TRIGGER_FIND_CHANCE = 0;
 
-async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: PollTurn): Promise<INodeExecutionData[][] | null> {
+async function pollWithinBudget(
+	ctx: IPollFunctions,
+	budget: PollBudget,
+	turn: PollTurn,
+): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(ctx);
 	const state = readTaskState(ctx, settings.route);
 	const now = Date.now();
@@ -132,12 +163,16 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 	for (const id of fresh.slice(0, leaderCount(fresh.length))) tasks[id].leader = true;
 	state.tasks = tasks; // ids no longer in the list are forgotten here
 	turn.merge(tasks);
-	const timedOut = (watched: WatchedTask) => Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
-	const byLastCheck = (a: string, b: string) => (tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
+	const timedOut = (watched: WatchedTask) =>
+		Date.now() - watched.firstSeenAt >= settings.windowMinutes * 60_000;
+	const byLastCheck = (a: string, b: string) =>
+		(tasks[a].checkedAt ?? 0) - (tasks[b].checkedAt ?? 0);
 	const open = turn.claim(settings.ids.filter((id) => !tasks[id].done));
 	// Each batch's leaders (a batch of an older state has none: its tasks are all read).
 	const leadersOf = new Map<number, string[]>();
-	for (const id of settings.ids) if (tasks[id].leader) leadersOf.set(tasks[id].firstSeenAt, [...(leadersOf.get(tasks[id].firstSeenAt) ?? []), id]);
+	for (const id of settings.ids)
+		if (tasks[id].leader)
+			leadersOf.set(tasks[id].firstSeenAt, [...(leadersOf.get(tasks[id].firstSeenAt) ?? []), id]);
 	const reads: PassRead[] = [];
 	const asked: string[] = [];
 	const readNow = async (ids: string[]) => {
@@ -145,7 +180,12 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		// budget is asked first next poll; an answer the budget cut short is the budget's, not the gateway's.
 		const pass = await readTasksOnce(
 			ctx,
-			ids.map((id) => ({ taskId: id, route: settings.route, language: settings.language, doubtful: tasks[id].errors ?? 0 })),
+			ids.map((id) => ({
+				taskId: id,
+				route: settings.route,
+				language: settings.language,
+				doubtful: tasks[id].errors ?? 0,
+			})),
 			{ deadlineAt: budget.deadlineAt, minReadMs: MIN_QUERY_MS, concurrency: QUERY_CONCURRENCY },
 		);
 		for (const [index, read] of pass.entries()) {
@@ -155,19 +195,30 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 			const watched = tasks[ids[index]];
 			watched.checkedAt = read.checkedAt;
 			// The policy's count of doubtful answers in a row, kept between polls (a transient fault leaves it).
-			if (read.kind === 'read' || (read.kind === 'fault' && read.fault === 'doubtful')) watched.errors = read.doubtful;
+			if (read.kind === 'read' || (read.kind === 'fault' && read.fault === 'doubtful'))
+				watched.errors = read.doubtful;
 		}
 	};
 	const finishedNow = (id: string) => {
 		const index = asked.indexOf(id);
 		const read = index < 0 ? undefined : reads[index];
-		return tasks[id].done !== undefined || (read?.kind === 'read' && read.snapshot.state !== 'pending');
+		return (
+			tasks[id].done !== undefined || (read?.kind === 'read' && read.snapshot.state !== 'pending')
+		);
 	};
 	// First the leaders, the tasks of batches without any, and tasks about to time out (read once more).
-	const first = open.filter((id) => tasks[id].leader || !leadersOf.has(tasks[id].firstSeenAt) || timedOut(tasks[id])).sort(byLastCheck);
+	const first = open
+		.filter(
+			(id) => tasks[id].leader || !leadersOf.has(tasks[id].firstSeenAt) || timedOut(tasks[id]),
+		)
+		.sort(byLastCheck);
 	await readNow(first);
 	const doneNow = new Map<number, number>();
-	for (const [batch, leaders] of leadersOf) doneNow.set(batch, leadersDoneCount(leaders.length, leaders.filter((id) => !finishedNow(id)).length));
+	for (const [batch, leaders] of leadersOf)
+		doneNow.set(
+			batch,
+			leadersDoneCount(leaders.length, leaders.filter((id) => !finishedNow(id)).length),
+		);
 	const leadersOfTask = (id: string) => leadersOf.get(tasks[id].firstSeenAt)?.length ?? 0;
 	const doneOf = (id: string) => doneNow.get(tasks[id].firstSeenAt) ?? 0;
 	// The chance it finished since its last reading: the leaders that finished since, of those open then.
@@ -175,10 +226,16 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		const then = Math.min(tasks[id].leadersDone ?? 0, leadersOfTask(id));
 		return then >= leadersOfTask(id) ? 1 : (doneOf(id) - then) / (leadersOfTask(id) - then);
 	};
-	const roundOf = (id: string) => ({ leader: false, leadersDone: tasks[id].leadersDone, skipped: tasks[id].skipped ?? 0 });
+	const roundOf = (id: string) => ({
+		leader: false,
+		leadersDone: tasks[id].leadersDone,
+		skipped: tasks[id].skipped ?? 0,
+	});
 	const firstSet = new Set(first);
 	const second = open.filter((id) => !firstSet.has(id));
-	const due = second.filter((id) => readThisRound(roundOf(id), leadersOfTask(id), doneOf(id), TRIGGER_FIND_CHANCE));
+	const due = second.filter((id) =>
+		readThisRound(roundOf(id), leadersOfTask(id), doneOf(id), TRIGGER_FIND_CHANCE),
+	);
 	const dueSet = new Set(due);
 	await readNow(due.sort((a, b) => chance(b) - chance(a) || byLastCheck(a, b)));
 	// Left unread by the rule (not by the budget): counted, so none waits more than ROUNDS.maxSkipped polls.
@@ -207,7 +264,8 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 		tasks[id].doneAt = Date.now();
 		emittedIds.push(id);
 	};
-	const downloads: Array<{ id: string; slot: number; snapshot: TaskSnapshot; json: IDataObject }> = [];
+	const downloads: Array<{ id: string; slot: number; snapshot: TaskSnapshot; json: IDataObject }> =
+		[];
 	for (const [index, read] of reads.entries()) {
 		const id = asked[index];
 		const watched = tasks[id];
@@ -220,7 +278,12 @@ async function pollWithinBudget(ctx: IPollFunctions, budget: PollBudget, turn: P
 			if (snapshot.state !== 'pending') {
 				const wanted = snapshot.state === 'succeeded' || settings.includeFailures;
 				const json = snapshotJson(snapshot, settings.route, watched);
-				if (wanted && settings.download && snapshot.state === 'succeeded' && snapshot.urls.length > 0) {
+				if (
+					wanted &&
+					settings.download &&
+					snapshot.state === 'succeeded' &&
+					snapshot.urls.length > 0
+				) {
 					downloads.push({ id, slot: emitted.push(undefined) - 1, snapshot, json });
 					continue;
 				}

@@ -4,11 +4,20 @@ import { DownloadError } from '../UnifiedAiGateway/engine/files/downloads';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
-import { DEFAULT_MIME_TYPE, rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import {
+	DEFAULT_MIME_TYPE,
+	rawJson,
+	resultFile,
+	taskJson,
+} from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
 /** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
-export function snapshotJson(snapshot: TaskSnapshot, route: QueryRoute, watched?: WatchedTask): IDataObject {
+export function snapshotJson(
+	snapshot: TaskSnapshot,
+	route: QueryRoute,
+	watched?: WatchedTask,
+): IDataObject {
 	return {
 		...taskJson(snapshot),
 		queryRoute: route,
@@ -18,7 +27,11 @@ export function snapshotJson(snapshot: TaskSnapshot, route: QueryRoute, watched?
 }
 
 /** A task the gateway kept refusing to read (task_not_exist and the like). */
-export function queryFailedJson(taskId: string, route: QueryRoute, watched: WatchedTask): IDataObject {
+export function queryFailedJson(
+	taskId: string,
+	route: QueryRoute,
+	watched: WatchedTask,
+): IDataObject {
 	return {
 		taskId,
 		status: watched.lastStatus ?? 'unknown',
@@ -30,7 +43,12 @@ export function queryFailedJson(taskId: string, route: QueryRoute, watched: Watc
 	};
 }
 
-export function timeoutJson(taskId: string, route: QueryRoute, watched: WatchedTask, windowMinutes: number): IDataObject {
+export function timeoutJson(
+	taskId: string,
+	route: QueryRoute,
+	watched: WatchedTask,
+	windowMinutes: number,
+): IDataObject {
 	const last = watched.lastStatus
 		? `last status '${watched.lastStatus}'${watched.lastProgress !== undefined ? ` at ${watched.lastProgress}%` : ''}`
 		: 'no status read yet';
@@ -81,11 +99,16 @@ export async function finishedItem(
 			paid: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 			...(deadlineAt === undefined
 				? {}
-				: { deadlineAt, deadlineName: "the trigger's poll budget", timeoutMs: Math.max(1_000, deadlineAt - Date.now()) }),
+				: {
+						deadlineAt,
+						deadlineName: "the trigger's poll budget",
+						timeoutMs: Math.max(1_000, deadlineAt - Date.now()),
+					}),
 		});
 		if (file instanceof DownloadError) failed.push(file);
 		else {
-			binary[index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`] = file.binary;
+			binary[index === 0 ? download.binaryProperty : `${download.binaryProperty}_${index + 1}`] =
+				file.binary;
 			if (file.from) deliveredFrom.push(file.from);
 		}
 	}
@@ -95,5 +118,8 @@ export async function finishedItem(
 	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
 	if (failed.length === 0) return { json: from, ...kept };
 	const downloadError = [failed[0].message, failed[0].description].filter(Boolean).join('\n');
-	return { json: { ...from, downloadError, failedUrls: failed.map((error) => error.url) }, ...kept };
+	return {
+		json: { ...from, downloadError, failedUrls: failed.map((error) => error.url) },
+		...kept,
+	};
 }

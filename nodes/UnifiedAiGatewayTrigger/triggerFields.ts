@@ -51,7 +51,10 @@ export const triggerProperties: INodeProperties[] = [
 		description: 'Where to read the tasks. A task is known on the route and host that created it.',
 		displayOptions: task,
 	},
-	{ ...TASK_LANGUAGE, displayOptions: { show: { event: ['taskFinished'], queryRoute: ['generic'] } } },
+	{
+		...TASK_LANGUAGE,
+		displayOptions: { show: { event: ['taskFinished'], queryRoute: ['generic'] } },
+	},
 	{
 		displayName: 'Include Failures',
 		name: 'includeFailures',
@@ -80,7 +83,9 @@ export const triggerProperties: INodeProperties[] = [
 		displayOptions: task,
 	},
 	optionsField({ event: ['taskFinished'] }, [
-		binaryOutputOption('The output binary field for the first file (with Download Files on); further files of the same task go to <field>_2, <field>_3, ...'),
+		binaryOutputOption(
+			'The output binary field for the first file (with Download Files on); further files of the same task go to <field>_2, <field>_3, ...',
+		),
 		...downloadLimitOptions('any'),
 	]),
 	{
@@ -98,7 +103,7 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { numberPrecision: 4 },
 		default: 1,
 		description:
-			'Emit once when the remaining balance goes below this amount (in the gateway\'s unit: USD, CNY or tokens), and again only after it has been back at or above it. Unlimited quota never fires.',
+			"Emit once when the remaining balance goes below this amount (in the gateway's unit: USD, CNY or tokens), and again only after it has been back at or above it. Unlimited quota never fires.",
 		displayOptions: balance,
 	},
 ];

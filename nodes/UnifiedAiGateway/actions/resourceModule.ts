@@ -3,7 +3,10 @@ import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import type { OperationModule } from './types';
 
 /** One operation of a resource: its entry in the Operation menu and its module (fields and execute). */
-export type OperationEntry = [option: INodePropertyOptions & { value: string }, module: OperationModule];
+export type OperationEntry = [
+	option: INodePropertyOptions & { value: string },
+	module: OperationModule,
+];
 
 /**
  * A resource as the node lists it (actions/resources.ts): its operations by value, and its fields

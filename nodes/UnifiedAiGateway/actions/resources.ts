@@ -15,10 +15,25 @@ export const RESOURCES: Array<{
 	description: string;
 	module: { operations: Record<string, OperationModule>; description: INodeProperties[] };
 }> = [
-	{ name: 'Image', value: 'image', description: 'Generate and edit images (GPT Image, Nano Banana, Gemini)', module: image },
-	{ name: 'Video', value: 'video', description: 'Generate videos (Grok, Veo, Sora, Seedance)', module: video },
+	{
+		name: 'Image',
+		value: 'image',
+		description: 'Generate and edit images (GPT Image, Nano Banana, Gemini)',
+		module: image,
+	},
+	{
+		name: 'Video',
+		value: 'video',
+		description: 'Generate videos (Grok, Veo, Sora, Seedance)',
+		module: video,
+	},
 	{ name: 'Text', value: 'text', description: 'Chat with a text model', module: text },
-	{ name: 'File', value: 'file', description: 'Upload images for use as reference URLs', module: file },
+	{
+		name: 'File',
+		value: 'file',
+		description: 'Upload images for use as reference URLs',
+		module: file,
+	},
 	{ name: 'Task', value: 'task', description: 'Read, wait for and download tasks', module: task },
 	{ name: 'Account', value: 'account', description: 'Balance and model list', module: account },
 ];

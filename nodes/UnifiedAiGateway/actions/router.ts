@@ -3,13 +3,19 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { RESOURCES } from './resources';
 
-export async function router(this: IExecuteFunctions, continueOnFail: boolean): Promise<INodeExecutionData[]> {
+export async function router(
+	this: IExecuteFunctions,
+	continueOnFail: boolean,
+): Promise<INodeExecutionData[]> {
 	const items = this.getInputData();
 	const resource = this.getNodeParameter('resource', 0) as string;
 	const operation = this.getNodeParameter('operation', 0) as string;
 	const handler = RESOURCES.find((r) => r.value === resource)?.module.operations[operation];
 	if (!handler) {
-		throw new NodeOperationError(this.getNode(), `The operation '${operation}' of resource '${resource}' is not supported`);
+		throw new NodeOperationError(
+			this.getNode(),
+			`The operation '${operation}' of resource '${resource}' is not supported`,
+		);
 	}
 	return await handler.execute.call(this, { items, continueOnFail });
 }

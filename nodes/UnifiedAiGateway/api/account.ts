@@ -11,7 +11,11 @@ const PATHS: Record<BalanceKind, string> = { token: '/v1/balance', user: '/v1/us
 /** The two balances a user can pick, for every field that asks which one (guard, trigger). */
 export const BALANCE_KIND_OPTIONS = [
 	{ name: 'Token Balance', value: 'token', description: "This API key's quota (GET /v1/balance)" },
-	{ name: 'User Balance', value: 'user', description: 'The whole account behind the key (GET /v1/user/balance)' },
+	{
+		name: 'User Balance',
+		value: 'user',
+		description: 'The whole account behind the key (GET /v1/user/balance)',
+	},
 ];
 
 export interface Balance {
@@ -23,11 +27,21 @@ export interface Balance {
 }
 
 /** Reads a balance record (docs/gateway-contract.md §2.2); `success: false`, even with HTTP 200, is an error. */
-export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIndex?: number): Promise<Balance> {
+export async function readBalance(
+	ctx: GatewayContext,
+	kind: BalanceKind,
+	itemIndex?: number,
+): Promise<Balance> {
 	const action = kind === 'token' ? 'checking the token balance' : 'checking the user balance';
-	const { body } = await gatewayRequest.call(ctx, { method: 'GET', path: PATHS[kind], action, itemIndex });
+	const { body } = await gatewayRequest.call(ctx, {
+		method: 'GET',
+		path: PATHS[kind],
+		action,
+		itemIndex,
+	});
 	if (body.success === false) {
-		const said = typeof body.message === 'string' && body.message ? body.message : 'no reason given';
+		const said =
+			typeof body.message === 'string' && body.message ? body.message : 'no reason given';
 		throw new NodeApiError(ctx.getNode(), body as JsonObject, {
 			message: `The gateway could not read the ${kind} balance: ${said}`,
 			description:
@@ -38,7 +52,8 @@ export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIn
 		});
 	}
 	const unlimited = body.unlimited_quota === true;
-	const number = (v: unknown) => (typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : null);
+	const number = (v: unknown) =>
+		typeof v === 'number' ? v : typeof v === 'string' && v !== '' ? Number(v) : null;
 	return {
 		kind,
 		unlimited,
@@ -52,13 +67,21 @@ export async function readBalance(ctx: GatewayContext, kind: BalanceKind, itemIn
  * A balance to compare amounts with (the trigger's Balance Below, the spend guard): unlimited,
  * or a numeric remaining amount; an answer of success without one is an error.
  */
-export async function readComparableBalance(ctx: GatewayContext, kind: BalanceKind, itemIndex?: number): Promise<Balance> {
+export async function readComparableBalance(
+	ctx: GatewayContext,
+	kind: BalanceKind,
+	itemIndex?: number,
+): Promise<Balance> {
 	const balance = await readBalance(ctx, kind, itemIndex);
 	if (!balance.unlimited && (balance.remaining === null || !Number.isFinite(balance.remaining))) {
-		throw new NodeOperationError(ctx.getNode(), `The gateway's ${kind} balance answer has no remaining amount`, {
-			description: `It answered success without a numeric remain_balance: ${JSON.stringify(balance.raw).slice(0, 300)}`,
-			itemIndex,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The gateway's ${kind} balance answer has no remaining amount`,
+			{
+				description: `It answered success without a numeric remain_balance: ${JSON.stringify(balance.raw).slice(0, 300)}`,
+				itemIndex,
+			},
+		);
 	}
 	return balance;
 }
@@ -77,6 +100,10 @@ export function balanceJson(balance: Balance): IDataObject {
 	};
 }
 
-export async function balanceOperation(this: IExecuteFunctions, kind: BalanceKind, itemIndex: number) {
+export async function balanceOperation(
+	this: IExecuteFunctions,
+	kind: BalanceKind,
+	itemIndex: number,
+) {
 	return balanceJson(await readBalance(this, kind, itemIndex));
 }

@@ -12,16 +12,18 @@ export async function postChatCompletion(
 	ctx: IExecuteFunctions,
 	call: { body: IDataObject; model: string; stream: boolean; timeoutMs: number; itemIndex: number },
 ): Promise<{ body: IDataObject; headers: IDataObject }> {
-	const { body, headers } = await namingModelsOffered(ctx, call.model, call.itemIndex, () => gatewayRequest.call(ctx, {
-		method: 'POST',
-		path: '/v1/chat/completions',
-		body: call.body,
-		model: call.model,
-		action: `asking model '${call.model}'`,
-		billed: true,
-		stream: call.stream,
-		timeoutMs: call.timeoutMs,
-		itemIndex: call.itemIndex,
-	}));
+	const { body, headers } = await namingModelsOffered(ctx, call.model, call.itemIndex, () =>
+		gatewayRequest.call(ctx, {
+			method: 'POST',
+			path: '/v1/chat/completions',
+			body: call.body,
+			model: call.model,
+			action: `asking model '${call.model}'`,
+			billed: true,
+			stream: call.stream,
+			timeoutMs: call.timeoutMs,
+			itemIndex: call.itemIndex,
+		}),
+	);
 	return { body, headers };
 }

@@ -23,7 +23,9 @@ interface ChoiceState {
 }
 
 function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 const NOT_RETURNED =
@@ -78,10 +80,12 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 				break;
 			}
 			for (const key of ['id', 'created', 'model', 'system_fingerprint']) {
-				if (top[key] === undefined && chunk[key] !== undefined && chunk[key] !== null) top[key] = chunk[key];
+				if (top[key] === undefined && chunk[key] !== undefined && chunk[key] !== null)
+					top[key] = chunk[key];
 			}
 			if (asObject(chunk.usage)) usage = chunk.usage as IDataObject;
-			for (const raw of Array.isArray(chunk.choices) ? chunk.choices : []) addDelta(choices, asObject(raw));
+			for (const raw of Array.isArray(chunk.choices) ? chunk.choices : [])
+				addDelta(choices, asObject(raw));
 		}
 	} catch (error) {
 		// The socket closed or reset mid-answer; judged below, since a finished answer may
@@ -92,7 +96,8 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 	}
 	if (failure) throw failure;
 
-	const allFinished = choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null);
+	const allFinished =
+		choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null);
 	if (!done && !allFinished) {
 		if (events === 0 && reader.strayText.trim() !== '') {
 			throw new ChatStreamError(
@@ -104,7 +109,10 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 		// The network code goes in the description: n8n replaces a message that names one
 		// (ECONNRESET...) with its own generic text, which would hide the cut-off.
 		const code = (broken as { code?: unknown }).code;
-		throw cutOff('the connection closed before the end', typeof code === 'string' ? `Connection error: ${code}.\n` : '');
+		throw cutOff(
+			'the connection closed before the end',
+			typeof code === 'string' ? `Connection error: ${code}.\n` : '',
+		);
 	}
 	return {
 		id: top.id ?? null,
@@ -139,6 +147,8 @@ function addDelta(choices: Map<number, ChoiceState>, choice: IDataObject | undef
 	if (typeof delta.role === 'string' && delta.role) state.role = delta.role;
 	if (typeof delta.content === 'string') state.content += delta.content;
 	// Reasoning models (DeepSeek and the like) stream their thinking beside the answer.
-	if (typeof delta.reasoning_content === 'string') state.reasoning = (state.reasoning ?? '') + delta.reasoning_content;
-	if (typeof choice.finish_reason === 'string' && choice.finish_reason) state.finishReason = choice.finish_reason;
+	if (typeof delta.reasoning_content === 'string')
+		state.reasoning = (state.reasoning ?? '') + delta.reasoning_content;
+	if (typeof choice.finish_reason === 'string' && choice.finish_reason)
+		state.finishReason = choice.finish_reason;
 }

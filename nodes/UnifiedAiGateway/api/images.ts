@@ -6,7 +6,10 @@ import { namingModelsOffered } from './models';
 
 export type ImageEndpoint = 'generate' | 'edit';
 
-const PATHS: Record<ImageEndpoint, string> = { generate: '/v1/images/generations', edit: '/v1/images/edits' };
+const PATHS: Record<ImageEndpoint, string> = {
+	generate: '/v1/images/generations',
+	edit: '/v1/images/edits',
+};
 
 /**
  * POST /v1/images/generations or /v1/images/edits, on the main or the alt host
@@ -15,19 +18,28 @@ const PATHS: Record<ImageEndpoint, string> = { generate: '/v1/images/generations
  */
 export async function postImageJob(
 	ctx: IExecuteFunctions,
-	job: { endpoint: ImageEndpoint; host: GatewayHost; body: IDataObject; model: string; sync: boolean; itemIndex: number },
+	job: {
+		endpoint: ImageEndpoint;
+		host: GatewayHost;
+		body: IDataObject;
+		model: string;
+		sync: boolean;
+		itemIndex: number;
+	},
 ): Promise<IDataObject> {
-	const { body } = await namingModelsOffered(ctx, job.model, job.itemIndex, () => gatewayRequest.call(ctx, {
-		method: 'POST',
-		host: job.host,
-		path: PATHS[job.endpoint],
-		body: job.body,
-		// A sync model holds the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s).
-		timeoutMs: job.sync ? SYNC_IMAGE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
-		action: `submitting the image ${job.endpoint === 'edit' ? 'edit' : 'generation'}`,
-		billed: true,
-		model: job.model,
-		itemIndex: job.itemIndex,
-	}));
+	const { body } = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
+		gatewayRequest.call(ctx, {
+			method: 'POST',
+			host: job.host,
+			path: PATHS[job.endpoint],
+			body: job.body,
+			// A sync model holds the connection until the image exists (docs/gateway-contract.md §4.4: at least 300 s).
+			timeoutMs: job.sync ? SYNC_IMAGE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
+			action: `submitting the image ${job.endpoint === 'edit' ? 'edit' : 'generation'}`,
+			billed: true,
+			model: job.model,
+			itemIndex: job.itemIndex,
+		}),
+	);
 	return body;
 }

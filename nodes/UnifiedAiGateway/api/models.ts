@@ -39,7 +39,9 @@ export async function listGatewayModels(
 			id: m.id as string,
 			...kindOf(m),
 			ownedBy: typeof m.owned_by === 'string' ? m.owned_by : undefined,
-			endpointTypes: Array.isArray(m.supported_endpoint_types) ? m.supported_endpoint_types.map(String) : [],
+			endpointTypes: Array.isArray(m.supported_endpoint_types)
+				? m.supported_endpoint_types.map(String)
+				: [],
 		}))
 		.sort((a, b) => a.id.localeCompare(b.id));
 }
@@ -54,7 +56,9 @@ function modelsOnce(ctx: GatewayContext, itemIndex: number): Promise<GatewayMode
 	let read = modelsOfRun.get(ctx);
 	if (!read) {
 		// Best effort: one GET, not retried, short; its failure never replaces the refusal it explains.
-		read = listGatewayModels(ctx, itemIndex, { retries: false, timeoutMs: 15_000 }).catch(() => undefined);
+		read = listGatewayModels(ctx, itemIndex, { retries: false, timeoutMs: 15_000 }).catch(
+			() => undefined,
+		);
 		modelsOfRun.set(ctx, read);
 	}
 	return read;
@@ -66,7 +70,12 @@ function modelsOnce(ctx: GatewayContext, itemIndex: number): Promise<GatewayMode
  * its description starts with the models of the same kind (text, image, video) the key can use,
  * read from GET /v1/models. The refusal (created: no) is thrown as it was, with or without the list.
  */
-export async function namingModelsOffered<T>(ctx: GatewayContext, model: string, itemIndex: number, send: () => Promise<T>): Promise<T> {
+export async function namingModelsOffered<T>(
+	ctx: GatewayContext,
+	model: string,
+	itemIndex: number,
+	send: () => Promise<T>,
+): Promise<T> {
 	// Settled rather than caught: the transport's error is passed on unchanged, only its description grows.
 	const outcome = await send().then(
 		(value) => ({ ok: true as const, value }),
@@ -76,7 +85,10 @@ export async function namingModelsOffered<T>(ctx: GatewayContext, model: string,
 	const refused = outcome.error;
 	if (refused instanceof GatewayRequestError && refused.rule === MODEL_NOT_OFFERED) {
 		const models = await modelsOnce(ctx, itemIndex);
-		if (models) refused.description = [offeredLine(models, model), refused.description].filter(Boolean).join('\n');
+		if (models)
+			refused.description = [offeredLine(models, model), refused.description]
+				.filter(Boolean)
+				.join('\n');
 	}
 	throw outcome.error;
 }
@@ -86,6 +98,9 @@ function offeredLine(models: GatewayModel[], model: string): string {
 	const { group } = modelKind(model, []);
 	const others = models.filter((m) => m.group === group && m.id !== model).map((m) => m.id);
 	if (others.length === 0) return `GET /v1/models lists no other ${group} model for this key.`;
-	const more = others.length > NAMED_MODELS ? ` and ${others.length - NAMED_MODELS} more (Account → List Models)` : '';
+	const more =
+		others.length > NAMED_MODELS
+			? ` and ${others.length - NAMED_MODELS} more (Account → List Models)`
+			: '';
 	return `${group[0].toUpperCase()}${group.slice(1)} models this key can use (GET /v1/models): ${others.slice(0, NAMED_MODELS).join(', ')}${more}.`;
 }

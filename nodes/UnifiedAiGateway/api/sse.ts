@@ -48,7 +48,10 @@ export class SseReader {
 				this.event = undefined;
 				return undefined;
 			}
-			const event: SseEvent = { data: this.data.join('\n'), ...(this.event ? { event: this.event } : {}) };
+			const event: SseEvent = {
+				data: this.data.join('\n'),
+				...(this.event ? { event: this.event } : {}),
+			};
 			this.data = [];
 			this.event = undefined;
 			return event;

@@ -21,9 +21,17 @@ export interface UploadedImage extends IDataObject {
 }
 
 /** POST /v1/uploads/images (docs/gateway-contract.md §4.11): the gateway takes reference images as URLs, not data. */
-export async function uploadImage(ctx: IExecuteFunctions, image: UploadFile, itemIndex: number): Promise<UploadedImage> {
+export async function uploadImage(
+	ctx: IExecuteFunctions,
+	image: UploadFile,
+	itemIndex: number,
+): Promise<UploadedImage> {
 	const form = new FormData();
-	form.append('file', new Blob([image.buffer as unknown as BlobPart], { type: image.mimeType }), image.fileName);
+	form.append(
+		'file',
+		new Blob([image.buffer as unknown as BlobPart], { type: image.mimeType }),
+		image.fileName,
+	);
 	const { body } = await gatewayRequest.call(ctx, {
 		method: 'POST',
 		path: '/v1/uploads/images',

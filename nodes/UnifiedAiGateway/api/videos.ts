@@ -10,18 +10,26 @@ import { namingModelsOffered } from './models';
  */
 export async function postVideoJob(
 	ctx: IExecuteFunctions,
-	job: { path: string; body: IDataObject | FormData; model: string; timeoutMs: number; itemIndex: number },
+	job: {
+		path: string;
+		body: IDataObject | FormData;
+		model: string;
+		timeoutMs: number;
+		itemIndex: number;
+	},
 ): Promise<IDataObject> {
-	const response = await namingModelsOffered(ctx, job.model, job.itemIndex, () => gatewayRequest.call(ctx, {
-		method: 'POST',
-		path: job.path,
-		body: job.body,
-		action: 'submitting the video job',
-		billed: true,
-		charge: 'the video pre-charge',
-		model: job.model,
-		timeoutMs: job.timeoutMs,
-		itemIndex: job.itemIndex,
-	}));
+	const response = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
+		gatewayRequest.call(ctx, {
+			method: 'POST',
+			path: job.path,
+			body: job.body,
+			action: 'submitting the video job',
+			billed: true,
+			charge: 'the video pre-charge',
+			model: job.model,
+			timeoutMs: job.timeoutMs,
+			itemIndex: job.itemIndex,
+		}),
+	);
 	return response.body;
 }

@@ -6,7 +6,9 @@ export type HintType = 'info' | 'warning';
 export const MAX_HINT_LENGTH = 120;
 
 interface HintSink {
-	addExecutionHints?: (...hints: Array<{ message: string; type?: HintType; location?: 'outputPane' }>) => void;
+	addExecutionHints?: (
+		...hints: Array<{ message: string; type?: HintType; location?: 'outputPane' }>
+	) => void;
 }
 
 /**

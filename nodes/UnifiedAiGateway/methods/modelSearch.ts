@@ -1,4 +1,8 @@
-import type { ILoadOptionsFunctions, INodeListSearchItems, INodeListSearchResult } from 'n8n-workflow';
+import type {
+	ILoadOptionsFunctions,
+	INodeListSearchItems,
+	INodeListSearchResult,
+} from 'n8n-workflow';
 
 import { listGatewayModels, type GatewayModel } from '../api/models';
 import { findModel, type ModelGroup } from '../registry/models';
@@ -15,16 +19,27 @@ function entry(m: GatewayModel, group: ModelGroup): INodeListSearchItems {
 	const description = guessed
 		? `Neither its name nor the gateway's tags say whether this is a text, image or video model; it is listed under each`
 		: findModel(m.id)?.description;
-	return { name: guessed ? `${m.id} (${UNKNOWN_KIND})` : m.id, value: m.id, ...(description ? { description } : {}) };
+	return {
+		name: guessed ? `${m.id} (${UNKNOWN_KIND})` : m.id,
+		value: m.id,
+		...(description ? { description } : {}),
+	};
 }
 
 function searcher(group: ModelGroup) {
-	return async function (this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {
+	return async function (
+		this: ILoadOptionsFunctions,
+		filter?: string,
+	): Promise<INodeListSearchResult> {
 		const needle = (filter ?? '').trim().toLowerCase();
 		const models = await listGatewayModels(this);
 		return {
 			results: models
-				.filter((m) => (m.group === group || m.kindFrom === 'none') && (!needle || m.id.toLowerCase().includes(needle)))
+				.filter(
+					(m) =>
+						(m.group === group || m.kindFrom === 'none') &&
+						(!needle || m.id.toLowerCase().includes(needle)),
+				)
 				.map((m) => entry(m, group)),
 		};
 	};

@@ -13,7 +13,11 @@ export function isPlainObject(value: unknown): value is IDataObject {
 }
 
 /** The field itself; `show` is left out for an entry of an options collection. */
-export function additionalBodyField(name: string, description: string, show?: Record<string, string[]>): INodeProperties {
+export function additionalBodyField(
+	name: string,
+	description: string,
+	show?: Record<string, string[]>,
+): INodeProperties {
 	return {
 		displayName: ADDITIONAL_BODY_LABEL,
 		name,
@@ -39,7 +43,8 @@ export function parseAdditionalBody(
 	example: string,
 	fail: (message: string, description: string) => Error,
 ): IDataObject {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return {};
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return {};
 	const help = `Write a JSON object, for example ${example}.`;
 	let parsed: unknown = value;
 	if (typeof value === 'string') {
@@ -49,7 +54,8 @@ export function parseAdditionalBody(
 			throw fail(`${ADDITIONAL_BODY_LABEL} is not valid JSON: ${(error as Error).message}`, help);
 		}
 	}
-	if (!isPlainObject(parsed)) throw fail(`${ADDITIONAL_BODY_LABEL} must be a JSON object, not ${kindOf(parsed)}`, help);
+	if (!isPlainObject(parsed))
+		throw fail(`${ADDITIONAL_BODY_LABEL} must be a JSON object, not ${kindOf(parsed)}`, help);
 	return parsed;
 }
 
@@ -57,7 +63,10 @@ export function parseAdditionalBody(
 export function mergeBody(base: IDataObject, extra: IDataObject): IDataObject {
 	const out: IDataObject = { ...base };
 	for (const [key, value] of Object.entries(extra)) {
-		out[key] = isPlainObject(out[key]) && isPlainObject(value) ? mergeBody(out[key] as IDataObject, value) : value;
+		out[key] =
+			isPlainObject(out[key]) && isPlainObject(value)
+				? mergeBody(out[key] as IDataObject, value)
+				: value;
 	}
 	return out;
 }
@@ -66,7 +75,8 @@ export function mergeBody(base: IDataObject, extra: IDataObject): IDataObject {
 function collisions(base: IDataObject, extra: IDataObject, path = ''): string[] {
 	return Object.entries(extra).flatMap(([key, value]) => {
 		if (!(key in base)) return [];
-		if (isPlainObject(base[key]) && isPlainObject(value)) return collisions(base[key] as IDataObject, value, `${path}${key}.`);
+		if (isPlainObject(base[key]) && isPlainObject(value))
+			return collisions(base[key] as IDataObject, value, `${path}${key}.`);
 		return [`${path}${key}`];
 	});
 }

@@ -8,7 +8,12 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 
 /** The image types the node reads from binary input (each one the upload route takes, docs/gateway-contract.md §4.11). */
-export const IMAGE_TYPES: readonly ImageType[] = ['image/jpeg', 'image/png', 'image/webp', 'image/gif'];
+export const IMAGE_TYPES: readonly ImageType[] = [
+	'image/jpeg',
+	'image/png',
+	'image/webp',
+	'image/gif',
+];
 
 /** The real type of an image, from its first bytes (a file name or MIME label can lie): engine/files/media.ts's one reading of magic numbers. */
 function sniffImageType(head: Buffer): ImageType | undefined {
@@ -24,7 +29,9 @@ export interface InputImage {
 }
 
 function formatBytes(bytes: number): string {
-	return bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+	return bytes >= 1024 * 1024
+		? `${(bytes / 1024 / 1024).toFixed(1)} MB`
+		: `${Math.ceil(bytes / 1024)} KB`;
 }
 
 /**
@@ -42,12 +49,16 @@ export async function readInputImage(
 	const item = ctx.getInputData()[itemIndex];
 	if (!item?.binary?.[name]) {
 		const available = Object.keys(item?.binary ?? {});
-		throw new NodeOperationError(ctx.getNode(), `${fieldLabel}: the input item has no binary property '${name}'`, {
-			itemIndex,
-			description: available.length
-				? `Binary properties on this item: ${available.join(', ')}.`
-				: 'This item has no binary data. Add a node that reads or downloads the file first.',
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`${fieldLabel}: the input item has no binary property '${name}'`,
+			{
+				itemIndex,
+				description: available.length
+					? `Binary properties on this item: ${available.join(', ')}.`
+					: 'This item has no binary data. Add a node that reads or downloads the file first.',
+			},
+		);
 	}
 	const binary = ctx.helpers.assertBinaryData(itemIndex, name);
 	const buffer = await ctx.helpers.getBinaryDataBuffer(itemIndex, name);
@@ -55,11 +66,18 @@ export async function readInputImage(
 	const sniffed = sniffImageType(buffer.subarray(0, 16));
 	const allowedText = allowed.map((t) => t.replace('image/', '').toUpperCase()).join(', ');
 	if (!sniffed || !allowed.includes(sniffed)) {
-		const real = sniffed ?? (binary.mimeType && !binary.mimeType.startsWith('image/') ? binary.mimeType : 'not a recognised image');
+		const real =
+			sniffed ??
+			(binary.mimeType && !binary.mimeType.startsWith('image/')
+				? binary.mimeType
+				: 'not a recognised image');
 		throw new NodeOperationError(
 			ctx.getNode(),
 			`${fieldLabel}: '${fileName}' is ${real} (${formatBytes(buffer.length)}); the gateway accepts ${allowedText}`,
-			{ itemIndex, description: 'Nothing was sent. Convert the file to an accepted image type and run again.' },
+			{
+				itemIndex,
+				description: 'Nothing was sent. Convert the file to an accepted image type and run again.',
+			},
 		);
 	}
 	if (buffer.length > MAX_IMAGE_BYTES) {

@@ -1,4 +1,9 @@
-import type { IDataObject, IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../engine/concurrency';
@@ -14,7 +19,11 @@ const SEARCH_METHODS: Record<ModelGroup, string> = {
 };
 
 /** The model picker: a searchable list from /v1/models, or any id typed by hand. */
-export function modelLocator(group: ModelGroup, show: Record<string, string[]>, defaultId: string): INodeProperties {
+export function modelLocator(
+	group: ModelGroup,
+	show: Record<string, string[]>,
+	defaultId: string,
+): INodeProperties {
 	return {
 		displayName: 'Model',
 		name: 'modelId',
@@ -41,7 +50,11 @@ export function modelLocator(group: ModelGroup, show: Record<string, string[]>, 
 }
 
 /** The prompt of a generation (image or video): required text, with its own example and help. */
-export function promptField(show: Record<string, string[]>, placeholder: string, description: string): INodeProperties {
+export function promptField(
+	show: Record<string, string[]>,
+	placeholder: string,
+	description: string,
+): INodeProperties {
 	return {
 		displayName: 'Prompt',
 		name: 'prompt',
@@ -93,11 +106,17 @@ export function waitingOptions(defaultMaxWaitMinutes: number): INodeProperties[]
 				{
 					name: 'Return Pending Item',
 					value: 'pending',
-					description: 'Output the task ID with pending: true, to resume later without paying again',
+					description:
+						'Output the task ID with pending: true, to resume later without paying again',
 				},
-				{ name: 'Fail', value: 'fail', description: 'Treat the item as failed (the task ID is in the error)' },
+				{
+					name: 'Fail',
+					value: 'fail',
+					description: 'Treat the item as failed (the task ID is in the error)',
+				},
 			],
-			description: 'What to do when Max Wait passes before the task finishes. Left out: Return Pending Item.',
+			description:
+				'What to do when Max Wait passes before the task finishes. Left out: Return Pending Item.',
 		},
 		{
 			displayName: 'Poll Interval (Seconds)',
@@ -105,30 +124,42 @@ export function waitingOptions(defaultMaxWaitMinutes: number): INodeProperties[]
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: "Seconds between status checks of one task. 0 (or left out) uses the gateway's advised interval for the route (3-5 s for images, 5 s for video).",
+			description:
+				"Seconds between status checks of one task. 0 (or left out) uses the gateway's advised interval for the route (3-5 s for images, 5 s for video).",
 		},
 	];
 }
 
 /** The Waiting collection, its options sorted by name as n8n lists them. */
-export function waitingField(show: IDisplayOptions['show'], options: INodeProperties[]): INodeProperties {
+export function waitingField(
+	show: IDisplayOptions['show'],
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Waiting',
 		name: WAITING_PARAMETER,
 		type: 'collection',
 		placeholder: 'Add Waiting Option',
 		default: {},
-		description: 'How the node waits for its tasks: how long, how often it checks, and what a timeout does. An option left out keeps its default.',
+		description:
+			'How the node waits for its tasks: how long, how often it checks, and what a timeout does. An option left out keeps its default.',
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		displayOptions: { show },
 	};
 }
 
 /** Wait for Result, and its Waiting collection shown while it is on (one definition for all). */
-export function waitFields(show: Record<string, string[]>, defaultMaxWaitMinutes: number, extra: INodeProperties[] = []): INodeProperties[] {
+export function waitFields(
+	show: Record<string, string[]>,
+	defaultMaxWaitMinutes: number,
+	extra: INodeProperties[] = [],
+): INodeProperties[] {
 	return [
 		waitForCompletionField(show),
-		waitingField({ ...show, waitForCompletion: [true] }, [...waitingOptions(defaultMaxWaitMinutes), ...extra]),
+		waitingField({ ...show, waitForCompletion: [true] }, [
+			...waitingOptions(defaultMaxWaitMinutes),
+			...extra,
+		]),
 	];
 }
 
@@ -157,11 +188,21 @@ export function readWaitSettings(
 	const waiting = readWaiting(ctx, 0);
 	// An option left out is its default; one added is checked like every number, also when its
 	// expression gives nothing (the key is there, its value undefined).
-	const seconds = 'pollIntervalSeconds' in waiting ? readNumber(ctx, 'pollIntervalSeconds', 0, { value: waiting.pollIntervalSeconds }) : 0;
-	const minutes = 'maxWaitMinutes' in waiting ? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes }) : defaultMaxWaitMinutes;
+	const seconds =
+		'pollIntervalSeconds' in waiting
+			? readNumber(ctx, 'pollIntervalSeconds', 0, { value: waiting.pollIntervalSeconds })
+			: 0;
+	const minutes =
+		'maxWaitMinutes' in waiting
+			? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes })
+			: defaultMaxWaitMinutes;
 	const onTimeout = waiting.onTimeout ?? 'pending';
 	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
-		throw new NodeOperationError(ctx.getNode(), `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`, { itemIndex: 0 });
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`,
+			{ itemIndex: 0 },
+		);
 	}
 	return {
 		deadlineMs: minutes * 60_000,
@@ -173,7 +214,9 @@ export function readWaitSettings(
 /** Concurrency of the run (item 0's Options value), checked: a text or 0 would stall or break the run. */
 export function readConcurrency(ctx: IExecuteFunctions): number {
 	const options = readOptions(ctx, 0);
-	return 'concurrency' in options ? readNumber(ctx, 'concurrency', 0, { value: options.concurrency }) : DEFAULT_CONCURRENCY;
+	return 'concurrency' in options
+		? readNumber(ctx, 'concurrency', 0, { value: options.concurrency })
+		: DEFAULT_CONCURRENCY;
 }
 
 /** readWaitSettings, or false when Wait for Result is off (the task ids come back at once). */
@@ -187,7 +230,11 @@ export function readWaitForCompletion(
 }
 
 /** Download Files (download): whether the result files become binary data (their limits are in Options). */
-export function downloadField(show: Record<string, string[]>, defaultOn: boolean, what: string): INodeProperties {
+export function downloadField(
+	show: Record<string, string[]>,
+	defaultOn: boolean,
+	what: string,
+): INodeProperties {
 	const download: INodeProperties = {
 		displayName: 'Download Files',
 		name: 'download',
@@ -201,7 +248,9 @@ export function downloadField(show: Record<string, string[]>, defaultOn: boolean
 }
 
 /** The output field of a downloaded file, as an entry of Options. */
-export function binaryOutputOption(hint = 'The name of the output binary field to put the file in (with Download Files on)'): INodeProperties {
+export function binaryOutputOption(
+	hint = 'The name of the output binary field to put the file in (with Download Files on)',
+): INodeProperties {
 	return {
 		displayName: 'Put Output File in Field',
 		name: 'binaryPropertyOutput',
@@ -224,7 +273,10 @@ export const CONCURRENCY_OPTION: INodeProperties = {
  * The Options collection of an operation (operational knobs, as HTTP Request keeps them): its
  * entries sorted by name as n8n lists them. An entry left out keeps its default.
  */
-export function optionsField(show: Record<string, string[]>, options: INodeProperties[]): INodeProperties {
+export function optionsField(
+	show: Record<string, string[]>,
+	options: INodeProperties[],
+): INodeProperties {
 	return {
 		displayName: 'Options',
 		name: OPTIONS_PARAMETER,

@@ -18,12 +18,26 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 	// The default follows where n8n keeps binaries (engine/files/binaryStore.ts): the description says each.
 	const perMode = (mb: number) => {
 		const lower = [
-			...(modeLimitMb(mb, 'database') < mb ? [`${modeLimitMb(mb, 'database')} MB in n8n's database mode (its own limit there)`] : []),
-			...(modeLimitMb(mb, 'memory') < mb ? [`${modeLimitMb(mb, 'memory')} MB while n8n keeps files in memory (1.x's default: set N8N_DEFAULT_BINARY_DATA_MODE=filesystem for more)`] : []),
+			...(modeLimitMb(mb, 'database') < mb
+				? [`${modeLimitMb(mb, 'database')} MB in n8n's database mode (its own limit there)`]
+				: []),
+			...(modeLimitMb(mb, 'memory') < mb
+				? [
+						`${modeLimitMb(mb, 'memory')} MB while n8n keeps files in memory (1.x's default: set N8N_DEFAULT_BINARY_DATA_MODE=filesystem for more)`,
+					]
+				: []),
 		];
-		return lower.length === 0 ? `${mb} MB` : [`${mb} MB where n8n streams files to disk (filesystem mode, 2.x's default) or to S3`, ...lower].join('; ');
+		return lower.length === 0
+			? `${mb} MB`
+			: [
+					`${mb} MB where n8n streams files to disk (filesystem mode, 2.x's default) or to S3`,
+					...lower,
+				].join('; ');
 	};
-	const limit = kind === 'any' ? `${perMode(MAX_FILE_MB.image)} for an image; for a video ${perMode(MAX_FILE_MB.video)}` : perMode(MAX_FILE_MB[kind]);
+	const limit =
+		kind === 'any'
+			? `${perMode(MAX_FILE_MB.image)} for an image; for a video ${perMode(MAX_FILE_MB.video)}`
+			: perMode(MAX_FILE_MB[kind]);
 	return [
 		{
 			displayName: 'Max File Size (MB)',
@@ -52,25 +66,37 @@ export interface DownloadLimits {
 	timeoutMs?: number;
 }
 
-export function readDownloadLimits(ctx: IExecuteFunctions | IPollFunctions, itemIndex: number): DownloadLimits {
+export function readDownloadLimits(
+	ctx: IExecuteFunctions | IPollFunctions,
+	itemIndex: number,
+): DownloadLimits {
 	const poll = !('getInputData' in ctx);
 	// Both nodes keep the limits in their Options collection.
-	const options = (poll
-		? (ctx as IPollFunctions).getNodeParameter(OPTIONS_PARAMETER, {})
-		: (ctx as IExecuteFunctions).getNodeParameter(OPTIONS_PARAMETER, itemIndex, {})) as IDataObject;
+	const options = (
+		poll
+			? (ctx as IPollFunctions).getNodeParameter(OPTIONS_PARAMETER, {})
+			: (ctx as IExecuteFunctions).getNodeParameter(OPTIONS_PARAMETER, itemIndex, {})
+	) as IDataObject;
 	// An option left out is its default; one set (or given by an expression) is checked like every number.
-	const read = (field: 'maxFileSizeMb' | 'downloadTimeoutSeconds', key: string): number | undefined => {
+	const read = (
+		field: 'maxFileSizeMb' | 'downloadTimeoutSeconds',
+		key: string,
+	): number | undefined => {
 		if (options?.[key] === undefined) return undefined;
 		const checked = checkNumber(options[key], NUMBER_LIMITS[field]);
 		if ('problem' in checked) {
 			throw new NodeOperationError(ctx.getNode(), checked.problem, {
 				...(poll ? {} : { itemIndex }),
-				description: 'Nothing was downloaded. If the value comes from an expression, check what it gives.',
+				description:
+					'Nothing was downloaded. If the value comes from an expression, check what it gives.',
 			});
 		}
 		return checked.value > 0 ? checked.value : undefined;
 	};
 	const mb = read('maxFileSizeMb', 'maxFileSizeMb');
 	const seconds = read('downloadTimeoutSeconds', 'downloadTimeoutSeconds');
-	return { maxBytes: mb && Math.round(mb * 1024 * 1024), timeoutMs: seconds && Math.round(seconds * 1000) };
+	return {
+		maxBytes: mb && Math.round(mb * 1024 * 1024),
+		timeoutMs: seconds && Math.round(seconds * 1000),
+	};
 }

@@ -1,7 +1,12 @@
 import type { IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { NUMBER_LIMITS, promptTooLong, type NumberField, type NumberLimit } from '../registry/limits';
+import {
+	NUMBER_LIMITS,
+	promptTooLong,
+	type NumberField,
+	type NumberLimit,
+} from '../registry/limits';
 
 /*
  * What arrives from an expression is untrusted: a number may come as text, empty or NaN, a
@@ -17,7 +22,8 @@ export function kindOf(value: unknown): string {
 
 /** A value as the message shows it: "abc", 1e9, nothing. */
 function shown(value: unknown): string {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return 'empty';
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return 'empty';
 	if (typeof value === 'number') return String(value);
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -30,12 +36,20 @@ function accepts(limit: NumberLimit): string {
 }
 
 /** The number, or the refusal text that names the field, the value and what it takes. */
-export function checkNumber(value: unknown, limit: NumberLimit): { value: number } | { problem: string } {
+export function checkNumber(
+	value: unknown,
+	limit: NumberLimit,
+): { value: number } | { problem: string } {
 	const text = typeof value === 'string' ? value.trim() : undefined;
-	const n = typeof value === 'number' ? value : text !== undefined && text !== '' ? Number(text) : NaN;
-	const refuse = (why: string) => ({ problem: `${limit.label}: ${shown(value)} ${why}; it takes ${accepts(limit)}` });
-	if (value === undefined || value === null || text === '') return refuse('(the field or its expression gave no value)');
-	if (typeof value !== 'number' && text === undefined) return refuse(`is ${kindOf(value)}, not a number`);
+	const n =
+		typeof value === 'number' ? value : text !== undefined && text !== '' ? Number(text) : NaN;
+	const refuse = (why: string) => ({
+		problem: `${limit.label}: ${shown(value)} ${why}; it takes ${accepts(limit)}`,
+	});
+	if (value === undefined || value === null || text === '')
+		return refuse('(the field or its expression gave no value)');
+	if (typeof value !== 'number' && text === undefined)
+		return refuse(`is ${kindOf(value)}, not a number`);
 	if (!Number.isFinite(n)) return refuse('is not a number');
 	if (n === 0 && limit.zeroMeans) return { value: 0 };
 	if (limit.integer && !Number.isInteger(n)) return refuse('is not a whole number');
@@ -53,21 +67,29 @@ export function readNumber(
 	itemIndex: number,
 	given: { name: string; fallback: number } | { value: unknown },
 ): number {
-	const value = 'value' in given ? given.value : ctx.getNodeParameter(given.name, itemIndex, given.fallback);
+	const value =
+		'value' in given ? given.value : ctx.getNodeParameter(given.name, itemIndex, given.fallback);
 	const checked = checkNumber(value, NUMBER_LIMITS[field]);
 	if ('value' in checked) return checked.value;
 	throw new NodeOperationError(ctx.getNode(), checked.problem, {
 		itemIndex,
-		description: 'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
+		description:
+			'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
 	});
 }
 
 /** A number parameter of the trigger, by the same rows and words as the node's. */
-export function readTriggerNumber(ctx: IPollFunctions, field: NumberField, name: string, fallback: number): number {
+export function readTriggerNumber(
+	ctx: IPollFunctions,
+	field: NumberField,
+	name: string,
+	fallback: number,
+): number {
 	const checked = checkNumber(ctx.getNodeParameter(name, fallback), NUMBER_LIMITS[field]);
 	if ('value' in checked) return checked.value;
 	throw new NodeOperationError(ctx.getNode(), checked.problem, {
-		description: 'Nothing was requested. If the value comes from an expression, check what it gives.',
+		description:
+			'Nothing was requested. If the value comes from an expression, check what it gives.',
 	});
 }
 
@@ -77,8 +99,19 @@ export function readTriggerNumber(ctx: IPollFunctions, field: NumberField, name:
  * marks into one class, which n8n's lint refuses.
  */
 const INVISIBLE: Array<[number, number]> = [
-	[0x00ad, 0x00ad], [0x034f, 0x034f], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5], [0x180e, 0x180e],
-	[0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+	[0x00ad, 0x00ad],
+	[0x034f, 0x034f],
+	[0x061c, 0x061c],
+	[0x115f, 0x1160],
+	[0x17b4, 0x17b5],
+	[0x180e, 0x180e],
+	[0x200b, 0x200f],
+	[0x202a, 0x202e],
+	[0x2060, 0x206f],
+	[0x3164, 0x3164],
+	[0xfe00, 0xfe0f],
+	[0xfeff, 0xfeff],
+	[0xffa0, 0xffa0],
 ];
 
 /** Nothing but white space and characters that show nothing. */
@@ -96,13 +129,28 @@ function showsNothing(text: string): boolean {
  * once invisible characters are removed, within MAX_PROMPT_CHARS. An object or a list is refused
  * rather than sent as "[object Object]" or "cat,dog".
  */
-export function checkPrompt(value: unknown, label = 'Prompt'): { value: string } | { problem: string } {
-	if (value !== undefined && value !== null && typeof value !== 'string' && typeof value !== 'number') {
-		return { problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}` };
+export function checkPrompt(
+	value: unknown,
+	label = 'Prompt',
+): { value: string } | { problem: string } {
+	if (
+		value !== undefined &&
+		value !== null &&
+		typeof value !== 'string' &&
+		typeof value !== 'number'
+	) {
+		return {
+			problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}`,
+		};
 	}
 	const text = value === undefined || value === null ? '' : String(value).trim();
 	if (showsNothing(text)) {
-		return { problem: text === '' ? `${label} is empty` : `${label} holds only invisible characters (zero-width or blank)` };
+		return {
+			problem:
+				text === ''
+					? `${label} is empty`
+					: `${label} holds only invisible characters (zero-width or blank)`,
+		};
 	}
 	const tooLong = promptTooLong(text.length);
 	return tooLong ? { problem: tooLong } : { value: text };

@@ -28,7 +28,9 @@ const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url']);
 function optionName(value: string | number | boolean, multipliers: Multipliers): string {
 	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
 	const text = String(value);
-	const name = CAPITAL_VALUES.has(text) ? text.toUpperCase() : text.split('_').map(capitalised).join(' ');
+	const name = CAPITAL_VALUES.has(text)
+		? text.toUpperCase()
+		: text.split('_').map(capitalised).join(' ');
 	const factor = multipliers?.[text];
 	return factor !== undefined && factor !== 1 ? `${name} (${factor}× Price)` : name;
 }
@@ -39,8 +41,12 @@ function describe(key: string, rule: FieldRule): string | undefined {
 	const parts = [
 		rule.description,
 		numeric ? `Takes ${rangeText(rule)}` : undefined,
-		rule.plausibleMax !== undefined ? `Above ${rule.plausibleMax} needs Allow Unusual Values` : undefined,
-		rule.suggest ? 'The list holds the usual values; for another, switch the field to Expression and type it: it is sent as typed' : undefined,
+		rule.plausibleMax !== undefined
+			? `Above ${rule.plausibleMax} needs Allow Unusual Values`
+			: undefined,
+		rule.suggest
+			? 'The list holds the usual values; for another, switch the field to Expression and type it: it is sent as typed'
+			: undefined,
 		key.includes('.') ? `Sent as ${key}` : undefined,
 	];
 	const sentences = parts.filter((part): part is string => Boolean(part));
@@ -50,9 +56,21 @@ function describe(key: string, rule: FieldRule): string | undefined {
 }
 
 /** One rule as an n8n field: a list for fixed values, a switch, a number for ranges, else text. */
-function ruleProperty(name: string, key: string, rule: FieldRule, multipliers: Multipliers): INodeProperties {
+function ruleProperty(
+	name: string,
+	key: string,
+	rule: FieldRule,
+	multipliers: Multipliers,
+): INodeProperties {
 	const type = typeOf(rule);
-	const fallback = type === 'options' ? rule.values?.[0] : type === 'number' ? (rule.min ?? 0) : type === 'boolean' ? false : '';
+	const fallback =
+		type === 'options'
+			? rule.values?.[0]
+			: type === 'number'
+				? (rule.min ?? 0)
+				: type === 'boolean'
+					? false
+					: '';
 	const property: INodeProperties = {
 		displayName: registryFieldLabel(key, rule),
 		name,
@@ -62,8 +80,12 @@ function ruleProperty(name: string, key: string, rule: FieldRule, multipliers: M
 		...(rule.required ? { required: true } : {}),
 	};
 	if (type === 'options') {
-		property.options = allowedValues(rule).map((value) => ({ name: optionName(value, multipliers), value }));
-		if (rule.omit !== undefined) property.options.unshift({ name: 'Channel Default (Not Sent)', value: rule.omit });
+		property.options = allowedValues(rule).map((value) => ({
+			name: optionName(value, multipliers),
+			value,
+		}));
+		if (rule.omit !== undefined)
+			property.options.unshift({ name: 'Channel Default (Not Sent)', value: rule.omit });
 	}
 	if (type === 'number') {
 		property.typeOptions = {
@@ -76,7 +98,12 @@ function ruleProperty(name: string, key: string, rule: FieldRule, multipliers: M
 }
 
 /** The operation's conditions, then: these ids, this host (ids on two hosts), the rule's routes. */
-function conditions(set: RegistryFieldSet, rule?: FieldRule, ids?: string[], host?: GatewayHost): Record<string, string[]> {
+function conditions(
+	set: RegistryFieldSet,
+	rule?: FieldRule,
+	ids?: string[],
+	host?: GatewayHost,
+): Record<string, string[]> {
 	return {
 		...set.show,
 		...(ids ? { [set.modelCondition ?? 'modelId']: ids } : {}),
@@ -85,7 +112,11 @@ function conditions(set: RegistryFieldSet, rule?: FieldRule, ids?: string[], hos
 	};
 }
 
-function optionsCollection(set: RegistryFieldSet, variant: OptionsVariant, displayOptions: IDisplayOptions): INodeProperties {
+function optionsCollection(
+	set: RegistryFieldSet,
+	variant: OptionsVariant,
+	displayOptions: IDisplayOptions,
+): INodeProperties {
 	return {
 		// Not "Options": that collection holds the operation's knobs (params/commonFields.ts).
 		displayName: 'Model Options',
@@ -110,11 +141,19 @@ function optionsCollection(set: RegistryFieldSet, variant: OptionsVariant, displ
  */
 export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 	const variants = registryVariants(set);
-	const keyOrder = [...new Set([...set.models, set.unknownModel ?? {}].flatMap((m) => Object.keys(m.fields?.[set.operation] ?? {})))];
+	const keyOrder = [
+		...new Set(
+			[...set.models, set.unknownModel ?? {}].flatMap((m) =>
+				Object.keys(m.fields?.[set.operation] ?? {}),
+			),
+		),
+	];
 	const modelCondition = set.modelCondition ?? 'modelId';
 	const knownIds = [...new Set(set.models.map((m) => m.id))];
 	const display = (ids: string[], rule?: FieldRule, host?: GatewayHost): IDisplayOptions =>
-		ids.length > 0 ? { show: conditions(set, rule, ids, host) } : { show: conditions(set, rule), hide: { [modelCondition]: knownIds } };
+		ids.length > 0
+			? { show: conditions(set, rule, ids, host) }
+			: { show: conditions(set, rule), hide: { [modelCondition]: knownIds } };
 	const known = variants.fields.filter((v) => v.ids.length > 0);
 	const unknown = variants.fields.filter((v) => v.ids.length === 0);
 	return [
@@ -133,9 +172,19 @@ export function registryProperties(set: RegistryFieldSet): INodeProperties[] {
 		),
 		...known
 			.sort((a, b) => keyOrder.indexOf(a.key) - keyOrder.indexOf(b.key))
-			.map((v) => ({ ...ruleProperty(v.name, v.key, v.rule, v.multipliers), displayOptions: display(v.ids, v.rule, v.host) })),
-		...variants.options.filter((v) => v.ids.length > 0).map((v) => optionsCollection(set, v, display(v.ids, undefined, v.host))),
-		...unknown.map((v) => ({ ...ruleProperty(v.name, v.key, v.rule, v.multipliers), displayOptions: display([], v.rule) })),
-		...variants.options.filter((v) => v.ids.length === 0).map((v) => optionsCollection(set, v, display([]))),
+			.map((v) => ({
+				...ruleProperty(v.name, v.key, v.rule, v.multipliers),
+				displayOptions: display(v.ids, v.rule, v.host),
+			})),
+		...variants.options
+			.filter((v) => v.ids.length > 0)
+			.map((v) => optionsCollection(set, v, display(v.ids, undefined, v.host))),
+		...unknown.map((v) => ({
+			...ruleProperty(v.name, v.key, v.rule, v.multipliers),
+			displayOptions: display([], v.rule),
+		})),
+		...variants.options
+			.filter((v) => v.ids.length === 0)
+			.map((v) => optionsCollection(set, v, display([]))),
 	];
 }

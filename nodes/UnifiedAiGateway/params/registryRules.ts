@@ -1,4 +1,9 @@
-import { multiHostIds, type FieldRule, type ModelOperation, type ModelSpec } from '../registry/models';
+import {
+	multiHostIds,
+	type FieldRule,
+	type ModelOperation,
+	type ModelSpec,
+} from '../registry/models';
 import { valueMultipliers } from '../registry/prices';
 import type { GatewayHost } from '../transport/urls';
 
@@ -58,7 +63,8 @@ export interface RegistryFieldSet {
 export type RulePlacement = 'fixed' | 'field' | 'option';
 
 export function placementOf(set: RegistryFieldSet, rule: FieldRule): RulePlacement {
-	if (set.sendSingleValues && rule.values?.length === 1 && rule.default !== undefined) return 'fixed';
+	if (set.sendSingleValues && rule.values?.length === 1 && rule.default !== undefined)
+		return 'fixed';
 	if (set.optionsCollection && rule.default === undefined) return 'option';
 	return 'field';
 }
@@ -68,7 +74,13 @@ export type RuleType = 'options' | 'boolean' | 'number' | 'string';
 export function typeOf(rule: FieldRule): RuleType {
 	if (rule.values) return 'options';
 	if (typeof rule.default === 'boolean') return 'boolean';
-	if (typeof rule.default === 'number' || rule.integer || rule.min !== undefined || rule.max !== undefined) return 'number';
+	if (
+		typeof rule.default === 'number' ||
+		rule.integer ||
+		rule.min !== undefined ||
+		rule.max !== undefined
+	)
+		return 'number';
 	return 'string';
 }
 
@@ -118,7 +130,12 @@ export interface RegistryVariants {
 	/** The set's former names with the variant each now is (names whose variant is gone are left out). */
 	formerNames: Array<{ name: string; variant: FieldVariant }>;
 	/** The parameter a row reads a key from (`id` undefined: the unknown-model rules). */
-	fieldOf(id: string | undefined, host: GatewayHost | undefined, key: string, rule: FieldRule): FieldVariant | undefined;
+	fieldOf(
+		id: string | undefined,
+		host: GatewayHost | undefined,
+		key: string,
+		rule: FieldRule,
+	): FieldVariant | undefined;
 	optionsOf(id: string | undefined, host: GatewayHost | undefined): OptionsVariant | undefined;
 }
 
@@ -133,9 +150,20 @@ export interface RegistryVariants {
  * A row appended to the registry therefore never renames an existing parameter (a saved
  * workflow keeps its values); it only adds names for the rules it brings.
  */
-function variantTag(id: string | undefined, host?: GatewayHost, routes?: readonly string[]): string {
-	const words = [...(id ? id.split(/[^A-Za-z0-9]+/) : ['other', 'models']), ...(host ? [host] : []), ...(routes ? [routes[0]] : [])];
-	return words.filter(Boolean).map((word, i) => (i === 0 ? word : capitalised(word))).join('');
+function variantTag(
+	id: string | undefined,
+	host?: GatewayHost,
+	routes?: readonly string[],
+): string {
+	const words = [
+		...(id ? id.split(/[^A-Za-z0-9]+/) : ['other', 'models']),
+		...(host ? [host] : []),
+		...(routes ? [routes[0]] : []),
+	];
+	return words
+		.filter(Boolean)
+		.map((word, i) => (i === 0 ? word : capitalised(word)))
+		.join('');
 }
 
 const lookupKey = (...parts: unknown[]) => JSON.stringify(parts);
@@ -152,16 +180,28 @@ function buildVariants(set: RegistryFieldSet): RegistryVariants {
 		taken.add(name);
 		return name;
 	};
-	const addRow = (id: string | undefined, rowHost: GatewayHost | undefined, row: Pick<ModelSpec, 'fields' | 'price'>) => {
+	const addRow = (
+		id: string | undefined,
+		rowHost: GatewayHost | undefined,
+		row: Pick<ModelSpec, 'fields' | 'price'>,
+	) => {
 		const host = id !== undefined && multiHost.includes(id) ? rowHost : undefined;
 		const rules = spreadRules(row.fields?.[set.operation]);
 		for (const [key, rule] of rules) {
 			if (placementOf(set, rule) !== 'field') continue;
-			const multipliers = id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule));
+			const multipliers =
+				id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule));
 			const signature = lookupKey(id === undefined, key, rule, multipliers, host);
 			let variant = fields.get(signature);
 			if (!variant) {
-				variant = { name: nameFor(registryParameterName(set, key), () => variantTag(id, host, rule.routes)), key, rule, multipliers, ids: [], host };
+				variant = {
+					name: nameFor(registryParameterName(set, key), () => variantTag(id, host, rule.routes)),
+					key,
+					rule,
+					multipliers,
+					ids: [],
+					host,
+				};
 				fields.set(signature, variant);
 			}
 			if (id !== undefined && !variant.ids.includes(id)) variant.ids.push(id);
@@ -169,12 +209,23 @@ function buildVariants(set: RegistryFieldSet): RegistryVariants {
 		}
 		const entries = rules
 			.filter(([, rule]) => placementOf(set, rule) === 'option')
-			.map(([key, rule]): OptionsEntry => [key, rule, id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule))]);
+			.map(
+				([key, rule]): OptionsEntry => [
+					key,
+					rule,
+					id === undefined ? undefined : valueMultipliers(row.price, key, allowedValues(rule)),
+				],
+			);
 		if (entries.length === 0 || !set.optionsCollection) return;
 		const signature = lookupKey(id === undefined, entries, host);
 		let variant = options.get(signature);
 		if (!variant) {
-			variant = { name: nameFor(set.optionsCollection.name, () => variantTag(id, host), true), entries, ids: [], host };
+			variant = {
+				name: nameFor(set.optionsCollection.name, () => variantTag(id, host), true),
+				entries,
+				ids: [],
+				host,
+			};
 			options.set(signature, variant);
 		}
 		if (id !== undefined && !variant.ids.includes(id)) variant.ids.push(id);
@@ -183,7 +234,12 @@ function buildVariants(set: RegistryFieldSet): RegistryVariants {
 	for (const model of set.models) addRow(model.id, model.host, model);
 	if (set.unknownModel) addRow(undefined, undefined, set.unknownModel);
 	const variantOf = ({ key, id, route }: FormerName) =>
-		[...fields.values()].find((v) => v.key === key && v.ids.includes(id) && (route === undefined || v.rule.routes?.includes(route) === true));
+		[...fields.values()].find(
+			(v) =>
+				v.key === key &&
+				v.ids.includes(id) &&
+				(route === undefined || v.rule.routes?.includes(route) === true),
+		);
 	return {
 		fields: [...fields.values()],
 		options: [...options.values()],
@@ -191,7 +247,8 @@ function buildVariants(set: RegistryFieldSet): RegistryVariants {
 			const variant = variantOf(former);
 			return variant ? [{ name: former.name, variant }] : [];
 		}),
-		fieldOf: (id, host, key, rule) => fieldByRow.get(lookupKey(id, id === undefined ? undefined : host, key, rule)),
+		fieldOf: (id, host, key, rule) =>
+			fieldByRow.get(lookupKey(id, id === undefined ? undefined : host, key, rule)),
 		optionsOf: (id, host) => optionsByRow.get(lookupKey(id, id === undefined ? undefined : host)),
 	};
 }
@@ -210,13 +267,19 @@ export function registryVariants(set: RegistryFieldSet): RegistryVariants {
 
 /** The field's label: the rule's, else the key's last part in Title Case. */
 export function registryFieldLabel(key: string, rule: FieldRule): string {
-	return rule.label ?? words(key.split('.').pop() ?? key).map(capitalised).join(' ');
+	return (
+		rule.label ??
+		words(key.split('.').pop() ?? key)
+			.map(capitalised)
+			.join(' ')
+	);
 }
 
 /** "a whole number from 1 to 4", "a number of at least 0": what a numeric rule takes. */
 export function rangeText(rule: FieldRule): string {
 	const kind = rule.integer ? 'a whole number' : 'a number';
-	if (rule.min !== undefined && rule.max !== undefined) return `${kind} from ${rule.min} to ${rule.max}`;
+	if (rule.min !== undefined && rule.max !== undefined)
+		return `${kind} from ${rule.min} to ${rule.max}`;
 	if (rule.min !== undefined) return `${kind} of at least ${rule.min}`;
 	if (rule.max !== undefined) return `${kind} of at most ${rule.max}`;
 	return kind;
@@ -235,8 +298,12 @@ export function routeRules(rule: FieldRule): FieldRule[] {
 }
 
 /** Every (key, rule) of a row's rules with route variants spread out. */
-export function spreadRules(rules: Record<string, FieldRule> | undefined): Array<[string, FieldRule]> {
-	return Object.entries(rules ?? {}).flatMap(([key, rule]) => routeRules(rule).map((r): [string, FieldRule] => [key, r]));
+export function spreadRules(
+	rules: Record<string, FieldRule> | undefined,
+): Array<[string, FieldRule]> {
+	return Object.entries(rules ?? {}).flatMap(([key, rule]) =>
+		routeRules(rule).map((r): [string, FieldRule] => [key, r]),
+	);
 }
 
 /** Why a value was refused, for the resource to word (its messages are part of its contract). */
@@ -253,7 +320,10 @@ export interface ValueRefusal {
 	hint?: string;
 }
 
-type Checked = { value?: string | number | boolean; refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'> };
+type Checked = {
+	value?: string | number | boolean;
+	refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'>;
+};
 
 /** The switch that lets a value past a rule's plausibility bound (video is pre-charged by duration, so a typo costs money: docs/gateway-contract.md §8). */
 export const ALLOW_UNUSUAL_LABEL = 'Allow Unusual Values';
@@ -276,7 +346,14 @@ export function checkRuleValue(rule: FieldRule, given: unknown, allowUnusual = f
 	const value = typeof given === 'string' ? given.trim() : given;
 	if (value === undefined || value === null || value === '') {
 		// A field whose absence is billed at a costly default is never left out (FieldRule.required).
-		return rule.required ? { refusal: { reason: 'required', accepts: typeOf(rule) === 'number' ? rangeText(rule) : 'a value' } } : {};
+		return rule.required
+			? {
+					refusal: {
+						reason: 'required',
+						accepts: typeOf(rule) === 'number' ? rangeText(rule) : 'a value',
+					},
+				}
+			: {};
 	}
 	const type = typeOf(rule);
 	if (type === 'number') {
@@ -288,7 +365,8 @@ export function checkRuleValue(rule: FieldRule, given: unknown, allowUnusual = f
 			(rule.min === undefined || n >= rule.min) &&
 			(rule.max === undefined || n <= rule.max);
 		if (!fits) return { refusal: { reason: 'range', accepts: rangeText(rule) } };
-		if (rule.plausibleMax !== undefined && n > rule.plausibleMax && !allowUnusual) return { refusal: unusual(rule.plausibleMax) };
+		if (rule.plausibleMax !== undefined && n > rule.plausibleMax && !allowUnusual)
+			return { refusal: unusual(rule.plausibleMax) };
 		return { value: n };
 	}
 	const text = String(value);
@@ -306,7 +384,9 @@ export function checkRuleValue(rule: FieldRule, given: unknown, allowUnusual = f
 			}
 			return { value: text };
 		}
-		const otherCase = allowedValues(rule).find((v) => String(v).toLowerCase() === text.toLowerCase());
+		const otherCase = allowedValues(rule).find(
+			(v) => String(v).toLowerCase() === text.toLowerCase(),
+		);
 		const hint = otherCase !== undefined ? `Case matters: write '${otherCase}'.` : undefined;
 		return { refusal: { reason: 'values', accepts: allowedValues(rule).join(', '), hint } };
 	}

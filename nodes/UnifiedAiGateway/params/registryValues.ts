@@ -48,7 +48,8 @@ type Place = { field: FieldVariant } | { options: OptionsVariant; key: string; r
 
 /** "Size (size_gptImage25)", "Options → Size (imageOptions_nanoBanana.size)": what the user sees and the parameter. */
 function placeName(place: Place): string {
-	if ('field' in place) return `${registryFieldLabel(place.field.key, place.field.rule)} (${place.field.name})`;
+	if ('field' in place)
+		return `${registryFieldLabel(place.field.key, place.field.rule)} (${place.field.name})`;
 	return `Options → ${registryFieldLabel(place.key, place.rule)} (${place.options.name}.${place.key})`;
 }
 
@@ -61,7 +62,12 @@ function isChanged(ctx: IExecuteFunctions, place: Place): boolean {
 	const parameters = ctx.getNode().parameters;
 	if ('options' in place) {
 		const collection = parameters[place.options.name] as IDataObject | undefined;
-		return collection !== undefined && collection !== null && typeof collection === 'object' && collection[place.key] !== undefined;
+		return (
+			collection !== undefined &&
+			collection !== null &&
+			typeof collection === 'object' &&
+			collection[place.key] !== undefined
+		);
 	}
 	const value = parameters[place.field.name];
 	const { rule } = place.field;
@@ -81,7 +87,9 @@ function placesOf(set: RegistryFieldSet, key: string): Place[] {
 }
 
 const samePlace = (a: Place, b: Place) =>
-	'field' in a ? 'field' in b && a.field === b.field : 'options' in b && a.options === b.options && a.key === b.key;
+	'field' in a
+		? 'field' in b && a.field === b.field
+		: 'options' in b && a.options === b.options && a.key === b.key;
 
 /**
  * With the model from an expression every model's variants are shown, so a user may fill the
@@ -92,7 +100,14 @@ const samePlace = (a: Place, b: Place) =>
  * (an expression choosing among them per item) are each read by their own model; a key the
  * item's model does not take is not sent, as its field would be hidden for a fixed model.
  */
-function refuseOtherModelsValue(ctx: IExecuteFunctions, itemIndex: number, set: RegistryFieldSet, modelId: string, key: string, own: Place): void {
+function refuseOtherModelsValue(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	set: RegistryFieldSet,
+	modelId: string,
+	key: string,
+	own: Place,
+): void {
 	if (isChanged(ctx, own)) return;
 	const other = placesOf(set, key).find((place) => !samePlace(place, own) && isChanged(ctx, place));
 	if (!other) return;
@@ -119,7 +134,11 @@ const isExpression = (value: unknown) => typeof value === 'string' && value.star
  * from an expression n8n shows that field too and fills in its default: that default is no saved
  * value.
  */
-function formerNameOf(ctx: IExecuteFunctions, set: RegistryFieldSet, field: FieldVariant): string | undefined {
+function formerNameOf(
+	ctx: IExecuteFunctions,
+	set: RegistryFieldSet,
+	field: FieldVariant,
+): string | undefined {
 	const variants = registryVariants(set);
 	const former = variants.formerNames.find((f) => f.variant === field);
 	if (!former) return undefined;
@@ -128,21 +147,32 @@ function formerNameOf(ctx: IExecuteFunctions, set: RegistryFieldSet, field: Fiel
 	if (saved === undefined || saved === null || saved === '') return undefined;
 	if (set.routeParameter && isExpression(parameters[set.routeParameter])) return undefined;
 	const owner = variants.fields.find((v) => v.name === former.name);
-	if (owner && isModelFromExpression(ctx, set) && String(saved) === String(owner.rule.default ?? owner.rule.omit ?? '')) return undefined;
+	if (
+		owner &&
+		isModelFromExpression(ctx, set) &&
+		String(saved) === String(owner.rule.default ?? owner.rule.omit ?? '')
+	)
+		return undefined;
 	return isChanged(ctx, { field }) ? undefined : former.name;
 }
 
 /** Runs that were told a former name was read (once per run and name). */
 const HINTED = new WeakMap<object, Set<string>>();
 
-function hintFormerName(ctx: IExecuteFunctions, field: FieldVariant, formerName: string, value: unknown): void {
+function hintFormerName(
+	ctx: IExecuteFunctions,
+	field: FieldVariant,
+	formerName: string,
+	value: unknown,
+): void {
 	const told = HINTED.get(ctx) ?? new Set<string>();
 	if (told.has(formerName)) return;
 	told.add(formerName);
 	HINTED.set(ctx, told);
 	const label = registryFieldLabel(field.key, field.rule);
 	// The value is what may be long: it is cut to what the line leaves (the field's own name is in the error texts).
-	const line = (shown: string) => `${label}: sent ${shown}, saved under its former name ${formerName}; set ${label} to send another value`;
+	const line = (shown: string) =>
+		`${label}: sent ${shown}, saved under its former name ${formerName}; set ${label} to send another value`;
 	const text = JSON.stringify(value);
 	const room = MAX_HINT_LENGTH - line('').length;
 	addHint(ctx, line(text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 0))}…`));
@@ -170,7 +200,9 @@ export function readRegistryValues(
 	const id = known ? modelId : undefined;
 	const host = known ? row?.host : undefined;
 	const collection = variants.optionsOf(id, host);
-	const options = collection ? ((ctx.getNodeParameter(collection.name, itemIndex, {}) ?? {}) as IDataObject) : {};
+	const options = collection
+		? ((ctx.getNodeParameter(collection.name, itemIndex, {}) ?? {}) as IDataObject)
+		: {};
 	const fromExpression = isModelFromExpression(ctx, set);
 	const allowUnusual = set.allowUnusualParameter
 		? (ctx.getNodeParameter(set.allowUnusualParameter, itemIndex, false) as boolean)
@@ -184,27 +216,48 @@ export function readRegistryValues(
 			given = rule.values![0];
 		} else {
 			const field = placement === 'field' ? variants.fieldOf(id, host, key, rule) : undefined;
-			const own: Place | undefined = field ? { field } : collection ? { options: collection, key, rule } : undefined;
+			const own: Place | undefined = field
+				? { field }
+				: collection
+					? { options: collection, key, rule }
+					: undefined;
 			if (!own) continue;
 			formerName = field ? formerNameOf(ctx, set, field) : undefined;
 			// A value saved under the former name is this item's own: no other model's field is in question.
-			if (fromExpression && !formerName) refuseOtherModelsValue(ctx, itemIndex, set, modelId, key, own);
+			if (fromExpression && !formerName)
+				refuseOtherModelsValue(ctx, itemIndex, set, modelId, key, own);
 			// A field hidden in the UI still gets the row's default.
 			if (formerName) given = ctx.getNodeParameter(formerName, itemIndex, '');
-			else given = 'field' in own ? ctx.getNodeParameter(own.field.name, itemIndex, rule.default) : options[key];
+			else
+				given =
+					'field' in own
+						? ctx.getNodeParameter(own.field.name, itemIndex, rule.default)
+						: options[key];
 		}
 		const checked = checkRuleValue(rule, given, allowUnusual);
 		if (checked.refusal) {
-			const where = formerName ? `, saved under its former name ${formerName} (now ${variants.fieldOf(id, host, key, rule)?.name})` : '';
-			throw refuse({ field: `${registryFieldLabel(key, rule)} (${key})${where}`, rule, given, ...checked.refusal });
+			const where = formerName
+				? `, saved under its former name ${formerName} (now ${variants.fieldOf(id, host, key, rule)?.name})`
+				: '';
+			throw refuse({
+				field: `${registryFieldLabel(key, rule)} (${key})${where}`,
+				rule,
+				given,
+				...checked.refusal,
+			});
 		}
 		if (checked.value !== undefined) setPath(body, key, checked.value);
-		if (formerName && checked.value !== undefined) hintFormerName(ctx, variants.fieldOf(id, host, key, rule)!, formerName, checked.value);
+		if (formerName && checked.value !== undefined)
+			hintFormerName(ctx, variants.fieldOf(id, host, key, rule)!, formerName, checked.value);
 	}
 	// A value that only means something beside another (gpt-image-2 resolution with a ratio size).
 	for (const [key, rule] of spreadRules(rules)) {
 		const partner = rule.onlyWith && body[rule.onlyWith.key];
-		if (rule.onlyWith && !(typeof partner === 'string' && new RegExp(rule.onlyWith.pattern).test(partner))) delete body[key];
+		if (
+			rule.onlyWith &&
+			!(typeof partner === 'string' && new RegExp(rule.onlyWith.pattern).test(partner))
+		)
+			delete body[key];
 	}
 	return body;
 }

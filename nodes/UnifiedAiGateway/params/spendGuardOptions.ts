@@ -23,7 +23,14 @@ const VIDEO_PRICES: INodeProperties = {
 			displayName: 'Price',
 			name: 'prices',
 			values: [
-				{ displayName: 'Model', name: 'model', type: 'string', default: '', placeholder: 'sora-2', description: 'The video model ID, as in the Model field' },
+				{
+					displayName: 'Model',
+					name: 'model',
+					type: 'string',
+					default: '',
+					placeholder: 'sora-2',
+					description: 'The video model ID, as in the Model field',
+				},
 				{
 					displayName: 'USD per Second',
 					name: 'usdPerSecond',
@@ -41,7 +48,10 @@ const VIDEO_PRICES: INodeProperties = {
  * The Spend Guard of a billed operation: checked once per node run, before its first request.
  * `video` adds the per-second prices only video needs.
  */
-export function spendGuardOptions(show: Record<string, string[]>, kind: 'image' | 'video'): INodeProperties {
+export function spendGuardOptions(
+	show: Record<string, string[]>,
+	kind: 'image' | 'video',
+): INodeProperties {
 	const options: INodeProperties[] = [
 		{
 			displayName: 'Allow Unpriced Items',
@@ -83,7 +93,8 @@ export function spendGuardOptions(show: Record<string, string[]>, kind: 'image' 
 			name: 'stopIfBalanceUnreadable',
 			type: 'boolean',
 			default: false,
-			description: 'Whether a failing balance call stops the run before anything is sent. Off: the run goes on and the summary says the balance was not read.',
+			description:
+				'Whether a failing balance call stops the run before anything is sent. Off: the run goes on and the summary says the balance was not read.',
 		},
 	];
 	if (kind === 'video') options.push(VIDEO_PRICES);
@@ -101,7 +112,10 @@ export function spendGuardOptions(show: Record<string, string[]>, kind: 'image' 
 }
 
 function refuse(ctx: IExecuteFunctions, message: string): never {
-	throw new NodeOperationError(ctx.getNode(), message, { itemIndex: 0, description: 'Nothing was sent. Correct the Spend Guard option and run again.' });
+	throw new NodeOperationError(ctx.getNode(), message, {
+		itemIndex: 0,
+		description: 'Nothing was sent. Correct the Spend Guard option and run again.',
+	});
 }
 
 function checked(ctx: IExecuteFunctions, value: unknown, limit: NumberLimit): number {
@@ -127,7 +141,10 @@ function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, numbe
 export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 	const raw = ctx.getNodeParameter(SPEND_GUARD_PARAMETER, 0, {}) as IDataObject;
 	const settings: SpendSettings = {
-		balanceUnitsPerUsd: raw.balanceUnitsPerUsd === undefined ? 1 : checked(ctx, raw.balanceUnitsPerUsd, NUMBER_LIMITS.balanceUnitsPerUsd),
+		balanceUnitsPerUsd:
+			raw.balanceUnitsPerUsd === undefined
+				? 1
+				: checked(ctx, raw.balanceUnitsPerUsd, NUMBER_LIMITS.balanceUnitsPerUsd),
 		stopIfBalanceUnreadable: raw.stopIfBalanceUnreadable === true,
 		allowUnpriced: raw.allowUnpricedItems === true,
 		videoUsdPerSecond: videoPrices(ctx, raw.videoPrices),
@@ -136,7 +153,11 @@ export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 		settings.capUsd = checked(ctx, raw.maxRunCostUsd, NUMBER_LIMITS.maxRunCostUsd);
 	}
 	if (raw.checkBalance !== undefined) {
-		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user') refuse(ctx, `Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance)} is not a balance; use token or user`);
+		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user')
+			refuse(
+				ctx,
+				`Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance)} is not a balance; use token or user`,
+			);
 		settings.balance = raw.checkBalance as BalanceKind;
 	}
 	return settings;

@@ -13,7 +13,8 @@ import { listPrice, roundUsd } from '../registry/prices';
  * Second); the length is what the request asks for, else the model's default.
  */
 
-export const COST_NOTE = 'Estimate from the gateway price list; the account plan decides the final charge.';
+export const COST_NOTE =
+	'Estimate from the gateway price list; the account plan decides the final charge.';
 
 const PER_TEXT = {
 	call: 'List price per call (the gateway price list): one charge per request, whatever the number of images.',
@@ -26,13 +27,24 @@ const PER_TEXT = {
  * `amount` is the share of one of the `outputItems` the request became, so the amounts of a
  * run's items add up to its cost (n = 4 is one call, not four); `callAmount` is the whole request.
  */
-export function estimateCost(spec: Omit<ModelSpec, 'id'>, request: IDataObject, images: number, outputItems = images): IDataObject {
+export function estimateCost(
+	spec: Omit<ModelSpec, 'id'>,
+	request: IDataObject,
+	images: number,
+	outputItems = images,
+): IDataObject {
 	if (!spec.price) {
-		return { amount: null, currency: 'USD', images, note: `This model is not in the node's price list. ${COST_NOTE}` };
+		return {
+			amount: null,
+			currency: 'USD',
+			images,
+			note: `This model is not in the node's price list. ${COST_NOTE}`,
+		};
 	}
 	const price = listPrice(spec.price, request, images);
 	const items = Math.max(1, outputItems);
-	const share = items > 1 ? ` This item's amount is its share of the ${items} items the call made.` : '';
+	const share =
+		items > 1 ? ` This item's amount is its share of the ${items} items the call made.` : '';
 	return {
 		amount: roundUsd(price.amount / items),
 		callAmount: price.amount,
@@ -54,18 +66,34 @@ function requestedImages(request: IDataObject): number {
 
 /** "16:9, 2K, n=4": what sets this request's price, for the spend guard's per-model lines. */
 function requestDetail(request: IDataObject, tier: string | undefined): string {
-	const parts = [request.size, request.aspect_ratio, tier, request.n !== undefined && Number(request.n) > 1 ? `n=${request.n}` : undefined];
-	return parts.filter((p) => p !== undefined && p !== '').map(String).join(', ');
+	const parts = [
+		request.size,
+		request.aspect_ratio,
+		tier,
+		request.n !== undefined && Number(request.n) > 1 ? `n=${request.n}` : undefined,
+	];
+	return parts
+		.filter((p) => p !== undefined && p !== '')
+		.map(String)
+		.join(', ');
 }
 
 /** One item's part of a run's estimate (engine/spend) from the registry's list price, before anything is sent. */
-export function listPriceEstimate(model: { id: string; host: string; spec: Omit<ModelSpec, 'id'> }, request: IDataObject): ItemEstimate {
+export function listPriceEstimate(
+	model: { id: string; host: string; spec: Omit<ModelSpec, 'id'> },
+	request: IDataObject,
+): ItemEstimate {
 	const label = model.host === 'alt' ? `${model.id} (alt host)` : model.id;
 	const images = requestedImages(request);
 	// The one price computation (estimateCost), read as the guard's line: the whole call's amount.
 	const cost = estimateCost(model.spec, request, images, 1);
 	if (cost.amount === null) {
-		return { model: label, detail: requestDetail(request, undefined), amountUsd: null, unpriced: 'not in the price list' };
+		return {
+			model: label,
+			detail: requestDetail(request, undefined),
+			amountUsd: null,
+			unpriced: 'not in the price list',
+		};
 	}
 	const per = cost.per as 'call' | 'image';
 	return {
@@ -82,7 +110,13 @@ export function listPriceEstimate(model: { id: string; host: string; spec: Omit<
 const DURATION_KEYS = ['duration', 'seconds', 'metadata.durationSeconds'];
 
 function at(body: IDataObject, dotted: string): unknown {
-	return dotted.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as IDataObject)[key] : undefined), body);
+	return dotted
+		.split('.')
+		.reduce<unknown>(
+			(value, key) =>
+				value && typeof value === 'object' ? (value as IDataObject)[key] : undefined,
+			body,
+		);
 }
 
 function positive(value: unknown): number | undefined {
@@ -112,7 +146,12 @@ export interface RequestedLength {
  * bills when none is sent (docs/gateway-contract.md §10.9: Grok 8 s; Seedance 2.5 picks, so the
  * longest, 30 s, is assumed); else the row's default length. A length the model picks (-1) is no length.
  */
-export function requestedLength(values: IDataObject, extra: IDataObject, row: ModelSpec | undefined, route?: string): RequestedLength {
+export function requestedLength(
+	values: IDataObject,
+	extra: IDataObject,
+	row: ModelSpec | undefined,
+	route?: string,
+): RequestedLength {
 	for (const key of DURATION_KEYS) {
 		const found = positive(at(values, key)) ?? positive(at(extra, key));
 		if (found !== undefined) return { seconds: found };
@@ -134,20 +173,40 @@ export function requestedLength(values: IDataObject, extra: IDataObject, row: Mo
  * price per second of the model (Spend Guard) × the requested length. An id without a row
  * (`known` false) has an unknown price unless the user gives one and a length.
  */
-export function perSecondEstimate(modelId: string, length: RequestedLength | number | undefined, usdPerSecond: Record<string, number>, known = true): ItemEstimate {
-	const { seconds, assumed } = typeof length === 'object' ? length : { seconds: length, assumed: undefined };
-	const lengthText = assumed === 'absent' ? `${seconds} s (no length sent: what the channel bills then, or the most it may pick)` : `${seconds} s`;
+export function perSecondEstimate(
+	modelId: string,
+	length: RequestedLength | number | undefined,
+	usdPerSecond: Record<string, number>,
+	known = true,
+): ItemEstimate {
+	const { seconds, assumed } =
+		typeof length === 'object' ? length : { seconds: length, assumed: undefined };
+	const lengthText =
+		assumed === 'absent'
+			? `${seconds} s (no length sent: what the channel bills then, or the most it may pick)`
+			: `${seconds} s`;
 	const detail = seconds === undefined ? 'length set by the channel' : lengthText;
 	const rate = usdPerSecond[modelId];
 	if (rate === undefined) {
-		const why = known ? 'video cost is not estimated (no price per second given)' : "unknown price: the model is not in the node's model table and no price per second is given";
+		const why = known
+			? 'video cost is not estimated (no price per second given)'
+			: "unknown price: the model is not in the node's model table and no price per second is given";
 		return { model: modelId, detail, amountUsd: null, unpriced: why };
 	}
 	if (seconds === undefined) {
-		const why = known ? 'video cost is not estimated (set Seconds or Duration to price it)' : 'unknown price: the length is set by the channel (set Duration to price it)';
+		const why = known
+			? 'video cost is not estimated (set Seconds or Duration to price it)'
+			: 'unknown price: the length is set by the channel (set Duration to price it)';
 		return { model: modelId, detail, amountUsd: null, unpriced: why };
 	}
-	return { model: modelId, detail, amountUsd: roundUsd(rate * seconds), unitUsd: rate, per: 'second', units: seconds };
+	return {
+		model: modelId,
+		detail,
+		amountUsd: roundUsd(rate * seconds),
+		unitUsd: rate,
+		per: 'second',
+		units: seconds,
+	};
 }
 
 /** An item's `estimatedCost` from a per-second estimate when its price is known; else the item keeps its price note. */

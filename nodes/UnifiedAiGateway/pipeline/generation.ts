@@ -29,7 +29,10 @@ export interface OutputContext {
 	 * How the item's result files are downloaded (itemsPerUrl): the binary field, the deadline
 	 * (Max Wait, counted from the submit), Continue On Fail; undefined when Download is off.
 	 */
-	files(kind: FileKind, file: { baseName: string; defaultMimeType?: string; paid: PaidResult }): FileOutputOptions | undefined;
+	files(
+		kind: FileKind,
+		file: { baseName: string; defaultMimeType?: string; paid: PaidResult },
+	): FileOutputOptions | undefined;
 }
 
 export interface GenerationAdapter<P, S extends Submitted> {
@@ -44,7 +47,13 @@ export interface GenerationAdapter<P, S extends Submitted> {
 	/** The item's part of the run's cost, before anything is sent (engine/spend). */
 	estimate(prepared: P, settings: SpendSettings): ItemEstimate;
 	/** The output items of a finished item. */
-	output(ctx: IExecuteFunctions, prepared: P, submitted: S, itemIndex: number, context: OutputContext): Promise<INodeExecutionData[]>;
+	output(
+		ctx: IExecuteFunctions,
+		prepared: P,
+		submitted: S,
+		itemIndex: number,
+		context: OutputContext,
+	): Promise<INodeExecutionData[]>;
 	/** What a pending item also says about its request (model, parameters, cost). */
 	describePending(prepared: P, submitted: S, estimate: ItemEstimate | undefined): IDataObject;
 }
@@ -55,9 +64,17 @@ export async function runGeneration<P, S extends Submitted>(
 	run: RunOptions,
 	adapter: GenerationAdapter<P, S>,
 ): Promise<INodeExecutionData[]> {
-	const spendGuard = createSpendGuard<P>(ctx, () => readSpendSettings(ctx), (prepared, settings) => adapter.estimate(prepared, settings));
+	const spendGuard = createSpendGuard<P>(
+		ctx,
+		() => readSpendSettings(ctx),
+		(prepared, settings) => adapter.estimate(prepared, settings),
+	);
 	const concurrency = readConcurrency(ctx);
-	const wait = readWaitForCompletion(ctx, adapter.waitDefaults.minutes, adapter.waitDefaults.intervalMs);
+	const wait = readWaitForCompletion(
+		ctx,
+		adapter.waitDefaults.minutes,
+		adapter.waitDefaults.intervalMs,
+	);
 	return await runJobs<P, S>(ctx, run.items.length, {
 		noun: adapter.noun,
 		continueOnFail: run.continueOnFail,
@@ -79,12 +96,15 @@ export async function runGeneration<P, S extends Submitted>(
 						? itemDownload(ctx, i, {
 								kind,
 								...file,
-								wait: wait ? { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs } : undefined,
+								wait: wait
+									? { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs }
+									: undefined,
 								continueOnFail: run.continueOnFail,
 							})
 						: undefined,
 			}),
-		describePending: (prepared, submitted) => adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),
+		describePending: (prepared, submitted) =>
+			adapter.describePending(prepared, submitted, spendGuard.estimateOf(prepared)),
 		spendGuard,
 	});
 }

@@ -3,7 +3,15 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readAdditionalBody } from '../params/additionalBody';
 import { checkPrompt } from '../params/inputs';
 import { registryFieldLabel } from '../params/registryRules';
-import { findModel, GROUP_NAMES, MODELS, multiHostIds, type FieldRule, type ModelGroup, type ModelSpec } from '../registry/models';
+import {
+	findModel,
+	GROUP_NAMES,
+	MODELS,
+	multiHostIds,
+	type FieldRule,
+	type ModelGroup,
+	type ModelSpec,
+} from '../registry/models';
 import { gatewayCredentials } from '../transport/context';
 import { originsFrom, type GatewayHost } from '../transport/urls';
 import { refuse } from './refusals';
@@ -35,12 +43,23 @@ export function multiHostIdsOf(group: ModelGroup): string[] {
  * registry does not know runs with the resource's unknown-model rules (no `row`). An id with a row
  * on each host follows the resource's Host field (`<group>Host`).
  */
-export function resolveModel(ctx: IExecuteFunctions, itemIndex: number, group: ModelGroup): ChosenModel {
-	const id = String(ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true }) ?? '').trim();
+export function resolveModel(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	group: ModelGroup,
+): ChosenModel {
+	const id = String(
+		ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true }) ?? '',
+	).trim();
 	const rows = MODELS.filter((m) => m.group === group);
 	if (!id) {
 		const examples = [...new Set(rows.map((m) => m.id))].slice(0, 3).join(', ');
-		throw refuse(ctx, itemIndex, `Model is empty: pick ${article(group)} ${group} model`, `For example ${examples}.`);
+		throw refuse(
+			ctx,
+			itemIndex,
+			`Model is empty: pick ${article(group)} ${group} model`,
+			`For example ${examples}.`,
+		);
 	}
 	const other = findModel(id);
 	if (other && other.group !== group) {
@@ -53,7 +72,10 @@ export function resolveModel(ctx: IExecuteFunctions, itemIndex: number, group: M
 	}
 	const own = rows.filter((m) => m.id === id);
 	if (own.length === 0) return { id, host: 'main' };
-	const host = own.length > 1 ? (ctx.getNodeParameter(`${group}Host`, itemIndex, own[0].host) as GatewayHost) : own[0].host;
+	const host =
+		own.length > 1
+			? (ctx.getNodeParameter(`${group}Host`, itemIndex, own[0].host) as GatewayHost)
+			: own[0].host;
 	const row = own.find((m) => m.host === host) ?? own[0];
 	return { id, row, host: row.host };
 }
@@ -64,10 +86,20 @@ export function describeModel(model: { id: string; host: GatewayHost }): string 
 }
 
 /** The item's prompt, checked; `whenEmpty` completes "Prompt is empty: …", `hint` says what to write. */
-export function readPrompt(ctx: IExecuteFunctions, itemIndex: number, whenEmpty: string, hint?: string): string {
+export function readPrompt(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	whenEmpty: string,
+	hint?: string,
+): string {
 	const checked = checkPrompt(ctx.getNodeParameter('prompt', itemIndex, ''));
 	if ('value' in checked) return checked.value;
-	throw refuse(ctx, itemIndex, / is empty$/.test(checked.problem) ? `${checked.problem}: ${whenEmpty}` : checked.problem, hint);
+	throw refuse(
+		ctx,
+		itemIndex,
+		/ is empty$/.test(checked.problem) ? `${checked.problem}: ${whenEmpty}` : checked.problem,
+		hint,
+	);
 }
 
 export interface ExtraBodyField {
@@ -84,17 +116,27 @@ export interface ExtraBodyField {
 }
 
 /** "Additional Body Fields (JSON)": extra keys for the body, never a key a field already sets (named in the refusal). */
-export function readExtraBody(ctx: IExecuteFunctions, itemIndex: number, field: ExtraBodyField): IDataObject {
+export function readExtraBody(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	field: ExtraBodyField,
+): IDataObject {
 	const labelOf = (key: string) => {
 		if (field.rules[key]) return registryFieldLabel(key, field.rules[key]);
 		if (field.labels?.[key]) return field.labels[key];
 		return key === 'model' ? 'Model' : key === 'prompt' ? 'Prompt' : key;
 	};
-	return readAdditionalBody(field.value, field.example, field.template, labelOf, (message, hint) => refuse(ctx, itemIndex, message, hint));
+	return readAdditionalBody(field.value, field.example, field.template, labelOf, (message, hint) =>
+		refuse(ctx, itemIndex, message, hint),
+	);
 }
 
 /** A model on the alt host needs the credential's Alt Base URL: checked before any item is sent. */
-export async function requireHost(ctx: IExecuteFunctions, itemIndex: number, model: ChosenModel): Promise<void> {
+export async function requireHost(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	model: ChosenModel,
+): Promise<void> {
 	if (model.host !== 'alt') return;
 	if (originsFrom(await gatewayCredentials(ctx)).alt) return;
 	const group = model.row?.group;
@@ -103,7 +145,9 @@ export async function requireHost(ctx: IExecuteFunctions, itemIndex: number, mod
 		itemIndex,
 		`Model '${model.id}' runs on the alt host, but the credential has no Alt Base URL`,
 		`Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).${
-			group && multiHostIdsOf(group).includes(model.id) ? ' Or set Host to Main to run it on the main gateway.' : ''
+			group && multiHostIdsOf(group).includes(model.id)
+				? ' Or set Host to Main to run it on the main gateway.'
+				: ''
 		}`,
 	);
 }

@@ -26,7 +26,9 @@ export const isHttpUrl = (value: string): boolean => /^https?:\/\/[^\s/]+\S*$/i.
 export function parseReferenceUrls(value: unknown): string[] {
 	if (Array.isArray(value)) {
 		return value.flatMap((entry) =>
-			entry && typeof entry === 'object' ? parseReferenceUrls((entry as IDataObject).url) : parseReferenceUrls(entry),
+			entry && typeof entry === 'object'
+				? parseReferenceUrls((entry as IDataObject).url)
+				: parseReferenceUrls(entry),
 		);
 	}
 	if (value === undefined || value === null) return [];
@@ -38,11 +40,24 @@ export function parseReferenceUrls(value: unknown): string[] {
 }
 
 /** Refuses the first entry that is not a public http(s) URL: the gateway fetches references itself. */
-export function checkReferenceUrls(ctx: IExecuteFunctions, itemIndex: number, urls: string[], label: string, hint?: string): void {
+export function checkReferenceUrls(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	urls: string[],
+	label: string,
+	hint?: string,
+): void {
 	const bad = urls.find((url) => !isHttpUrl(url));
 	if (bad === undefined) return;
-	const spaces = /\s/.test(bad) ? ' (a URL has no spaces: give one URL per line, or a list from an expression)' : '';
-	throw refuse(ctx, itemIndex, `${label}: '${bad.slice(0, 200)}' is not a public http(s) URL${spaces}`, hint);
+	const spaces = /\s/.test(bad)
+		? ' (a URL has no spaces: give one URL per line, or a list from an expression)'
+		: '';
+	throw refuse(
+		ctx,
+		itemIndex,
+		`${label}: '${bad.slice(0, 200)}' is not a public http(s) URL${spaces}`,
+		hint,
+	);
 }
 
 /**
@@ -62,16 +77,24 @@ export async function uploadReferenceFiles(
 			result = await uploadImage(ctx, file, itemIndex);
 		} catch (error) {
 			const cause = error as Error & { description?: string | null };
-			throw new NodeOperationError(ctx.getNode(), `Uploading reference image '${file.fileName}' failed, so no ${noun} was submitted: ${cause.message}`, {
-				itemIndex,
-				description: cause.description ?? undefined,
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Uploading reference image '${file.fileName}' failed, so no ${noun} was submitted: ${cause.message}`,
+				{
+					itemIndex,
+					description: cause.description ?? undefined,
+				},
+			);
 		}
 		if (!result.url) {
-			throw new NodeOperationError(ctx.getNode(), `Uploading reference image '${file.fileName}' gave no URL, so no ${noun} was submitted`, {
-				itemIndex,
-				description: 'The gateway answered the upload without a url field.',
-			});
+			throw new NodeOperationError(
+				ctx.getNode(),
+				`Uploading reference image '${file.fileName}' gave no URL, so no ${noun} was submitted`,
+				{
+					itemIndex,
+					description: 'The gateway answered the upload without a url field.',
+				},
+			);
 		}
 		uploaded.push(result);
 	}

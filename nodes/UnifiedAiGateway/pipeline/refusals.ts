@@ -9,7 +9,12 @@ export const NOTHING_SENT = 'Nothing was sent to the gateway, so nothing was cha
  * checked, before anything is sent. The message names the field and what it takes; `hint` says
  * how to fix it.
  */
-export function refuse(ctx: IExecuteFunctions, itemIndex: number, message: string, hint?: string | null): NodeOperationError {
+export function refuse(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	message: string,
+	hint?: string | null,
+): NodeOperationError {
 	return new NodeOperationError(ctx.getNode(), message, {
 		itemIndex,
 		description: [hint, NOTHING_SENT].filter(Boolean).join(' '),

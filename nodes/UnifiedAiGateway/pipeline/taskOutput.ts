@@ -1,6 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IPollFunctions,
+} from 'n8n-workflow';
 
-import { DownloadError, deliverFile, type DeliveredFile, type DownloadOptions, type PaidResult } from '../engine/files/downloads';
+import {
+	DownloadError,
+	deliverFile,
+	type DeliveredFile,
+	type DownloadOptions,
+	type PaidResult,
+} from '../engine/files/downloads';
 import { shownUrl } from '../api/tasks/results';
 import { isStop, nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
@@ -22,7 +33,9 @@ export function taskJson(snapshot: TaskSnapshot): IDataObject {
 		...(snapshot.expiresAt ? { expiresAt: snapshot.expiresAt } : {}),
 		...(snapshot.answeredBy ? { answeredBy: snapshot.answeredBy } : {}),
 		...(snapshot.error ? { error: snapshot.error } : {}),
-		...(snapshot.estimatedTimeS !== undefined ? { estimatedTimeSeconds: snapshot.estimatedTimeS } : {}),
+		...(snapshot.estimatedTimeS !== undefined
+			? { estimatedTimeSeconds: snapshot.estimatedTimeS }
+			: {}),
 	};
 }
 
@@ -47,7 +60,10 @@ export interface FileOutputOptions {
 }
 
 /** A result file's type until its bytes say otherwise. */
-export const DEFAULT_MIME_TYPE: Record<FileKind, string> = { image: 'image/png', video: 'video/mp4' };
+export const DEFAULT_MIME_TYPE: Record<FileKind, string> = {
+	image: 'image/png',
+	video: 'video/mp4',
+};
 
 /**
  * The one builder of an item's download settings (itemsPerUrl's last argument), for every
@@ -71,7 +87,11 @@ export function itemDownload(
 ): FileOutputOptions {
 	return {
 		itemIndex,
-		binaryProperty: ctx.getNodeParameter('options.binaryPropertyOutput', itemIndex, 'data') as string,
+		binaryProperty: ctx.getNodeParameter(
+			'options.binaryPropertyOutput',
+			itemIndex,
+			'data',
+		) as string,
 		baseName: file.baseName,
 		defaultMimeType: file.defaultMimeType ?? DEFAULT_MIME_TYPE[file.kind],
 		kind: file.kind,
@@ -87,11 +107,21 @@ const OWN_BOUND_MS: Record<FileKind, number> = { image: 10 * 60_000, video: 30 *
 const LEAST_MS = 5_000;
 
 /** When the downloads of an item must be over, and what that bound is called in messages. */
-export function downloadDeadline(kind: FileKind, waitStartedAt?: number, maxWaitMs?: number): { deadlineAt: number; deadlineName: string } {
+export function downloadDeadline(
+	kind: FileKind,
+	waitStartedAt?: number,
+	maxWaitMs?: number,
+): { deadlineAt: number; deadlineName: string } {
 	if (waitStartedAt !== undefined && maxWaitMs !== undefined && maxWaitMs > 0) {
-		return { deadlineAt: Math.max(waitStartedAt + maxWaitMs, Date.now() + LEAST_MS), deadlineName: 'Max Wait' };
+		return {
+			deadlineAt: Math.max(waitStartedAt + maxWaitMs, Date.now() + LEAST_MS),
+			deadlineName: 'Max Wait',
+		};
 	}
-	return { deadlineAt: Date.now() + OWN_BOUND_MS[kind], deadlineName: `the download limit of ${OWN_BOUND_MS[kind] / 60_000} min` };
+	return {
+		deadlineAt: Date.now() + OWN_BOUND_MS[kind],
+		deadlineName: `the download limit of ${OWN_BOUND_MS[kind] / 60_000} min`,
+	};
 }
 
 /**
@@ -112,7 +142,8 @@ export async function resultFile(
 			baseName: urls.length > 1 ? `${options.baseName}-${index + 1}` : options.baseName,
 		});
 	} catch (error) {
-		if (!(error instanceof DownloadError) || isStop(error)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+		if (!(error instanceof DownloadError) || isStop(error))
+			throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		return error;
 	}
 }
@@ -135,13 +166,19 @@ export async function itemsPerUrl(
 	const failed: DownloadError[] = [];
 	const limits = download ? readDownloadLimits(ctx, download.itemIndex) : {};
 	const chosen = limits.timeoutMs
-		? { deadlineAt: Date.now() + limits.timeoutMs, deadlineName: `Options → Download Timeout (${limits.timeoutMs / 1000} s)` }
+		? {
+				deadlineAt: Date.now() + limits.timeoutMs,
+				deadlineName: `Options → Download Timeout (${limits.timeoutMs / 1000} s)`,
+			}
 		: { deadlineAt: download?.deadlineAt, deadlineName: download?.deadlineName };
 	// A download never outlives the execution either: n8n's time limit would cancel it and lose the item.
 	const limit = download ? executionLimit(ctx) : undefined;
 	const bound =
 		limit && (chosen.deadlineAt === undefined || limit.waitEndsAt < chosen.deadlineAt)
-			? { deadlineAt: limit.waitEndsAt, deadlineName: "the workflow's time limit (Timeout Workflow)" }
+			? {
+					deadlineAt: limit.waitEndsAt,
+					deadlineName: "the workflow's time limit (Timeout Workflow)",
+				}
 			: chosen;
 	for (const [index, url] of urls.entries()) {
 		const base = json(url, index);
@@ -168,7 +205,10 @@ export async function itemsPerUrl(
 		});
 		if (!(file instanceof DownloadError)) {
 			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
-			items.push({ json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson, binary: { [download.binaryProperty]: file.binary } });
+			items.push({
+				json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson,
+				binary: { [download.binaryProperty]: file.binary },
+			});
 			continue;
 		}
 		if (!download.continueOnFail) {
@@ -197,7 +237,9 @@ function allFailures(failed: DownloadError[], total: number): DownloadError {
 		first.description,
 		`${failed.length} of ${total} result files could not be downloaded${others.length > 0 ? '; the others that failed:' : '.'}`,
 		...others,
-		total > failed.length ? `The other ${total - failed.length} files were downloaded, but the item failed: turn on Continue On Fail to get them as items beside the errors.` : '',
+		total > failed.length
+			? `The other ${total - failed.length} files were downloaded, but the item failed: turn on Continue On Fail to get them as items beside the errors.`
+			: '',
 	]
 		.filter(Boolean)
 		.join('\n');

@@ -11,15 +11,63 @@ import type { FieldRule, ModelLimits, ModelPrice, ModelSpec } from './types';
  */
 
 // docs/gateway-contract.md §4.4 size table of the GPT 2.5 models (the edit page's full list).
-const GPT_SIZES_STANDARD = ['1024x1024', '1536x1024', '1024x1536', '1024x1365', '1365x1024', '1088x1920', '1920x1088'];
+const GPT_SIZES_STANDARD = [
+	'1024x1024',
+	'1536x1024',
+	'1024x1536',
+	'1024x1365',
+	'1365x1024',
+	'1088x1920',
+	'1920x1088',
+];
 const GPT_SIZES_HIGH = [
-	'2048x2048', '1712x2560', '2560x1712', '2048x1536', '1536x2048', '1152x2048', '2048x1152',
-	'2880x2880', '2560x3840', '3840x2560', '2880x3840', '3840x2880', '2160x3840', '3840x2160',
+	'2048x2048',
+	'1712x2560',
+	'2560x1712',
+	'2048x1536',
+	'1536x2048',
+	'1152x2048',
+	'2048x1152',
+	'2880x2880',
+	'2560x3840',
+	'3840x2560',
+	'2880x3840',
+	'3840x2880',
+	'2160x3840',
+	'3840x2160',
 ];
 // docs/gateway-contract.md §4.6: the ratio sizes of gpt-image-2.
-const GPT2_RATIOS = ['1:1', '3:2', '2:3', '4:3', '3:4', '5:4', '4:5', '16:9', '9:16', '2:1', '1:2', '3:1', '1:3', '21:9', '9:21'];
+const GPT2_RATIOS = [
+	'1:1',
+	'3:2',
+	'2:3',
+	'4:3',
+	'3:4',
+	'5:4',
+	'4:5',
+	'16:9',
+	'9:16',
+	'2:1',
+	'1:2',
+	'3:1',
+	'1:3',
+	'21:9',
+	'9:21',
+];
 // docs/gateway-contract.md §4.7: alt-host aspect ratios.
-const ALT_RATIOS = ['auto', '1:1', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '16:9', '21:9'];
+const ALT_RATIOS = [
+	'auto',
+	'1:1',
+	'2:3',
+	'3:2',
+	'3:4',
+	'4:3',
+	'4:5',
+	'5:4',
+	'9:16',
+	'16:9',
+	'21:9',
+];
 
 /**
  * docs/gateway-contract.md §4.4 lists auto, low, medium and high; the GPT Image 2.5 family adds xhigh and max
@@ -30,7 +78,7 @@ const QUALITY: FieldRule = {
 	values: ['auto', 'low', 'medium', 'high', 'xhigh', 'max'],
 	default: 'auto',
 	description:
-		'Rendering quality; higher is slower. The gateway price list charges per call whatever the quality. Xhigh and max are the GPT Image 2.5 family\'s: a gateway or model without them answers 400 (nothing is charged), and a gateway that bills by tokens charges them more.',
+		"Rendering quality; higher is slower. The gateway price list charges per call whatever the quality. Xhigh and max are the GPT Image 2.5 family's: a gateway or model without them answers 400 (nothing is charged), and a gateway that bills by tokens charges them more.",
 };
 const N: FieldRule = {
 	label: 'Number of Images',
@@ -38,14 +86,16 @@ const N: FieldRule = {
 	min: 1,
 	max: 4,
 	default: 1,
-	description: 'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (the gateway price list).',
+	description:
+		'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (the gateway price list).',
 };
 const URL_ONLY: FieldRule = { values: ['url'], default: 'url' };
 const GPT_SIZE: FieldRule = {
 	label: 'Size',
 	values: [...GPT_SIZES_STANDARD, ...GPT_SIZES_HIGH],
 	default: '1024x1024',
-	description: 'Width x height in pixels. The high-resolution sizes (2K/4K) cost 1.5 times the base price and take longer.',
+	description:
+		'Width x height in pixels. The high-resolution sizes (2K/4K) cost 1.5 times the base price and take longer.',
 };
 /**
  * gpt-image-2 takes a ratio (with Resolution) or a pixel size (docs/gateway-contract.md §4.4: default 1024x1024, "a
@@ -57,14 +107,16 @@ const GPT2_SIZE: FieldRule = {
 	suggest: true,
 	pattern: '^([1-9]\\d?:[1-9]\\d?|[1-9]\\d{2,3}x[1-9]\\d{2,3}|auto)$',
 	default: '1:1',
-	description: 'An aspect ratio (the pixel count then comes from Resolution) or WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',
+	description:
+		'An aspect ratio (the pixel count then comes from Resolution) or WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',
 };
 const GPT2_RESOLUTION: FieldRule = {
 	label: 'Resolution',
 	values: ['1k', '2k', '4k'],
 	default: '1k',
 	onlyWith: { key: 'size', pattern: ':' },
-	description: 'Used with a ratio size only (a pixel size sets its own). 1k costs the base price; 2k and 4k cost 1.5 times as much and take longer.',
+	description:
+		'Used with a ratio size only (a pixel size sets its own). 1k costs the base price; 2k and 4k cost 1.5 times as much and take longer.',
 };
 const BACKGROUND: FieldRule = {
 	label: 'Background',
@@ -72,7 +124,11 @@ const BACKGROUND: FieldRule = {
 	default: 'auto',
 	description: 'Transparent needs an output format that keeps transparency (PNG or WebP)',
 };
-const OUTPUT_FORMAT: FieldRule = { label: 'Output Format', values: ['png', 'jpeg', 'webp'], default: 'png' };
+const OUTPUT_FORMAT: FieldRule = {
+	label: 'Output Format',
+	values: ['png', 'jpeg', 'webp'],
+	default: 'png',
+};
 const OUTPUT_COMPRESSION: FieldRule = {
 	label: 'Output Compression',
 	integer: true,
@@ -88,11 +144,17 @@ const NANO_SIZE: FieldRule = {
 	label: 'Size',
 	values: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9'],
 	suggest: true,
-	pattern: '^([1-9]\\d?:[1-9]\\d?|([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2])x([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2]))$',
-	description: 'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT (64 to 8192 pixels a side); left out, the gateway picks. Which sizes a model takes depends on the model. The price is the same at every size.',
+	pattern:
+		'^([1-9]\\d?:[1-9]\\d?|([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2])x([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2]))$',
+	description:
+		'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT (64 to 8192 pixels a side); left out, the gateway picks. Which sizes a model takes depends on the model. The price is the same at every size.',
 };
 const ALT_FIELDS: Record<string, FieldRule> = {
-	aspect_ratio: { label: 'Aspect Ratio', values: ALT_RATIOS, description: 'Shape of the image; left out, the service picks' },
+	aspect_ratio: {
+		label: 'Aspect Ratio',
+		values: ALT_RATIOS,
+		description: 'Shape of the image; left out, the service picks',
+	},
 	image_size: {
 		label: 'Image Size',
 		values: ['1K', '2K', '4K'],
@@ -103,7 +165,8 @@ const ALT_FIELDS: Record<string, FieldRule> = {
 		values: ['1024x1024', '1536x1024', '1024x1536', '1280x720', '720x1280'],
 		suggest: true,
 		pattern: '^[1-9]\\d{1,4}x[1-9]\\d{1,4}$',
-		description: 'OpenAI-style WIDTHxHEIGHT (the common ones listed); the service turns it into an aspect ratio',
+		description:
+			'OpenAI-style WIDTHxHEIGHT (the common ones listed); the service turns it into an aspect ratio',
 	},
 };
 
@@ -127,21 +190,28 @@ const GPT25_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 }
 
 const GPT_ASYNC_FIELDS: ModelSpec['fields'] = { generate: { size: GPT_SIZE, quality: QUALITY } };
 
-const NANO_FIELDS: ModelSpec['fields'] = { generate: { size: NANO_SIZE }, edit: { size: NANO_SIZE } };
+const NANO_FIELDS: ModelSpec['fields'] = {
+	generate: { size: NANO_SIZE },
+	edit: { size: NANO_SIZE },
+};
 
 /**
  * The Nano Banana GA ids (docs/gateway-contract.md §10.9) take a ratio or pixel `size` as the nano-banana rows do, and
  * Google's `image_size` tier (capital K, as on the alt host §4.7); which tiers a channel serves is its own.
  */
 function nanoGaFields(imageSize: FieldRule): ModelSpec['fields'] {
-	return { generate: { size: NANO_SIZE, image_size: imageSize }, edit: { size: NANO_SIZE, image_size: imageSize } };
+	return {
+		generate: { size: NANO_SIZE, image_size: imageSize },
+		edit: { size: NANO_SIZE, image_size: imageSize },
+	};
 }
 const NANO_GA_FIELDS = nanoGaFields({
 	label: 'Image Size',
 	values: ['1K', '2K', '4K'],
 	suggest: true,
 	pattern: '^\\d(\\.\\d)?K$',
-	description: 'Output resolution tier, written with a capital K (Nano Banana 2 also makes 0.5K); which tiers are served depends on the channel',
+	description:
+		'Output resolution tier, written with a capital K (Nano Banana 2 also makes 0.5K); which tiers are served depends on the channel',
 });
 /**
  * Nano Banana 2 Lite makes 1K images only, and a 2K or 4K request is served at 1K without a word
@@ -150,7 +220,8 @@ const NANO_GA_FIELDS = nanoGaFields({
 const NANO_LITE_FIELDS = nanoGaFields({
 	label: 'Image Size',
 	values: ['1K'],
-	description: 'Nano Banana 2 Lite makes 1K images only: a 2K or 4K request would be served at 1K anyway, so it is refused before anything is sent',
+	description:
+		'Nano Banana 2 Lite makes 1K images only: a 2K or 4K request would be served at 1K anyway, so it is refused before anything is sent',
 });
 const NANO_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
 const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call', tiers: NANO_TIERS };
@@ -171,10 +242,32 @@ const ALT_ROW: Omit<ModelSpec, 'id'> = {
  * or either), the async GPT ids, Nano Banana on the main host, and the GA ids of §10.9 (no list price).
  */
 const MAIN_IMAGE = { group: 'image', host: 'main', queryRoute: 'image' } as const;
-const GPT25_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'either', fields: GPT25_FIELDS, limits: GPT25_LIMITS, price: GPT_PRICE };
-const GPT_ASYNC_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'task', fields: GPT_ASYNC_FIELDS, price: GPT_PRICE };
-const NANO_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'task', fields: NANO_FIELDS, limits: NANO_LIMITS, price: NANO_PRICE };
-const NANO_GA_ROW: Omit<ModelSpec, 'id'> = { ...MAIN_IMAGE, mode: 'either', fields: NANO_GA_FIELDS, limits: NANO_LIMITS };
+const GPT25_ROW: Omit<ModelSpec, 'id'> = {
+	...MAIN_IMAGE,
+	mode: 'either',
+	fields: GPT25_FIELDS,
+	limits: GPT25_LIMITS,
+	price: GPT_PRICE,
+};
+const GPT_ASYNC_ROW: Omit<ModelSpec, 'id'> = {
+	...MAIN_IMAGE,
+	mode: 'task',
+	fields: GPT_ASYNC_FIELDS,
+	price: GPT_PRICE,
+};
+const NANO_ROW: Omit<ModelSpec, 'id'> = {
+	...MAIN_IMAGE,
+	mode: 'task',
+	fields: NANO_FIELDS,
+	limits: NANO_LIMITS,
+	price: NANO_PRICE,
+};
+const NANO_GA_ROW: Omit<ModelSpec, 'id'> = {
+	...MAIN_IMAGE,
+	mode: 'either',
+	fields: NANO_GA_FIELDS,
+	limits: NANO_LIMITS,
+};
 
 export const IMAGE_MODELS: readonly ModelSpec[] = [
 	{
@@ -184,7 +277,13 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 		mode: 'sync',
 		queryRoute: 'image',
 		fields: {
-			generate: { size: GPT2_SIZE, resolution: GPT2_RESOLUTION, quality: QUALITY, n: N, response_format: URL_ONLY },
+			generate: {
+				size: GPT2_SIZE,
+				resolution: GPT2_RESOLUTION,
+				quality: QUALITY,
+				n: N,
+				response_format: URL_ONLY,
+			},
 			edit: {
 				size: GPT2_SIZE,
 				resolution: GPT2_RESOLUTION,
@@ -195,7 +294,12 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 				output_compression: OUTPUT_COMPRESSION,
 			},
 		},
-		limits: { referenceField: 'image_urls', minReferences: 1, maxReferences: 16, maskField: 'mask_url' },
+		limits: {
+			referenceField: 'image_urls',
+			minReferences: 1,
+			maxReferences: 16,
+			maskField: 'mask_url',
+		},
 		price: GPT_PRICE,
 	},
 	{ id: 'gpt-image-2.5', ...GPT25_ROW, mode: 'sync' },
@@ -222,7 +326,10 @@ export const IMAGE_MODELS: readonly ModelSpec[] = [
 const UNKNOWN_FIELDS: Record<string, FieldRule> = {
 	size: { label: 'Size', description: 'Sent as `size`, for example 1024x1024 or 16:9' },
 	n: { label: 'Number of Images', integer: true, min: 1, description: 'Sent as `n`' },
-	quality: { label: 'Quality', description: 'Sent as `quality`, for example auto, low, medium or high' },
+	quality: {
+		label: 'Quality',
+		description: 'Sent as `quality`, for example auto, low, medium or high',
+	},
 };
 
 /**

@@ -94,8 +94,13 @@ export const NUMBER_LIMITS = {
 		integer: true,
 		why: 'max_tokens is a count of tokens; no model has a window near 2 million tokens of output.',
 	},
-	temperature: { label: 'Temperature', min: 0, max: 2, why: 'OpenAI-style chat APIs take 0-2 (the field\'s own range).' },
-	topP: { label: 'Top P', min: 0, max: 1, why: 'A probability mass: 0-1 (the field\'s own range).' },
+	temperature: {
+		label: 'Temperature',
+		min: 0,
+		max: 2,
+		why: "OpenAI-style chat APIs take 0-2 (the field's own range).",
+	},
+	topP: { label: 'Top P', min: 0, max: 1, why: "A probability mass: 0-1 (the field's own range)." },
 	usdPerSecond: {
 		label: 'Video Prices per Second (USD)',
 		min: 0,
@@ -129,7 +134,7 @@ export const NUMBER_LIMITS = {
 		max: 20_480,
 		unit: 'MB',
 		zeroMeans: 'the default of the file kind',
-		why: 'A limit is what keeps a lying file host from filling n8n\'s memory or disk; 20 GB is past any video a model renders, so more is a typo, not a need.',
+		why: "A limit is what keeps a lying file host from filling n8n's memory or disk; 20 GB is past any video a model renders, so more is a typo, not a need.",
 	},
 	downloadTimeoutSeconds: {
 		label: 'Options → Download Timeout (Seconds)',

@@ -7,11 +7,14 @@ import { VIDEO_MODELS } from './videoModels';
 export type * from './types';
 
 /** Each group's name as the node shows it: its resource and its Model Type in Account → List Models. */
-export const GROUP_NAMES: Record<ModelGroup, string> = { text: 'Text', image: 'Image', video: 'Video' };
+export const GROUP_NAMES: Record<ModelGroup, string> = {
+	text: 'Text',
+	image: 'Image',
+	video: 'Video',
+};
 
 /** The one model registry: rows live in one file per group, all lookups go through here. */
 export const MODELS: readonly ModelSpec[] = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS];
-
 
 /** Ids with a row on more than one host (gemini-3-pro-image-preview): the user picks the host. */
 export function multiHostIds(models: readonly ModelSpec[]): string[] {
@@ -44,20 +47,42 @@ const EDGE = '(?:^|[^a-z0-9])';
 const END = '(?=$|[^a-z])';
 const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[new RegExp(`${EDGE}(?:[tir]2v|s2v|flf2v|video)${END}|video`, 'i'), 'video'],
-	[new RegExp(`${EDGE}(?:t2i|i2i)${END}|image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion|recraft|ideogram`, 'i'), 'image'],
-	[new RegExp(`${EDGE}(?:veo\\d?|sora|seedance|kling|hailuo|vidu\\w*|wan[x\\d]|wan-|omni-flash|runway|luma|pika|pixverse|hunyuan-video)`, 'i'), 'video'],
-	[new RegExp(`${EDGE}(?:gpt|o\\d|claude|deepseek|qwen|llama|glm|kimi|moonshot|mistral|gemini|grok-\\d|doubao-(?:pro|lite|seed-\\d)|ernie|yi-|command|embedding|text-)`, 'i'), 'text'],
+	[
+		new RegExp(
+			`${EDGE}(?:t2i|i2i)${END}|image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion|recraft|ideogram`,
+			'i',
+		),
+		'image',
+	],
+	[
+		new RegExp(
+			`${EDGE}(?:veo\\d?|sora|seedance|kling|hailuo|vidu\\w*|wan[x\\d]|wan-|omni-flash|runway|luma|pika|pixverse|hunyuan-video)`,
+			'i',
+		),
+		'video',
+	],
+	[
+		new RegExp(
+			`${EDGE}(?:gpt|o\\d|claude|deepseek|qwen|llama|glm|kimi|moonshot|mistral|gemini|grok-\\d|doubao-(?:pro|lite|seed-\\d)|ernie|yi-|command|embedding|text-)`,
+			'i',
+		),
+		'text',
+	],
 ];
 
 /** How a model's kind was found: the contract's table, its name, the gateway's tags, or nothing (then text). */
 export type KindSource = 'table' | 'name' | 'tags' | 'none';
 
 /** Spec table first, then the name, then the gateway's (incomplete) endpoint tags; else text, marked as a guess. */
-export function modelKind(id: string, endpointTypes: unknown): { group: ModelGroup; by: KindSource } {
+export function modelKind(
+	id: string,
+	endpointTypes: unknown,
+): { group: ModelGroup; by: KindSource } {
 	const known = findModel(id);
 	if (known) return { group: known.group, by: 'table' };
 	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return { group, by: 'name' };
 	const tags = Array.isArray(endpointTypes) ? endpointTypes.map(String) : [];
-	for (const [pattern, group] of TAG_GROUPS) if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
+	for (const [pattern, group] of TAG_GROUPS)
+		if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
 	return { group: 'text', by: 'none' };
 }

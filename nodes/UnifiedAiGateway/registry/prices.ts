@@ -39,7 +39,10 @@ export function tierOfValue(key: string, value: unknown): ResolutionTier | undef
  */
 export function requestTier(request: IDataObject): ResolutionTier {
 	const named = ['resolution', 'image_size', 'size'].map((key) => tierOfValue(key, request[key]));
-	return TIER_ORDER.reduce<ResolutionTier>((found, tier) => (named.includes(tier) ? tier : found), '1K');
+	return TIER_ORDER.reduce<ResolutionTier>(
+		(found, tier) => (named.includes(tier) ? tier : found),
+		'1K',
+	);
 }
 
 export function tierMultiplier(price: ModelPrice, tier: ResolutionTier): number {
@@ -47,12 +50,17 @@ export function tierMultiplier(price: ModelPrice, tier: ResolutionTier): number 
 }
 
 /** For a field's option labels: the multiplier of each value that names a tier priced above 1×. */
-export function valueMultipliers(price: ModelPrice | undefined, key: string, values: readonly unknown[]): Record<string, number> | undefined {
+export function valueMultipliers(
+	price: ModelPrice | undefined,
+	key: string,
+	values: readonly unknown[],
+): Record<string, number> | undefined {
 	if (!price) return undefined;
 	const found: Record<string, number> = {};
 	for (const value of values) {
 		const tier = tierOfValue(key, value);
-		if (tier && tierMultiplier(price, tier) !== 1) found[String(value)] = tierMultiplier(price, tier);
+		if (tier && tierMultiplier(price, tier) !== 1)
+			found[String(value)] = tierMultiplier(price, tier);
 	}
 	return Object.keys(found).length > 0 ? found : undefined;
 }
@@ -78,5 +86,12 @@ export function listPrice(price: ModelPrice, request: IDataObject, images: numbe
 	const tier = requestTier(request);
 	const multiplier = tierMultiplier(price, tier);
 	const units = price.per === 'image' ? images : 1;
-	return { amount: roundUsd(price.baseUsd * multiplier * units), basePrice: price.baseUsd, per: price.per, tier, multiplier, units };
+	return {
+		amount: roundUsd(price.baseUsd * multiplier * units),
+		basePrice: price.baseUsd,
+		per: price.per,
+		tier,
+		multiplier,
+		units,
+	};
 }

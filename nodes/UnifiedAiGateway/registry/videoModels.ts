@@ -19,11 +19,22 @@ export const PLAUSIBLE_MAX_SECONDS = 60;
 
 /** A switch whose absence means "the channel's default": Channel Default (not sent) / Yes / No. */
 function channelSwitch(label: string, description: string): FieldRule {
-	return { label, values: [true, false], omit: '', default: '', description: `${description}; Channel Default sends nothing` };
+	return {
+		label,
+		values: [true, false],
+		omit: '',
+		default: '',
+		description: `${description}; Channel Default sends nothing`,
+	};
 }
 
 /** A choice the spec shows by example or says depends on model and channel: not sent unless picked. */
-function suggestion(label: string, values: string[], pattern: string, description: string): FieldRule {
+function suggestion(
+	label: string,
+	values: string[],
+	pattern: string,
+	description: string,
+): FieldRule {
 	return { label, values, suggest: true, pattern, omit: '', default: '', description };
 }
 
@@ -36,9 +47,19 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 	seconds: {
 		label: 'Seconds',
 		routeVariants: [
-			{ routes: ['multipart'], values: GROK_SECONDS, default: '6', description: 'Video length; the Grok Multipart route requires one of these' },
 			{
-				...suggestion('Seconds', GROK_SECONDS, '^\\d{1,6}$', 'Video length; on this route the channel sets the duration, so the accepted values depend on it. Left out, the channel makes (and bills) 8 seconds'),
+				routes: ['multipart'],
+				values: GROK_SECONDS,
+				default: '6',
+				description: 'Video length; the Grok Multipart route requires one of these',
+			},
+			{
+				...suggestion(
+					'Seconds',
+					GROK_SECONDS,
+					'^\\d{1,6}$',
+					'Video length; on this route the channel sets the duration, so the accepted values depend on it. Left out, the channel makes (and bills) 8 seconds',
+				),
 				routes: JSON_ROUTES,
 				plausibleMax: PLAUSIBLE_MAX_SECONDS,
 				// docs/gateway-contract.md §10.9: a left-out `seconds` is made and billed at 8 s.
@@ -49,9 +70,19 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 	size: {
 		label: 'Size',
 		routeVariants: [
-			{ routes: ['multipart'], values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait; the Grok Multipart route requires one of these' },
 			{
-				...suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size, or give Aspect Ratio instead; support depends on the channel. Left out, the channel makes (and bills) 480p'),
+				routes: ['multipart'],
+				values: LANDSCAPE_OR_PORTRAIT,
+				default: '1280x720',
+				description: 'Landscape or portrait; the Grok Multipart route requires one of these',
+			},
+			{
+				...suggestion(
+					'Size',
+					LANDSCAPE_OR_PORTRAIT,
+					WIDTH_X_HEIGHT,
+					'Picture size, or give Aspect Ratio instead; support depends on the channel. Left out, the channel makes (and bills) 480p',
+				),
 				routes: JSON_ROUTES,
 				// docs/gateway-contract.md §10.9: a left-out `size` is made and billed at 480p.
 				whenAbsent: '480p',
@@ -59,10 +90,21 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 		],
 	},
 	aspect_ratio: {
-		...suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape, instead of Size; support depends on the channel'),
+		...suggestion(
+			'Aspect Ratio',
+			['16:9', '9:16'],
+			RATIO,
+			'Picture shape, instead of Size; support depends on the channel',
+		),
 		routes: JSON_ROUTES,
 	},
-	quality: { label: 'Quality', values: ['high'], default: 'high', routes: ['multipart'], description: 'The multipart route requires it' },
+	quality: {
+		label: 'Quality',
+		values: ['high'],
+		default: 'high',
+		routes: ['multipart'],
+		description: 'The multipart route requires it',
+	},
 };
 const GROK_LIMITS: ModelLimits = {
 	referenceField: 'images',
@@ -80,8 +122,18 @@ const SORA_RETIRED =
 
 /** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (docs/gateway-contract.md §4.8). */
 const SORA_FIELDS: Record<string, FieldRule> = {
-	seconds: { label: 'Seconds', values: ['8', '12'], default: '8', description: 'Video length: sora-2 takes only 8 or 12 seconds' },
-	size: { label: 'Size', values: LANDSCAPE_OR_PORTRAIT, default: '1280x720', description: 'Landscape or portrait (720p only)' },
+	seconds: {
+		label: 'Seconds',
+		values: ['8', '12'],
+		default: '8',
+		description: 'Video length: sora-2 takes only 8 or 12 seconds',
+	},
+	size: {
+		label: 'Size',
+		values: LANDSCAPE_OR_PORTRAIT,
+		default: '1280x720',
+		description: 'Landscape or portrait (720p only)',
+	},
 };
 
 /** A duration "by channel" (Veo default 8, Seedance by channel): 0 sends nothing. */
@@ -100,9 +152,23 @@ function duration(description: string): FieldRule {
 /** Veo 3.1: picture and duration go in `metadata` under Google's names (docs/gateway-contract.md §4.8). */
 const VEO_FIELDS: Record<string, FieldRule> = {
 	'metadata.durationSeconds': duration('Video length; Veo defaults to 8 seconds'),
-	'metadata.aspectRatio': suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape; support depends on the model and channel'),
-	'metadata.resolution': suggestion('Resolution', ['720p', '1080p', '4k'], '^\\w{2,8}$', 'Output resolution; support (4k especially) depends on the model'),
-	'metadata.negativePrompt': { label: 'Negative Prompt', default: '', description: 'What the video should not show' },
+	'metadata.aspectRatio': suggestion(
+		'Aspect Ratio',
+		['16:9', '9:16'],
+		RATIO,
+		'Picture shape; support depends on the model and channel',
+	),
+	'metadata.resolution': suggestion(
+		'Resolution',
+		['720p', '1080p', '4k'],
+		'^\\w{2,8}$',
+		'Output resolution; support (4k especially) depends on the model',
+	),
+	'metadata.negativePrompt': {
+		label: 'Negative Prompt',
+		default: '',
+		description: 'What the video should not show',
+	},
 	'metadata.personGeneration': {
 		label: 'Person Generation',
 		values: ['allow_all', 'allow_adult', 'dont_allow'],
@@ -110,7 +176,15 @@ const VEO_FIELDS: Record<string, FieldRule> = {
 		default: '',
 		description: 'Whether people may be generated; the channel decides when not set',
 	},
-	'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
+	'metadata.seed': {
+		label: 'Seed',
+		integer: true,
+		min: -1,
+		max: 4294967295,
+		omit: -1,
+		default: -1,
+		description: 'Fixed seed for repeatable results; -1 lets the model pick',
+	},
 	'metadata.generateAudio': channelSwitch('Generate Audio', 'Whether to generate a sound track'),
 };
 
@@ -118,19 +192,47 @@ const VEO_FIELDS: Record<string, FieldRule> = {
 function seedanceFields(durationRule: FieldRule): Record<string, FieldRule> {
 	return {
 		duration: durationRule,
-		aspect_ratio: suggestion('Aspect Ratio', ['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'], '^(\\d{1,2}:\\d{1,2}|[a-z]+)$', 'Picture shape; support depends on the model and channel'),
-		resolution: suggestion('Resolution', ['480p', '720p', '1080p', '4k'], '^\\w{2,8}$', 'Output resolution; support (4k especially) depends on the model and channel'),
-		'metadata.generate_audio': channelSwitch('Generate Audio', 'Whether to generate a sound track (models that support it)'),
-		'metadata.return_last_frame': channelSwitch('Return Last Frame', 'Whether to also return the last frame as an image'),
+		aspect_ratio: suggestion(
+			'Aspect Ratio',
+			['16:9', '9:16', '1:1', '4:3', '3:4', '21:9', 'adaptive'],
+			'^(\\d{1,2}:\\d{1,2}|[a-z]+)$',
+			'Picture shape; support depends on the model and channel',
+		),
+		resolution: suggestion(
+			'Resolution',
+			['480p', '720p', '1080p', '4k'],
+			'^\\w{2,8}$',
+			'Output resolution; support (4k especially) depends on the model and channel',
+		),
+		'metadata.generate_audio': channelSwitch(
+			'Generate Audio',
+			'Whether to generate a sound track (models that support it)',
+		),
+		'metadata.return_last_frame': channelSwitch(
+			'Return Last Frame',
+			'Whether to also return the last frame as an image',
+		),
 		'metadata.camera_fixed': channelSwitch('Camera Fixed', 'Whether to keep the camera still'),
-		'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
+		'metadata.seed': {
+			label: 'Seed',
+			integer: true,
+			min: -1,
+			max: 4294967295,
+			omit: -1,
+			default: -1,
+			description: 'Fixed seed for repeatable results; -1 lets the model pick',
+		},
 		'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
 	};
 }
 const SEEDANCE_1_FIELDS = seedanceFields(
-	duration('Video length, set by channel; a 10-second request can select the 10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 Pro)'),
+	duration(
+		'Video length, set by channel; a 10-second request can select the 10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 Pro)',
+	),
 );
-const SEEDANCE_2_FIELDS = seedanceFields(duration('Video length, set by channel; some channels accept 4 to 15 seconds with default 5'));
+const SEEDANCE_2_FIELDS = seedanceFields(
+	duration('Video length, set by channel; some channels accept 4 to 15 seconds with default 5'),
+);
 const SEEDANCE_LIMITS: ModelLimits = { referenceField: 'images' };
 
 /**
@@ -150,7 +252,12 @@ const SEEDANCE_25_FIELDS: Record<string, FieldRule> = {
 		description:
 			'Video length, up to 30 seconds. Always sent: left out, Seedance 2.5 picks the length itself (10 seconds was seen, twice the usual 5) and bills it. -1 lets the model pick; the cost estimate then assumes 30 seconds',
 	}),
-	resolution: suggestion('Resolution', ['480p', '720p', '1080p'], '^\\w{2,8}$', 'Output resolution (Seedance 2.5 makes no 4k); support depends on the channel'),
+	resolution: suggestion(
+		'Resolution',
+		['480p', '720p', '1080p'],
+		'^\\w{2,8}$',
+		'Output resolution (Seedance 2.5 makes no 4k); support depends on the channel',
+	),
 };
 
 /**
@@ -158,11 +265,25 @@ const SEEDANCE_25_FIELDS: Record<string, FieldRule> = {
  * family's usual values as suggestions: the families gateways list beyond the contract's table
  * (docs/gateway-contract.md §10.9) whose channel takes them as the unified request carries them.
  */
-function unifiedFields(durationText: string, resolutions: string[], ratios: string[]): Record<string, FieldRule> {
+function unifiedFields(
+	durationText: string,
+	resolutions: string[],
+	ratios: string[],
+): Record<string, FieldRule> {
 	return {
 		duration: duration(durationText),
-		aspect_ratio: suggestion('Aspect Ratio', ratios, RATIO, 'Picture shape; support depends on the model and channel'),
-		resolution: suggestion('Resolution', resolutions, '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
+		aspect_ratio: suggestion(
+			'Aspect Ratio',
+			ratios,
+			RATIO,
+			'Picture shape; support depends on the model and channel',
+		),
+		resolution: suggestion(
+			'Resolution',
+			resolutions,
+			'^\\w{2,8}$',
+			'Output resolution; support depends on the model and channel',
+		),
 	};
 }
 
@@ -176,10 +297,21 @@ const OMNI_FIELDS: Record<string, FieldRule> = {
 		values: [4, 6, 8, 10],
 		omit: '',
 		default: '',
-		description: 'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others are refused with invalid_duration); Channel Default sends nothing',
+		description:
+			'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others are refused with invalid_duration); Channel Default sends nothing',
 	},
-	'metadata.aspectRatio': suggestion('Aspect Ratio', ['16:9', '9:16'], RATIO, 'Picture shape; support depends on the model and channel'),
-	'metadata.resolution': suggestion('Resolution', ['720p'], '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
+	'metadata.aspectRatio': suggestion(
+		'Aspect Ratio',
+		['16:9', '9:16'],
+		RATIO,
+		'Picture shape; support depends on the model and channel',
+	),
+	'metadata.resolution': suggestion(
+		'Resolution',
+		['720p'],
+		'^\\w{2,8}$',
+		'Output resolution; support depends on the model and channel',
+	),
 };
 
 /**
@@ -192,12 +324,40 @@ export const UNKNOWN_VIDEO_MODEL: Pick<ModelSpec, 'host' | 'fields' | 'limits'> 
 	fields: {
 		video: Object.fromEntries(
 			Object.entries({
-				duration: duration('Video length, sent as the integer `duration` of the unified request; a channel that reads `seconds` instead takes {"seconds": "8"} in Additional Body Fields'),
-				size: suggestion('Size', LANDSCAPE_OR_PORTRAIT, WIDTH_X_HEIGHT, 'Picture size WIDTHxHEIGHT, or give Aspect Ratio instead; support depends on the channel'),
-				aspect_ratio: suggestion('Aspect Ratio', ['16:9', '9:16', '1:1'], RATIO, 'Picture shape, instead of Size; support depends on the channel'),
-				resolution: suggestion('Resolution', ['480p', '720p', '1080p'], '^\\w{2,8}$', 'Output resolution; support depends on the model and channel'),
-				'metadata.generate_audio': channelSwitch('Generate Audio', 'Whether to generate a sound track (models that support it)'),
-				'metadata.seed': { label: 'Seed', integer: true, min: -1, max: 4294967295, omit: -1, default: -1, description: 'Fixed seed for repeatable results; -1 lets the model pick' },
+				duration: duration(
+					'Video length, sent as the integer `duration` of the unified request; a channel that reads `seconds` instead takes {"seconds": "8"} in Additional Body Fields',
+				),
+				size: suggestion(
+					'Size',
+					LANDSCAPE_OR_PORTRAIT,
+					WIDTH_X_HEIGHT,
+					'Picture size WIDTHxHEIGHT, or give Aspect Ratio instead; support depends on the channel',
+				),
+				aspect_ratio: suggestion(
+					'Aspect Ratio',
+					['16:9', '9:16', '1:1'],
+					RATIO,
+					'Picture shape, instead of Size; support depends on the channel',
+				),
+				resolution: suggestion(
+					'Resolution',
+					['480p', '720p', '1080p'],
+					'^\\w{2,8}$',
+					'Output resolution; support depends on the model and channel',
+				),
+				'metadata.generate_audio': channelSwitch(
+					'Generate Audio',
+					'Whether to generate a sound track (models that support it)',
+				),
+				'metadata.seed': {
+					label: 'Seed',
+					integer: true,
+					min: -1,
+					max: 4294967295,
+					omit: -1,
+					default: -1,
+					description: 'Fixed seed for repeatable results; -1 lets the model pick',
+				},
 				'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
 			}).map(([key, rule]): [string, FieldRule] => [key, { ...rule, routes: JSON_ROUTES }]),
 		),
@@ -206,12 +366,30 @@ export const UNKNOWN_VIDEO_MODEL: Pick<ModelSpec, 'host' | 'fields' | 'limits'> 
 };
 
 // docs/gateway-contract.md §10.9: each family's public figures, as suggestions.
-const WAN_FIELDS = unifiedFields('Video length; Wan 2.7 makes 2 to 15 seconds', ['720P', '1080P'], ['16:9', '9:16', '1:1', '4:3', '3:4']);
-const KLING_FIELDS = unifiedFields('Video length; Kling 3 makes 3 to 15 seconds', ['720p', '1080p'], ['16:9', '9:16', '1:1']);
-const HAILUO_FIELDS = unifiedFields('Video length; MiniMax Hailuo makes 6 or 10 seconds (6 at 1080P)', ['768P', '1080P'], ['16:9', '9:16']);
-const VIDU_FIELDS = unifiedFields('Video length; Vidu Q3 makes 1 to 16 seconds', ['540p', '720p', '1080p'], ['16:9', '9:16', '1:1']);
+const WAN_FIELDS = unifiedFields(
+	'Video length; Wan 2.7 makes 2 to 15 seconds',
+	['720P', '1080P'],
+	['16:9', '9:16', '1:1', '4:3', '3:4'],
+);
+const KLING_FIELDS = unifiedFields(
+	'Video length; Kling 3 makes 3 to 15 seconds',
+	['720p', '1080p'],
+	['16:9', '9:16', '1:1'],
+);
+const HAILUO_FIELDS = unifiedFields(
+	'Video length; MiniMax Hailuo makes 6 or 10 seconds (6 at 1080P)',
+	['768P', '1080P'],
+	['16:9', '9:16'],
+);
+const VIDU_FIELDS = unifiedFields(
+	'Video length; Vidu Q3 makes 1 to 16 seconds',
+	['540p', '720p', '1080p'],
+	['16:9', '9:16', '1:1'],
+);
 
-type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fields'> & { fields: Record<string, FieldRule> };
+type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fields'> & {
+	fields: Record<string, FieldRule>;
+};
 
 /** Every video model is a task on the main host, read by default through the generic task query. */
 /** Reference URLs go in `images` (what most channels read); Veo takes one. */
@@ -220,16 +398,33 @@ const VEO_LIMITS: ModelLimits = { ...URLS_IN_IMAGES, maxReferences: 1 };
 
 function video(row: VideoRow): ModelSpec {
 	const { fields, ...rest } = row;
-	return { group: 'video', host: 'main', mode: 'task', queryRoute: 'generic', ...rest, fields: { video: fields } };
+	return {
+		group: 'video',
+		host: 'main',
+		mode: 'task',
+		queryRoute: 'generic',
+		...rest,
+		fields: { video: fields },
+	};
 }
 
 export const VIDEO_MODELS: readonly ModelSpec[] = [
 	video({ id: 'grok-imagine-video-1.5', fields: GROK_FIELDS, limits: GROK_LIMITS }),
-	video({ id: 'grok-imagine-1.5-video', fields: GROK_FIELDS, limits: GROK_LIMITS, recommendedId: 'grok-imagine-video-1.5' }),
+	video({
+		id: 'grok-imagine-1.5-video',
+		fields: GROK_FIELDS,
+		limits: GROK_LIMITS,
+		recommendedId: 'grok-imagine-video-1.5',
+	}),
 	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: VEO_LIMITS }),
 	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: VEO_LIMITS }),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
-	video({ id: 'sora-2', fields: SORA_FIELDS, limits: { referenceField: 'image' }, description: SORA_RETIRED }),
+	video({
+		id: 'sora-2',
+		fields: SORA_FIELDS,
+		limits: { referenceField: 'image' },
+		description: SORA_RETIRED,
+	}),
 	video({ id: 'seedance-1.0-fast', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-mini', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'seedance-1.0-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
@@ -240,7 +435,11 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 	// source in docs/gateway-contract.md §10.9. Values are suggestions unless that source says "only".
 	video({ id: 'doubao-seedance-2-5-260628', fields: SEEDANCE_25_FIELDS, limits: SEEDANCE_LIMITS }),
 	video({ id: 'doubao-seedance-2-0-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'doubao-seedance-2-0-fast-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	video({
+		id: 'doubao-seedance-2-0-fast-260128',
+		fields: SEEDANCE_2_FIELDS,
+		limits: SEEDANCE_LIMITS,
+	}),
 	video({ id: 'veo-3.1-fast-generate-preview', fields: VEO_FIELDS, limits: VEO_LIMITS }),
 	video({ id: 'veo3.1-fast', fields: VEO_FIELDS, limits: VEO_LIMITS }),
 	video({ id: 'gemini-omni-flash-preview', fields: OMNI_FIELDS, limits: URLS_IN_IMAGES }),

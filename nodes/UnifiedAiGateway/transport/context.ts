@@ -31,7 +31,9 @@ const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObj
  * database and decrypts it on every call, and a 500-item run polls thousands of times. Requests
  * are signed with it too (signingCredential). A failed read is not kept, so it is tried again.
  */
-export async function gatewayCredentials(ctx: GatewayContext): Promise<ICredentialDataDecryptedObject> {
+export async function gatewayCredentials(
+	ctx: GatewayContext,
+): Promise<ICredentialDataDecryptedObject> {
 	let read = credentialsOfRun.get(ctx);
 	if (!read) {
 		read = ctx.getCredentials(CREDENTIAL_TYPE);
@@ -47,8 +49,17 @@ export async function gatewayCredentials(ctx: GatewayContext): Promise<ICredenti
  * every request (both lines take `credentialsDecrypted`). The request is still authenticated by
  * n8n, with the credential's own `authenticate` (which keeps the key to the gateway's origins).
  */
-export async function signingCredential(ctx: GatewayContext): Promise<IAdditionalCredentialOptions> {
+export async function signingCredential(
+	ctx: GatewayContext,
+): Promise<IAdditionalCredentialOptions> {
 	const data = await gatewayCredentials(ctx);
 	const chosen = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
-	return { credentialsDecrypted: { id: chosen?.id ?? '', name: chosen?.name ?? '', type: CREDENTIAL_TYPE, data } };
+	return {
+		credentialsDecrypted: {
+			id: chosen?.id ?? '',
+			name: chosen?.name ?? '',
+			type: CREDENTIAL_TYPE,
+			data,
+		},
+	};
 }

@@ -8,7 +8,14 @@ import { certificateProblem } from './responses';
 export type Created = 'yes' | 'no' | 'unknown';
 
 /** Failures that happen before a request is on the wire: nothing reached the gateway (a refused certificate too). */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ERR_INVALID_URL']);
+const NOT_SENT = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ERR_INVALID_URL',
+]);
 
 /** 4xx answers that mean "not processed" (the gateway checks these before it runs or charges). */
 const REFUSED_STATUS = new Set([400, 401, 403, 429]);
@@ -17,11 +24,20 @@ const REFUSED_STATUS = new Set([400, 401, 403, 429]);
  * Created by the answer's status alone. A gateway code or text that refuses whatever the status
  * (`model_not_found`, a quota) is said by its rule in transport/errorRules.ts, which outranks this.
  */
-export function createdAfter(facts: { status?: number; networkCode?: string; redirectStatus?: number; refused?: boolean }): Created {
+export function createdAfter(facts: {
+	status?: number;
+	networkCode?: string;
+	redirectStatus?: number;
+	refused?: boolean;
+}): Created {
 	// A 2xx whose body refuses (success: false, code >= 400, an error object): not processed.
 	if (facts.refused) return 'no';
-	if (facts.redirectStatus !== undefined) return facts.redirectStatus === 307 || facts.redirectStatus === 308 ? 'no' : 'unknown';
-	if (facts.status === undefined) return NOT_SENT.has(facts.networkCode ?? '') || certificateProblem(facts.networkCode) ? 'no' : 'unknown';
+	if (facts.redirectStatus !== undefined)
+		return facts.redirectStatus === 307 || facts.redirectStatus === 308 ? 'no' : 'unknown';
+	if (facts.status === undefined)
+		return NOT_SENT.has(facts.networkCode ?? '') || certificateProblem(facts.networkCode)
+			? 'no'
+			: 'unknown';
 	if (REFUSED_STATUS.has(facts.status)) return 'no';
 	if (facts.status >= 200 && facts.status < 300) return 'yes';
 	return 'unknown';
@@ -30,16 +46,17 @@ export function createdAfter(facts: { status?: number; networkCode?: string; red
 export const CREATED_NOTE: Record<Created, { suffix: string; advice: string }> = {
 	no: {
 		suffix: ' (created: no)',
-		advice: 'Created: no. The gateway did not process this request, so nothing was charged: running the item again is safe.',
+		advice:
+			'Created: no. The gateway did not process this request, so nothing was charged: running the item again is safe.',
 	},
 	unknown: {
 		suffix: ' (created: unknown)',
 		advice:
-			'Created: unknown. The request reached the gateway but its answer failed or was lost: the job may have been created and billed. Check the account\'s task list before running this item again; the node never resends it by itself.',
+			"Created: unknown. The request reached the gateway but its answer failed or was lost: the job may have been created and billed. Check the account's task list before running this item again; the node never resends it by itself.",
 	},
 	yes: {
 		suffix: ' (created: yes, task ID unknown)',
 		advice:
-			'Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account\'s task list.',
+			"Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account's task list.",
 	},
 };

@@ -62,9 +62,28 @@ export const MODEL_NOT_OFFERED = 'model-not-offered';
 
 /** Field names the gateway mentions in its 400 texts, most specific first. */
 const KNOWN_FIELDS = [
-	'output_compression', 'response_format', 'input_reference', 'aspect_ratio', 'image_size',
-	'image_urls', 'mask_url', 'background', 'output_format', 'resolution', 'duration', 'seconds',
-	'quality', 'messages', 'metadata', 'images', 'image', 'prompt', 'model', 'size', 'file', 'n',
+	'output_compression',
+	'response_format',
+	'input_reference',
+	'aspect_ratio',
+	'image_size',
+	'image_urls',
+	'mask_url',
+	'background',
+	'output_format',
+	'resolution',
+	'duration',
+	'seconds',
+	'quality',
+	'messages',
+	'metadata',
+	'images',
+	'image',
+	'prompt',
+	'model',
+	'size',
+	'file',
+	'n',
 ];
 
 /**
@@ -72,11 +91,14 @@ const KNOWN_FIELDS = [
  * matched by code or fixed words, never by the language of the whole message.
  */
 const WORDS = {
-	tokenQuotaUsedUp: /该令牌额度已用尽|令牌可用额度已用尽|TokenStatusExhausted|token quota is exhausted|token's quota has been exhausted|token_quota_exhausted/i,
+	tokenQuotaUsedUp:
+		/该令牌额度已用尽|令牌可用额度已用尽|TokenStatusExhausted|token quota is exhausted|token's quota has been exhausted|token_quota_exhausted/i,
 	tokenExpired: /该令牌已过期|该 token 已过期|this token has expired|token has expired/i,
 	tokenDisabled: /该令牌状态不可用|this token status is unavailable|token status is not enabled/i,
-	quota: /insufficient_user_quota|pre_consume_token_quota_failed|quota is not enough|余额不足|额度不足|预扣费额度失败|insufficient quota/i,
-	noChannel: /no available channel|model_not_found|无可用渠道|model\b.{0,80}\bdoes not exist|has no access to model|无权访问模型/i,
+	quota:
+		/insufficient_user_quota|pre_consume_token_quota_failed|quota is not enough|余额不足|额度不足|预扣费额度失败|insufficient quota/i,
+	noChannel:
+		/no available channel|model_not_found|无可用渠道|model\b.{0,80}\bdoes not exist|has no access to model|无权访问模型/i,
 	priceUnset: /model_price_error|ratio or price not set|倍率或价格未配置/i,
 	groupDenied: /无权访问\s*\S*\s*分组|分组\s*\S+\s*已被弃用|no permission to access this group/i,
 	circuitOpen: /channel_circuit_open/i,
@@ -87,7 +109,9 @@ const WORDS = {
 };
 
 function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 export function looksLikeHtml(text: string): boolean {
@@ -101,7 +125,8 @@ function fieldNamed(body: unknown, text: string): string | undefined {
 }
 
 function retryAfterNamed(text: string): string | undefined {
-	const match = /(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|秒|分钟)\b/i.exec(text);
+	const match =
+		/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|秒|分钟)\b/i.exec(text);
 	if (match) return `${match[1]} ${match[2]}`;
 	const iso = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?\S*/.exec(text);
 	return iso ? iso[0] : undefined;
@@ -140,21 +165,35 @@ function originOrUrl(url: string): string {
 
 /** A row for an HTTP status alone: what the node says (the action appended) and what to do. */
 function statusRule(name: string, status: number, says: string, advice: string): ErrorRule {
-	return { name, matches: (f) => f.status === status, explain: (f) => ({ code: f.code, message: `${says} while ${f.action}`, advice }) };
+	return {
+		name,
+		matches: (f) => f.status === status,
+		explain: (f) => ({ code: f.code, message: `${says} while ${f.action}`, advice }),
+	};
 }
 
 /** A row for fixed words of the gateway (any status, named when there is one). */
-function wordsRule(name: string, words: RegExp, says: string, advice: string, known: { created?: Created; code?: string } = {}): ErrorRule {
+function wordsRule(
+	name: string,
+	words: RegExp,
+	says: string,
+	advice: string,
+	known: { created?: Created; code?: string } = {},
+): ErrorRule {
 	return {
 		name,
 		matches: (f) => words.test(f.all),
 		created: known.created,
-		explain: (f) => ({ code: f.code ?? known.code, message: `${says}${f.status ? ` (${f.status})` : ''} while ${f.action}`, advice }),
+		explain: (f) => ({
+			code: f.code ?? known.code,
+			message: `${says}${f.status ? ` (${f.status})` : ''} while ${f.action}`,
+			advice,
+		}),
 	};
 }
 
 const CERTIFICATE_FIXES =
-	'Either trust the certificate\'s authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n\'s environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked).';
+	"Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked).";
 
 /**
  * The gateway-error table, in order: the first rule that matches explains the failure. Adding a
@@ -166,16 +205,21 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		matches: (f) => f.status === undefined && certificateProblem(f.networkCode) !== undefined,
 		created: 'no',
 		explain: (f) => {
-			const hostName = f.networkCode === 'ERR_TLS_CERT_ALTNAME_INVALID' || f.networkCode === 'HOSTNAME_MISMATCH';
+			const hostName =
+				f.networkCode === 'ERR_TLS_CERT_ALTNAME_INVALID' || f.networkCode === 'HOSTNAME_MISMATCH';
 			return {
 				code: f.networkCode,
 				message: `The gateway's TLS certificate was refused while ${f.action}: ${certificateProblem(f.networkCode)} (${f.networkCode})`,
 				advice: '',
 				description: [
 					'n8n reached the gateway but did not trust its certificate, so nothing was sent.',
-					hostName ? 'If the certificate names another host name, put that name in the credential\'s Base URL.' : '',
+					hostName
+						? "If the certificate names another host name, put that name in the credential's Base URL."
+						: '',
 					CERTIFICATE_FIXES,
-				].filter(Boolean).join(' '),
+				]
+					.filter(Boolean)
+					.join(' '),
 			};
 		},
 	},
@@ -190,7 +234,11 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 	{
 		name: 'unreachable',
 		matches: (f) => f.status === undefined,
-		explain: (f) => networkOutput(f, `Could not reach the gateway while ${f.action} (${f.networkCode ?? 'connection failed'})`),
+		explain: (f) =>
+			networkOutput(
+				f,
+				`Could not reach the gateway while ${f.action} (${f.networkCode ?? 'connection failed'})`,
+			),
 	},
 	{
 		name: 'redirect-not-followed',
@@ -198,7 +246,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: `redirect_${f.status}`,
 			message: `The gateway redirected the request to ${originOrUrl(f.unfollowedRedirect ?? '')} (HTTP ${f.status}) while ${f.action}; it was not followed`,
-			advice: 'A request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential\'s Base URL.',
+			advice:
+				"A request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential's Base URL.",
 		}),
 	},
 	{
@@ -207,7 +256,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: f.code,
 			message: `The gateway redirected to ${f.redirectedTo}, which refused the request (${f.status}) while ${f.action}`,
-			advice: 'The API key is only sent to the origins of Base URL and Alt Base URL, never to an address a redirect points to. If the gateway now lives there, put that address in the credential.',
+			advice:
+				'The API key is only sent to the origins of Base URL and Alt Base URL, never to an address a redirect points to. If the gateway now lives there, put that address in the credential.',
 		}),
 	},
 	{
@@ -235,19 +285,32 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 					index === undefined
 						? `The gateway could not read a reference image while ${f.action}: it must be a JPEG, PNG or WebP image`
 						: `The gateway could not read reference image ${index + 1} (index ${index}) while ${f.action}: it must be a JPEG, PNG or WebP image`,
-				advice: 'Replace that image with a real JPEG, PNG or WebP file (at most 20 MB) and run the item again.',
+				advice:
+					'Replace that image with a real JPEG, PNG or WebP file (at most 20 MB) and run the item again.',
 			};
 		},
 	},
-	wordsRule('key-quota-used-up', WORDS.tokenQuotaUsedUp, 'This API key\'s own quota at the gateway is used up',
-		'The key is valid, but the spending limit set on this key is reached (the account may still have balance). On the gateway\'s key page raise the key\'s remaining quota or make it unlimited, or use another key.',
-		{ created: 'no', code: 'token_quota_exhausted' }),
+	wordsRule(
+		'key-quota-used-up',
+		WORDS.tokenQuotaUsedUp,
+		"This API key's own quota at the gateway is used up",
+		"The key is valid, but the spending limit set on this key is reached (the account may still have balance). On the gateway's key page raise the key's remaining quota or make it unlimited, or use another key.",
+		{ created: 'no', code: 'token_quota_exhausted' },
+	),
 
-	wordsRule('key-expired', WORDS.tokenExpired, 'This API key has expired at the gateway',
-		'On the gateway\'s key page extend the key\'s expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential.'),
+	wordsRule(
+		'key-expired',
+		WORDS.tokenExpired,
+		'This API key has expired at the gateway',
+		"On the gateway's key page extend the key's expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential.",
+	),
 
-	wordsRule('key-disabled', WORDS.tokenDisabled, 'This API key is disabled at the gateway',
-		'Enable the key on the gateway\'s key page, or put another key in the Unified AI Gateway API credential.'),
+	wordsRule(
+		'key-disabled',
+		WORDS.tokenDisabled,
+		'This API key is disabled at the gateway',
+		"Enable the key on the gateway's key page, or put another key in the Unified AI Gateway API credential.",
+	),
 
 	{
 		name: 'balance-too-low',
@@ -258,7 +321,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			message: f.charge
 				? `Gateway balance too low for ${f.charge} (${f.code ?? 'insufficient_user_quota'}) while ${f.action}`
 				: `Your gateway balance is too low for this request (${f.code ?? 'insufficient_user_quota'}) while ${f.action}`,
-			advice: 'Top up the account or the key\'s quota, or pick a cheaper model. Nothing was retried.',
+			advice:
+				"Top up the account or the key's quota, or pick a cheaper model. Nothing was retried.",
 		}),
 	},
 	{
@@ -267,11 +331,16 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		created: 'no',
 		explain: (f) => {
 			const { model, group } = unavailableModel(f);
-			const reason = /does not exist/i.test(f.text) ? 'model does not exist' : /no access to model|无权访问模型/i.test(f.text) ? 'the key may not use it' : 'No available channel';
+			const reason = /does not exist/i.test(f.text)
+				? 'model does not exist'
+				: /no access to model|无权访问模型/i.test(f.text)
+					? 'the key may not use it'
+					: 'No available channel';
 			return {
 				code: f.code ?? 'model_not_found',
 				message: `${model ? `Model '${model}'` : 'This model'} is not available to this API key's group (${reason}): the gateway does not offer it to this key (retired upstream, or not in the key's group${group ? ` '${group}'` : ''})`,
-				advice: 'Models are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key\'s group.',
+				advice:
+					"Models are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group.",
 			};
 		},
 	},
@@ -282,11 +351,16 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: f.code ?? 'model_price_error',
 			message: `The gateway has no price set for ${f.model ? `model '${f.model}'` : 'this model'}, so it refused the request while ${f.action}`,
-			advice: 'Nothing was charged. The gateway admin has to set the model\'s price (ratio) before it can be used; or pick another model.',
+			advice:
+				"Nothing was charged. The gateway admin has to set the model's price (ratio) before it can be used; or pick another model.",
 		}),
 	},
-	wordsRule('group-denied', WORDS.groupDenied, 'The gateway refused this API key\'s group',
-		'The key is set to a group its account may not use, or the group was retired. Pick another group for the key on the gateway\'s key page, or ask the gateway admin.'),
+	wordsRule(
+		'group-denied',
+		WORDS.groupDenied,
+		"The gateway refused this API key's group",
+		"The key is set to a group its account may not use, or the group was retired. Pick another group for the key on the gateway's key page, or ask the gateway admin.",
+	),
 
 	{
 		name: 'upstream-unreachable',
@@ -294,7 +368,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: 'do_request_failed',
 			message: `The gateway could not reach its upstream provider while ${f.action} (do request failed)`,
-			advice: 'This is a network failure between the gateway and the provider, not a problem with your input. Try again later.',
+			advice:
+				'This is a network failure between the gateway and the provider, not a problem with your input. Try again later.',
 		}),
 	},
 	{
@@ -303,7 +378,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: 'task_not_exist',
 			message: `The gateway does not know this task while ${f.action} (task_not_exist)`,
-			advice: 'Check the task ID, the query route (a task is only known on the route and host that created it) and that the same API key created it.',
+			advice:
+				'Check the task ID, the query route (a task is only known on the route and host that created it) and that the same API key created it.',
 		}),
 	},
 	{
@@ -312,11 +388,22 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: f.code,
 			message: `The gateway refused the request while ${f.action}${f.text ? `: ${f.text}` : ''}`,
-			advice: 'The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.',
+			advice:
+				'The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.',
 		}),
 	},
-	statusRule('key-rejected', 401, 'The gateway rejected the API key (401)', 'Check the API Key in the Unified AI Gateway API credential: copy it again from the gateway\'s key page.'),
-	statusRule('forbidden', 403, 'The gateway refused the request (403)', 'The key may lack permission for this model or route, or the balance may be too low.'),
+	statusRule(
+		'key-rejected',
+		401,
+		'The gateway rejected the API key (401)',
+		"Check the API Key in the Unified AI Gateway API credential: copy it again from the gateway's key page.",
+	),
+	statusRule(
+		'forbidden',
+		403,
+		'The gateway refused the request (403)',
+		'The key may lack permission for this model or route, or the balance may be too low.',
+	),
 	{
 		name: 'invalid-request',
 		matches: (f) => f.status === 400 || f.status === 422,
@@ -331,9 +418,24 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			};
 		},
 	},
-	statusRule('not-found', 404, 'The gateway answered 404 Not Found', 'Check the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.'),
-	statusRule('too-large', 413, 'The file is too large for the gateway (413)', 'Uploads and reference images may be at most 20 MB.'),
-	statusRule('rate-limited', 429, 'The gateway is rate limiting requests (429)', 'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.'),
+	statusRule(
+		'not-found',
+		404,
+		'The gateway answered 404 Not Found',
+		'Check the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.',
+	),
+	statusRule(
+		'too-large',
+		413,
+		'The file is too large for the gateway (413)',
+		'Uploads and reference images may be at most 20 MB.',
+	),
+	statusRule(
+		'rate-limited',
+		429,
+		'The gateway is rate limiting requests (429)',
+		'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.',
+	),
 	{
 		name: 'gateway-timeout',
 		matches: (f) => f.status === 504,
@@ -347,7 +449,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 	},
 	{
 		name: 'no-explanation',
-		matches: (f) => f.status !== undefined && httpKind(f.status, f.body, f.text) !== `HTTP ${f.status}`,
+		matches: (f) =>
+			f.status !== undefined && httpKind(f.status, f.body, f.text) !== `HTTP ${f.status}`,
 		explain: (f) => {
 			const kind = httpKind(f.status ?? 0, f.body, f.text);
 			return {
@@ -380,7 +483,7 @@ function networkOutput(f: ReadFacts, what: string): RuleOutput {
 		message: lost ? `${what}: the job may have been created and billed` : what,
 		advice: '',
 		description: lost
-			? 'The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account\'s task list before running this item again. Our node never resends it by itself.'
+			? "The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account's task list before running this item again. Our node never resends it by itself."
 			: 'Check the Base URL and that the gateway is reachable from n8n.',
 	};
 }

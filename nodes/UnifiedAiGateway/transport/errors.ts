@@ -1,7 +1,13 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { createdAfter, type Created } from './created';
-import { GATEWAY_ERROR_RULES, looksLikeHtml, type ErrorFacts, type ErrorRule, type ReadFacts } from './errorRules';
+import {
+	GATEWAY_ERROR_RULES,
+	looksLikeHtml,
+	type ErrorFacts,
+	type ErrorRule,
+	type ReadFacts,
+} from './errorRules';
 
 export type { ErrorFacts } from './errorRules';
 
@@ -16,7 +22,9 @@ export interface ExplainedError {
 }
 
 function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** The gateway's own words, from whichever envelope it used. */
@@ -46,7 +54,8 @@ export function gatewayCode(body: unknown): string | undefined {
 	const root = asObject(body);
 	if (!root) return undefined;
 	const error = asObject(root.error);
-	const code = error?.code ?? (typeof root.code === 'string' ? root.code : undefined) ?? error?.type;
+	const code =
+		error?.code ?? (typeof root.code === 'string' ? root.code : undefined) ?? error?.type;
 	return typeof code === 'string' && code !== '' && code !== 'success' ? code : undefined;
 }
 
@@ -54,14 +63,21 @@ export function gatewayCode(body: unknown): string | undefined {
 export function readFacts(facts: ErrorFacts): ReadFacts {
 	const text = gatewayText(facts.body);
 	const code = gatewayCode(facts.body);
-	const body = facts.body !== null && typeof facts.body === 'object' ? JSON.stringify(facts.body) : '';
+	const body =
+		facts.body !== null && typeof facts.body === 'object' ? JSON.stringify(facts.body) : '';
 	return { ...facts, text, code, all: `${code ?? ''} ${text} ${body}` };
 }
 
 /** The rule of the table that explains these facts: the first that matches. */
-export function ruleFor(facts: ReadFacts, rules: readonly ErrorRule[] = GATEWAY_ERROR_RULES): ErrorRule {
+export function ruleFor(
+	facts: ReadFacts,
+	rules: readonly ErrorRule[] = GATEWAY_ERROR_RULES,
+): ErrorRule {
 	const rule = rules.find((r) => r.matches(facts));
-	if (!rule) throw new Error('The gateway-error table has no rule for these facts: its last rule must match everything');
+	if (!rule)
+		throw new Error(
+			'The gateway-error table has no rule for these facts: its last rule must match everything',
+		);
 	return rule;
 }
 
@@ -84,7 +100,9 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 		: undefined;
 	const out = rule.explain({ ...read, created });
 	const said = read.text ? `Gateway said: ${read.text}` : '';
-	const status = facts.status ? `HTTP status: ${facts.status}${read.code ? `, code: ${read.code}` : ''}` : '';
+	const status = facts.status
+		? `HTTP status: ${facts.status}${read.code ? `, code: ${read.code}` : ''}`
+		: '';
 	const description = out.description ?? [said, status, out.advice].filter(Boolean).join('\n');
 	return { code: out.code, message: out.message, description, rule: rule.name, created };
 }

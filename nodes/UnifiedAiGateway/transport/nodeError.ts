@@ -23,10 +23,16 @@ export class CancelledByStopError extends NodeOperationError {}
  * context says `stopped: true`, so no caller takes it for a failure of the work itself and tries
  * again. `more`: what the user should know besides (a download's receipt).
  */
-export function stopError(node: INode, cancelled: string, options: { itemIndex?: number; more?: string } = {}): CancelledByStopError {
+export function stopError(
+	node: INode,
+	cancelled: string,
+	options: { itemIndex?: number; more?: string } = {},
+): CancelledByStopError {
 	const error = new CancelledByStopError(node, STOPPED, {
 		...(options.itemIndex === undefined ? {} : { itemIndex: options.itemIndex }),
-		description: [`${cancelled} was cancelled because the workflow was stopped.`, options.more].filter(Boolean).join('\n'),
+		description: [`${cancelled} was cancelled because the workflow was stopped.`, options.more]
+			.filter(Boolean)
+			.join('\n'),
 	});
 	error.context.stopped = true;
 	return error;
@@ -34,7 +40,10 @@ export function stopError(node: INode, cancelled: string, options: { itemIndex?:
 
 /** Whether an error is a Stop (ours, or n8n's own cancellation), not a failure of the work. */
 export function isStop(error: unknown): boolean {
-	return error instanceof ManualExecutionCancelledError || (error as { context?: IDataObject } | undefined)?.context?.stopped === true;
+	return (
+		error instanceof ManualExecutionCancelledError ||
+		(error as { context?: IDataObject } | undefined)?.context?.stopped === true
+	);
 }
 
 /**
@@ -44,11 +53,16 @@ export function isStop(error: unknown): boolean {
  * only where the error is no one item's (a trigger poll, a wait over every item that Stop ended):
  * the error then keeps the item it names, if any.
  */
-export function nodeErrorOf(node: INode, error: unknown, itemIndex: number | undefined): NodeApiError | NodeOperationError {
+export function nodeErrorOf(
+	node: INode,
+	error: unknown,
+	itemIndex: number | undefined,
+): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
 		if (itemIndex !== undefined) error.context.itemIndex = itemIndex;
 		return error;
 	}
-	if (error instanceof ManualExecutionCancelledError) return stopError(node, 'The work of this node', { itemIndex });
+	if (error instanceof ManualExecutionCancelledError)
+		return stopError(node, 'The work of this node', { itemIndex });
 	return new NodeOperationError(node, error as Error, itemIndex === undefined ? {} : { itemIndex });
 }

@@ -51,7 +51,8 @@ export class Pacer {
 			this.rate = Math.max(MIN_RATE, basis * DECREASE);
 			this.slowedAt = now;
 		}
-		if (retryAfterMs !== undefined) this.nextAt = Math.max(this.nextAt, now + Math.min(retryAfterMs, 1000 / this.rate));
+		if (retryAfterMs !== undefined)
+			this.nextAt = Math.max(this.nextAt, now + Math.min(retryAfterMs, 1000 / this.rate));
 	}
 
 	get requestsPerSecond(): number {

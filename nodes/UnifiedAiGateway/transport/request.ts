@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestMethods, IHttpRequestOptions, JsonObject } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
@@ -6,12 +12,34 @@ import { CREATED_NOTE } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { stopError } from './nodeError';
 import { pacerFor } from './pacer';
-import { networkCodeOf, parseBody, readSmallStream, redactBody, refusedWithSuccess, type ByteStream } from './responses';
-import { backoffDelay, isRetryableNetworkCode, isRetryableStatus, parseRetryAfter, RATE_LIMIT, RETRY } from './retry';
+import {
+	networkCodeOf,
+	parseBody,
+	readSmallStream,
+	redactBody,
+	refusedWithSuccess,
+	type ByteStream,
+} from './responses';
+import {
+	backoffDelay,
+	isRetryableNetworkCode,
+	isRetryableStatus,
+	parseRetryAfter,
+	RATE_LIMIT,
+	RETRY,
+} from './retry';
 import { readPastedKey, redact, secretForms } from './secrets';
 import { sendFollowingRedirects, type SentResponse } from './send';
 import { abortableSleep } from './sleep';
-import { BASE_URL_FIELDS, checkBaseUrl, isAbsoluteUrl, keyOrigins, originOf, originsFrom, type GatewayHost } from './urls';
+import {
+	BASE_URL_FIELDS,
+	checkBaseUrl,
+	isAbsoluteUrl,
+	keyOrigins,
+	originOf,
+	originsFrom,
+	type GatewayHost,
+} from './urls';
 
 export type { ByteStream } from './responses';
 
@@ -84,8 +112,12 @@ export async function gatewayRequest(
 	const origins = checkedOrigins(this, credentials, req);
 	const host = req.host ?? 'main';
 	if (host === 'alt' && !origins.alt) {
-		throw refusal(this, req, `${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the alt host, but the credential has no Alt Base URL`,
-			'Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).');
+		throw refusal(
+			this,
+			req,
+			`${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the alt host, but the credential has no Alt Base URL`,
+			'Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).',
+		);
 	}
 	const url = isAbsoluteUrl(req.path) ? req.path : `${origins[host]}${req.path}`;
 	const isForm = typeof FormData !== 'undefined' && req.body instanceof FormData;
@@ -113,27 +145,58 @@ export async function fetchResultFile(
 	url: string,
 	req: Omit<GatewayRequest, 'path' | 'method' | 'host' | 'stream' | 'anyStatus'>,
 ): Promise<GatewayResponse<ByteStream>> {
-	return (await gatewayRequest.call(this, { ...req, method: 'GET', path: url, stream: true, anyStatus: true })) as unknown as GatewayResponse<ByteStream>;
+	return (await gatewayRequest.call(this, {
+		...req,
+		method: 'GET',
+		path: url,
+		stream: true,
+		anyStatus: true,
+	})) as unknown as GatewayResponse<ByteStream>;
 }
 
-function checkedOrigins(ctx: GatewayContext, credentials: ICredentialDataDecryptedObject, req: GatewayRequest) {
+function checkedOrigins(
+	ctx: GatewayContext,
+	credentials: ICredentialDataDecryptedObject,
+	req: GatewayRequest,
+) {
 	for (const [host, field] of Object.entries(BASE_URL_FIELDS) as Array<[GatewayHost, string]>) {
 		const raw = host === 'main' ? credentials.baseUrl : credentials.altBaseUrl;
 		const { problem } = checkBaseUrl(raw, field, host === 'main');
-		if (problem) throw refusal(ctx, req, problem, `Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`);
+		if (problem)
+			throw refusal(
+				ctx,
+				req,
+				problem,
+				`Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`,
+			);
 	}
 	// The key as pasted (transport/secrets.ts): a character no gateway key has is named before anything is billed.
 	const keyProblem = readPastedKey(credentials.apiKey).problem;
-	if (keyProblem) throw refusal(ctx, req, `${keyProblem} (in the Unified AI Gateway API credential)`, 'Open the Unified AI Gateway API credential and paste the key again. Nothing was sent.');
+	if (keyProblem)
+		throw refusal(
+			ctx,
+			req,
+			`${keyProblem} (in the Unified AI Gateway API credential)`,
+			'Open the Unified AI Gateway API credential and paste the key again. Nothing was sent.',
+		);
 	return originsFrom(credentials);
 }
 
 /** An error for a request refused before it left this machine. */
-function refusal(ctx: GatewayContext, req: GatewayRequest, message: string, description: string): NodeOperationError {
-	const error = new NodeOperationError(ctx.getNode(), req.billed ? `${message}${CREATED_NOTE.no.suffix}` : message, {
-		description,
-		itemIndex: req.itemIndex,
-	});
+function refusal(
+	ctx: GatewayContext,
+	req: GatewayRequest,
+	message: string,
+	description: string,
+): NodeOperationError {
+	const error = new NodeOperationError(
+		ctx.getNode(),
+		req.billed ? `${message}${CREATED_NOTE.no.suffix}` : message,
+		{
+			description,
+			itemIndex: req.itemIndex,
+		},
+	);
 	if (req.billed) error.context.created = 'no';
 	return error;
 }
@@ -141,7 +204,9 @@ function refusal(ctx: GatewayContext, req: GatewayRequest, message: string, desc
 /** The request's own timeout, cut to what is left before its deadline (at least one second). */
 function attemptTimeout(req: Pick<GatewayRequest, 'timeoutMs' | 'deadlineAt'>): number {
 	const timeout = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-	return req.deadlineAt === undefined ? timeout : Math.max(1_000, Math.min(timeout, req.deadlineAt - Date.now()));
+	return req.deadlineAt === undefined
+		? timeout
+		: Math.max(1_000, Math.min(timeout, req.deadlineAt - Date.now()));
 }
 
 /** Whether a retry after `delay` still ends before the deadline (with a second for the attempt). */
@@ -173,7 +238,11 @@ async function sendWithRetry<T>(
 		const ticket = pacer ? await pacer.acquire(ctx) : undefined;
 		let response: SentResponse;
 		try {
-			response = await sendFollowingRedirects(ctx, { ...options, timeout: attemptTimeout(req) }, origins);
+			response = await sendFollowingRedirects(
+				ctx,
+				{ ...options, timeout: attemptTimeout(req) },
+				origins,
+			);
 		} catch (thrown) {
 			throwIfStopped(ctx, signal, thrown, req.itemIndex);
 			const networkCode = networkCodeOf(thrown);
@@ -189,11 +258,14 @@ async function sendWithRetry<T>(
 			throw error;
 		}
 		const status = response.statusCode;
-		const redirectedTo = originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
+		const redirectedTo =
+			originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
 			// What the gateway says is redacted before anything can copy it into an item, a message or a log.
-			const body = req.stream ? response.body : redactBody(parseBody(response.body, response.headers), secrets);
+			const body = req.stream
+				? response.body
+				: redactBody(parseBody(response.body, response.headers), secrets);
 			if (!req.stream && typeof body === 'string' && body.trim() !== '' && !req.billed) {
 				// A 200 HTML page means the Base URL points at a website, not at the API.
 				throw buildError(ctx, { ...facts, status: 502, body }, req, secrets);
@@ -203,13 +275,20 @@ async function sendWithRetry<T>(
 			}
 			return { status, headers: response.headers ?? {}, body: body as T, url: response.url };
 		}
-		const body = req.stream ? await readSmallStream(response.body, response.headers) : parseBody(response.body, response.headers);
+		const body = req.stream
+			? await readSmallStream(response.body, response.headers)
+			: parseBody(response.body, response.headers);
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
 		if (status === 429 && pacer && ticket) {
 			// Not processed: the one answer after which a POST may be sent again.
 			pacer.limited(ticket, hinted);
 			const delay = hinted ?? backoffDelay(limitedAttempt++);
-			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RATE_LIMIT.budgetMs && limitedAttempt < RATE_LIMIT.maxAttempts && retryFits(req, delay)) {
+			if (
+				delay <= RETRY.maxRetryAfterMs &&
+				Date.now() - started + delay <= RATE_LIMIT.budgetMs &&
+				limitedAttempt < RATE_LIMIT.maxAttempts &&
+				retryFits(req, delay)
+			) {
 				ctx.logger?.debug(`Gateway answered 429 while ${req.action}; sending again in ${delay} ms`);
 				await abortableSleep(delay, ctx, req.itemIndex);
 				continue;
@@ -217,32 +296,63 @@ async function sendWithRetry<T>(
 		}
 		if (canRetry && isRetryableStatus(status)) {
 			const delay = hinted ?? backoffDelay(attempt);
-			if (delay <= RETRY.maxRetryAfterMs && Date.now() - started + delay <= RETRY.budgetMs && retryFits(req, delay)) {
-				ctx.logger?.debug(`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`);
+			if (
+				delay <= RETRY.maxRetryAfterMs &&
+				Date.now() - started + delay <= RETRY.budgetMs &&
+				retryFits(req, delay)
+			) {
+				ctx.logger?.debug(
+					`Gateway answered ${status} while ${req.action}; retrying in ${delay} ms`,
+				);
 				await abortableSleep(delay, ctx, req.itemIndex);
 				continue;
 			}
 		}
 		// Its first 64 KB, redacted: a download names what the host sent instead of the file.
-		if (req.anyStatus) return { status, headers: response.headers ?? {}, body: redactBody(body, secrets) as T, url: response.url };
-		const error = buildError(ctx, { ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect }, req, secrets);
+		if (req.anyStatus)
+			return {
+				status,
+				headers: response.headers ?? {},
+				body: redactBody(body, secrets) as T,
+				url: response.url,
+			};
+		const error = buildError(
+			ctx,
+			{ ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect },
+			req,
+			secrets,
+		);
 		error.transient = isRetryableStatus(status);
 		error.retryAfterMs = hinted;
 		throw error;
 	}
 }
 
-function throwIfStopped(ctx: GatewayContext, signal: AbortSignal | undefined, error: unknown, itemIndex: number | undefined): void {
+function throwIfStopped(
+	ctx: GatewayContext,
+	signal: AbortSignal | undefined,
+	error: unknown,
+	itemIndex: number | undefined,
+): void {
 	const code = networkCodeOf(error);
-	if (signal?.aborted || code === 'ERR_CANCELED') throw stopError(ctx.getNode(), 'A request to the gateway', { itemIndex });
+	if (signal?.aborted || code === 'ERR_CANCELED')
+		throw stopError(ctx.getNode(), 'A request to the gateway', { itemIndex });
 }
 
-function buildError(ctx: GatewayContext, facts: ErrorFacts, req: GatewayRequest, secrets: string[]): GatewayRequestError {
+function buildError(
+	ctx: GatewayContext,
+	facts: ErrorFacts,
+	req: GatewayRequest,
+	secrets: string[],
+): GatewayRequestError {
 	const explained = explainGatewayError(facts);
 	const created = explained.created;
 	const note = created ? CREATED_NOTE[created] : undefined;
 	const message = redact(`${explained.message}${note?.suffix ?? ''}`, secrets);
-	const description = redact([explained.description, note?.advice].filter(Boolean).join('\n'), secrets);
+	const description = redact(
+		[explained.description, note?.advice].filter(Boolean).join('\n'),
+		secrets,
+	);
 	const httpCode = facts.status !== undefined ? String(facts.status) : undefined;
 	// Built from our own plain facts, never from the HTTP client's error: that one carries
 	// the request config, Authorization header included.

@@ -1,5 +1,8 @@
 /** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
-export type ByteStream = AsyncIterable<Buffer | string> & { destroy(error?: Error): void; on: (...args: never[]) => unknown };
+export type ByteStream = AsyncIterable<Buffer | string> & {
+	destroy(error?: Error): void;
+	on: (...args: never[]) => unknown;
+};
 
 /** The charset an answer names in its Content-Type (`application/json; charset=GBK`), if any. */
 function charsetOf(headers: Record<string, unknown> | undefined): string | undefined {
@@ -40,7 +43,11 @@ export function parseBody(body: unknown, headers?: Record<string, unknown>): unk
 	return body;
 }
 
-export async function readSmallStream(stream: unknown, headers?: Record<string, unknown>, limit = 64 * 1024): Promise<unknown> {
+export async function readSmallStream(
+	stream: unknown,
+	headers?: Record<string, unknown>,
+	limit = 64 * 1024,
+): Promise<unknown> {
 	const readable = stream as ByteStream | undefined;
 	if (!readable || typeof readable.on !== 'function') return parseBody(stream, headers);
 	const chunks: Buffer[] = [];
@@ -89,11 +96,19 @@ export function certificateProblem(code: string | undefined): string | undefined
 
 /** n8n wraps the HTTP client's error; the network code ends up in httpCode or the message. */
 export function networkCodeOf(error: unknown): string | undefined {
-	const e = error as { code?: unknown; httpCode?: unknown; cause?: { code?: unknown }; messages?: unknown; message?: unknown };
+	const e = error as {
+		code?: unknown;
+		httpCode?: unknown;
+		cause?: { code?: unknown };
+		messages?: unknown;
+		message?: unknown;
+	};
 	for (const candidate of [e?.cause?.code, e?.code, e?.httpCode]) {
 		if (typeof candidate === 'string' && /^[A-Z][A-Z_]+$/.test(candidate)) return candidate;
 	}
-	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message].map(String).join(' ');
+	const texts = [...(Array.isArray(e?.messages) ? e.messages : []), e?.message]
+		.map(String)
+		.join(' ');
 	if (/timeout of \d+ms exceeded/i.test(texts)) return 'ECONNABORTED';
 	if (/socket hang up/i.test(texts)) return 'ECONNRESET';
 	if (/cancel|aborted/i.test(texts)) return 'ERR_CANCELED';
@@ -117,7 +132,9 @@ export function redactBody(body: unknown, forms: readonly string[]): unknown {
 }
 
 function record(value: unknown): Record<string, unknown> | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as Record<string, unknown>)
+		: undefined;
 }
 
 /**
@@ -129,10 +146,20 @@ export function refusedWithSuccess(body: unknown): boolean {
 	const root = record(body);
 	if (!root) return false;
 	const data = record(root.data);
-	const hasWork = [root.task_id, root.id, data?.task_id, data?.id].some((v) => typeof v === 'string' && v !== '') ||
-		Array.isArray(root.data) || Boolean(root.choices) || Boolean(root.result);
+	const hasWork =
+		[root.task_id, root.id, data?.task_id, data?.id].some(
+			(v) => typeof v === 'string' && v !== '',
+		) ||
+		Array.isArray(root.data) ||
+		Boolean(root.choices) ||
+		Boolean(root.result);
 	if (root.success === false) return true;
-	const code = typeof root.code === 'number' ? root.code : typeof root.code === 'string' && /^\d+$/.test(root.code) ? Number(root.code) : undefined;
+	const code =
+		typeof root.code === 'number'
+			? root.code
+			: typeof root.code === 'string' && /^\d+$/.test(root.code)
+				? Number(root.code)
+				: undefined;
 	if (code !== undefined && code >= 400 && !hasWork) return true;
 	const error = record(root.error);
 	return Boolean(error && (error.message || error.code) && !hasWork);
@@ -146,7 +173,11 @@ type ReadableClass = { name?: string; from?: (source: AsyncIterable<Buffer>) => 
  * importing Node's stream module. Undefined when no such class is found (the caller buffers).
  */
 export function readableFrom(sample: unknown, source: AsyncIterable<Buffer>): unknown {
-	for (let proto = Object.getPrototypeOf(sample) as object | null; proto; proto = Object.getPrototypeOf(proto) as object | null) {
+	for (
+		let proto = Object.getPrototypeOf(sample) as object | null;
+		proto;
+		proto = Object.getPrototypeOf(proto) as object | null
+	) {
 		const type = (proto as { constructor?: ReadableClass }).constructor;
 		if (type?.name === 'Readable' && typeof type.from === 'function') return type.from(source);
 	}

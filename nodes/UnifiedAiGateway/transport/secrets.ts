@@ -13,7 +13,19 @@ export interface PastedKey {
 /** Pasted around a key: whitespace, and the zero-width characters an editor or a chat app adds. */
 const EDGE = /^[\s\u200B-\u200D\u2060\uFEFF]+|[\s\u200B-\u200D\u2060\uFEFF]+$/g;
 /** Quotes a key is pasted in (straight, curly, angle, full-width), the same on either side of it… */
-const EITHER_SIDE = ['"', "'", '`', '\u201C', '\u201D', '\u2018', '\u2019', '\u00AB', '\u00BB', '\uFF02', '\uFF07'];
+const EITHER_SIDE = [
+	'"',
+	"'",
+	'`',
+	'\u201C',
+	'\u201D',
+	'\u2018',
+	'\u2019',
+	'\u00AB',
+	'\u00BB',
+	'\uFF02',
+	'\uFF07',
+];
 /** …and those that open or close only: the low quote, the CJK corner brackets. */
 const OPENING_QUOTES = new Set([...EITHER_SIDE, '\u201E', '\u300C', '\u300E']);
 const CLOSING_QUOTES = new Set([...EITHER_SIDE, '\u300D', '\u300F']);
@@ -38,7 +50,12 @@ function unwrap(pasted: string): string {
 	for (let round = 0; round < 4; round++) {
 		const before = value;
 		value = value.replace(EDGE, '');
-		if (value.length >= 2 && OPENING_QUOTES.has(value[0]) && CLOSING_QUOTES.has(value[value.length - 1])) value = value.slice(1, -1);
+		if (
+			value.length >= 2 &&
+			OPENING_QUOTES.has(value[0]) &&
+			CLOSING_QUOTES.has(value[value.length - 1])
+		)
+			value = value.slice(1, -1);
 		value = value.replace(EDGE, '').replace(/^bearer\s+/i, '');
 		if (value === before) break;
 	}
@@ -71,7 +88,12 @@ export function readPastedKey(raw: unknown): PastedKey {
 	const unwrapped = unwrap(String(raw ?? ''));
 	// Unwrapped again after folding: `Ｂｅａｒｅｒ sk-…` typed in full width is a prefix too.
 	const key = unwrap(foldFullWidth(unwrapped));
-	if (key === '') return { key: '', unwrapped, problem: 'The API Key is empty: paste the key from the gateway\'s key page' };
+	if (key === '')
+		return {
+			key: '',
+			unwrapped,
+			problem: "The API Key is empty: paste the key from the gateway's key page",
+		};
 	const characters = [...key];
 	const bad = characters.findIndex((c) => !/^[\x21-\x7E]$/.test(c));
 	if (bad < 0) return { key, unwrapped };
@@ -94,8 +116,15 @@ export function secretForms(credentials: ICredentialDataDecryptedObject): string
 	const sent = key || unwrapped;
 	if (sent.length < 4) return [];
 	const forms = new Set([
-		raw, raw.trim(), unwrapped, sent, `Bearer ${sent}`, encodeURIComponent(sent), encodeURIComponent(unwrapped),
-		JSON.stringify(raw).slice(1, -1), JSON.stringify(unwrapped).slice(1, -1),
+		raw,
+		raw.trim(),
+		unwrapped,
+		sent,
+		`Bearer ${sent}`,
+		encodeURIComponent(sent),
+		encodeURIComponent(unwrapped),
+		JSON.stringify(raw).slice(1, -1),
+		JSON.stringify(unwrapped).slice(1, -1),
 	]);
 	return [...forms].filter((f) => f.trim().length >= 4).sort((a, b) => b.length - a.length);
 }

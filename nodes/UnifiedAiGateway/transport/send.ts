@@ -43,7 +43,11 @@ export async function sendFollowingRedirects(
 		const target = new URL(location, current.url).href;
 		const method = current.method ?? 'GET';
 		const keepsMethod = response.statusCode === 307 || response.statusCode === 308;
-		if (method !== 'GET' && method !== 'HEAD' && !(keepsMethod && keyOrigins.has(originOf(target) ?? ''))) {
+		if (
+			method !== 'GET' &&
+			method !== 'HEAD' &&
+			!(keepsMethod && keyOrigins.has(originOf(target) ?? ''))
+		) {
 			discard(response.body);
 			return { ...response, url: current.url, unfollowedRedirect: target };
 		}
@@ -52,7 +56,11 @@ export async function sendFollowingRedirects(
 	}
 }
 
-async function sendOnce(ctx: GatewayContext, options: IHttpRequestOptions, withKey: boolean): Promise<FullResponse> {
+async function sendOnce(
+	ctx: GatewayContext,
+	options: IHttpRequestOptions,
+	withKey: boolean,
+): Promise<FullResponse> {
 	const safe: IHttpRequestOptions = {
 		...options,
 		disableFollowRedirect: true,
@@ -60,9 +68,17 @@ async function sendOnce(ctx: GatewayContext, options: IHttpRequestOptions, withK
 	};
 	if (withKey) {
 		const signing = await signingCredential(ctx);
-		return (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, safe, signing)) as FullResponse;
+		return (await ctx.helpers.httpRequestWithAuthentication.call(
+			ctx,
+			CREDENTIAL_TYPE,
+			safe,
+			signing,
+		)) as FullResponse;
 	}
-	return (await ctx.helpers.httpRequest({ ...safe, abortSignal: cancelSignalOf(ctx) })) as FullResponse;
+	return (await ctx.helpers.httpRequest({
+		...safe,
+		abortSignal: cancelSignalOf(ctx),
+	})) as FullResponse;
 }
 
 function header(headers: IDataObject | undefined, name: string): string | undefined {

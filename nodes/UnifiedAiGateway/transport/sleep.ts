@@ -12,7 +12,11 @@ import { stopError } from './nodeError';
  */
 const SLICE_MS = 1_000;
 
-export async function abortableSleep(ms: number, ctx?: GatewayContext, itemIndex?: number): Promise<void> {
+export async function abortableSleep(
+	ms: number,
+	ctx?: GatewayContext,
+	itemIndex?: number,
+): Promise<void> {
 	const endAt = Date.now() + Math.max(0, ms);
 	const signal = ctx ? cancelSignalOf(ctx) : undefined;
 	if (!ctx || !signal) {

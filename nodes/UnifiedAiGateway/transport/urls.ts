@@ -2,7 +2,10 @@ import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
 export type GatewayHost = 'main' | 'alt';
 
-export const BASE_URL_FIELDS: Record<GatewayHost, string> = { main: 'Base URL', alt: 'Alt Base URL' };
+export const BASE_URL_FIELDS: Record<GatewayHost, string> = {
+	main: 'Base URL',
+	alt: 'Alt Base URL',
+};
 
 /** Users paste the base URL with or without `/v1` and trailing slashes; paths always carry `/v1`. */
 export function normaliseOrigin(raw: unknown): string {
@@ -20,7 +23,10 @@ export interface GatewayOrigins {
 }
 
 export function originsFrom(credentials: ICredentialDataDecryptedObject): GatewayOrigins {
-	return { main: normaliseOrigin(credentials.baseUrl), alt: normaliseOrigin(credentials.altBaseUrl) };
+	return {
+		main: normaliseOrigin(credentials.baseUrl),
+		alt: normaliseOrigin(credentials.altBaseUrl),
+	};
 }
 
 export function isAbsoluteUrl(value: string): boolean {
@@ -52,7 +58,12 @@ export function keyOrigins(credentials: ICredentialDataDecryptedObject): Set<str
 
 export function isLoopbackHost(hostname: string): boolean {
 	const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
+	return (
+		host === 'localhost' ||
+		host.endsWith('.localhost') ||
+		host === '::1' ||
+		/^127\.\d+\.\d+\.\d+$/.test(host)
+	);
 }
 
 export interface BaseUrlCheck {
@@ -77,10 +88,14 @@ export function checkBaseUrl(raw: unknown, field: string, required: boolean): Ba
 		return { problem: `${field} is not a URL: ${accepts}` };
 	}
 	if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-		return { problem: `${field} uses '${url.protocol.replace(/:$/, '')}://', which is not http or https: ${accepts}` };
+		return {
+			problem: `${field} uses '${url.protocol.replace(/:$/, '')}://', which is not http or https: ${accepts}`,
+		};
 	}
 	if (url.username !== '' || url.password !== '') {
-		return { problem: `${field} contains a user name or password (user:pass@): remove it; the API Key field is the only credential sent` };
+		return {
+			problem: `${field} contains a user name or password (user:pass@): remove it; the API Key field is the only credential sent`,
+		};
 	}
 	if (url.search !== '' || value.includes('?')) {
 		return { problem: `${field} contains a query string ('?…'): remove it; ${accepts}` };

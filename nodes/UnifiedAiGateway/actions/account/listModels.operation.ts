@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { findModel, GROUP_NAMES } from '../../registry/models';
@@ -10,8 +15,12 @@ export const description: INodeProperties[] = [
 		name: 'modelGroup',
 		type: 'options',
 		default: 'all',
-		options: [{ name: 'All', value: 'all' }, ...Object.entries(GROUP_NAMES).map(([value, name]) => ({ name, value }))],
-		description: 'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
+		options: [
+			{ name: 'All', value: 'all' },
+			...Object.entries(GROUP_NAMES).map(([value, name]) => ({ name, value })),
+		],
+		description:
+			'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
 		displayOptions: { show: { resource: ['account'], operation: ['listModels'] } },
 	},
 ];

@@ -17,7 +17,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the input binary field holding the image',
 		description:
-			'The binary field of the input item with the image to upload. JPEG, PNG, WebP or GIF, at most 20 MB, judged by the file\'s content; anything else is refused before sending.',
+			"The binary field of the input item with the image to upload. JPEG, PNG, WebP or GIF, at most 20 MB, judged by the file's content; anything else is refused before sending.",
 		displayOptions: { show },
 	},
 ];
@@ -29,10 +29,15 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const image = await readInputImage(this, i, property, UPLOAD_TYPES, 'Input Binary Field');
 		const uploaded = await uploadImage(this, image, i);
 		if (!uploaded.url) {
-			throw new NodeOperationError(this.getNode(), `The gateway accepted '${image.fileName}' but returned no URL`, {
-				itemIndex: i,
-				description: 'Without a URL the upload cannot be used. Run the item again; if it persists, contact the gateway admin.',
-			});
+			throw new NodeOperationError(
+				this.getNode(),
+				`The gateway accepted '${image.fileName}' but returned no URL`,
+				{
+					itemIndex: i,
+					description:
+						'Without a URL the upload cannot be used. Run the item again; if it persists, contact the gateway admin.',
+				},
+			);
 		}
 		return {
 			url: uploaded.url,

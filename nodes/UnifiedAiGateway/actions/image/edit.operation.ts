@@ -14,7 +14,10 @@ function referenceLimitsText(): string {
 	for (const model of IMAGE_MODELS) {
 		if (!model.fields?.edit) continue;
 		const { minReferences = 1, maxReferences } = model.limits ?? {};
-		const range = maxReferences === undefined ? `at least ${minReferences}` : `${minReferences} to ${maxReferences}`;
+		const range =
+			maxReferences === undefined
+				? `at least ${minReferences}`
+				: `${minReferences} to ${maxReferences}`;
 		const ids = groups.get(range) ?? [];
 		if (!ids.includes(model.id)) ids.push(model.id);
 		groups.set(range, ids);
@@ -39,9 +42,14 @@ export const description: INodeProperties[] = [
 			{
 				name: 'Binary Data',
 				value: 'binary',
-				description: 'Files on the input item; they are uploaded to the gateway first (free, URLs valid 72 hours)',
+				description:
+					'Files on the input item; they are uploaded to the gateway first (free, URLs valid 72 hours)',
 			},
-			{ name: 'Image URLs', value: 'urls', description: 'Public http(s) URLs the gateway can fetch' },
+			{
+				name: 'Image URLs',
+				value: 'urls',
+				description: 'Public http(s) URLs the gateway can fetch',
+			},
 		],
 		description: 'Where the images to edit come from',
 		displayOptions: { show },

@@ -8,8 +8,18 @@ import { extractResultUrls, type ResultUrlOptions } from '../../api/tasks/result
 import { taskIdOf } from '../../api/tasks/snapshot';
 import type { RunOptions } from '../../engine/running/perItem';
 import { estimateCost, listPriceEstimate } from '../../pipeline/cost';
-import { runGeneration, type GenerationAdapter, type OutputContext } from '../../pipeline/generation';
-import { describeModel, readExtraBody, readPrompt, requireHost, resolveModel } from '../../pipeline/prepare';
+import {
+	runGeneration,
+	type GenerationAdapter,
+	type OutputContext,
+} from '../../pipeline/generation';
+import {
+	describeModel,
+	readExtraBody,
+	readPrompt,
+	requireHost,
+	resolveModel,
+} from '../../pipeline/prepare';
 import { itemsPerUrl } from '../../pipeline/taskOutput';
 import { gatewayCredentials } from '../../transport/context';
 import { originsFrom, type GatewayHost } from '../../transport/urls';
@@ -53,32 +63,63 @@ function editModelIds(): string {
 }
 
 /** An image value refusal: "Size (size) '512x512' is not accepted by model 'x': it takes …". */
-function imageRefusal(ctx: IExecuteFunctions, itemIndex: number, model: ImageModel, r: ValueRefusal): NodeOperationError {
+function imageRefusal(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	model: ImageModel,
+	r: ValueRefusal,
+): NodeOperationError {
 	const who = describeModel(model);
 	if (r.reason === 'range') {
-		return refuse(ctx, itemIndex, `${r.field} ${JSON.stringify(r.given)} is out of range for ${who}: it takes ${r.accepts}`);
+		return refuse(
+			ctx,
+			itemIndex,
+			`${r.field} ${JSON.stringify(r.given)} is out of range for ${who}: it takes ${r.accepts}`,
+		);
 	}
 	const given = `${r.field} '${String(r.given).trim()}' is not accepted by ${who}`;
-	if (r.reason === 'pattern') return refuse(ctx, itemIndex, `${given}: ${r.rule.description ?? `it takes ${r.accepts}`}`);
+	if (r.reason === 'pattern')
+		return refuse(ctx, itemIndex, `${given}: ${r.rule.description ?? `it takes ${r.accepts}`}`);
 	return refuse(ctx, itemIndex, `${given}: it takes ${r.accepts}`, r.hint ?? r.rule.description);
 }
 
-async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: ImageOperation): Promise<ImageJob> {
+async function prepare(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	operation: ImageOperation,
+): Promise<ImageJob> {
 	const chosen = resolveModel(ctx, itemIndex, 'image');
 	const spec = chosen.row ?? UNKNOWN_IMAGE_MODEL;
-	const model: ImageModel = { id: chosen.id, spec, host: chosen.host, route: spec.queryRoute ?? (chosen.host === 'alt' ? 'alt' : 'image') };
+	const model: ImageModel = {
+		id: chosen.id,
+		spec,
+		host: chosen.host,
+		route: spec.queryRoute ?? (chosen.host === 'alt' ? 'alt' : 'image'),
+	};
 	if (operation === 'edit' && !spec.fields?.edit) {
-		throw refuse(ctx, itemIndex, `Model '${model.id}' has no edit variant`, `Edits take one of: ${editModelIds()}.`);
+		throw refuse(
+			ctx,
+			itemIndex,
+			`Model '${model.id}' has no edit variant`,
+			`Edits take one of: ${editModelIds()}.`,
+		);
 	}
 	const prompt = readPrompt(
 		ctx,
 		itemIndex,
 		'every image model needs a text prompt',
-		operation === 'edit' ? 'Describe the change to make to the reference images.' : 'Describe the image to create.',
+		operation === 'edit'
+			? 'Describe the change to make to the reference images.'
+			: 'Describe the image to create.',
 	);
 	await requireHost(ctx, itemIndex, chosen);
-	const fields = readRegistryValues(ctx, itemIndex, IMAGE_FIELD_SETS[operation], model.id, spec, (refusal) =>
-		imageRefusal(ctx, itemIndex, model, refusal),
+	const fields = readRegistryValues(
+		ctx,
+		itemIndex,
+		IMAGE_FIELD_SETS[operation],
+		model.id,
+		spec,
+		(refusal) => imageRefusal(ctx, itemIndex, model, refusal),
 	);
 	// The body the fields make, with the model's reference and mask keys (filled in at submit).
 	const limits = spec.limits ?? {};
@@ -100,13 +141,24 @@ async function prepare(ctx: IExecuteFunctions, itemIndex: number, operation: Ima
 		labels,
 	});
 	const references = operation === 'edit' ? await readReferences(ctx, itemIndex, model) : undefined;
-	return { operation, model, body: mergeBody({ model: model.id, prompt, ...fields }, extra), references };
+	return {
+		operation,
+		model,
+		body: mergeBody({ model: model.id, prompt, ...fields }, extra),
+		references,
+	};
 }
 
 /** Uploads the item's binary references (edits), then sends the one billed call. Never repeated. */
-async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number): Promise<ImageSubmitted> {
+async function submit(
+	ctx: IExecuteFunctions,
+	job: ImageJob,
+	itemIndex: number,
+): Promise<ImageSubmitted> {
 	const { model, references } = job;
-	const uploads = references ? await uploadReferences(ctx, itemIndex, references.binaryProperties) : [];
+	const uploads = references
+		? await uploadReferences(ctx, itemIndex, references.binaryProperties)
+		: [];
 	const limits = model.spec.limits ?? {};
 	const request: IDataObject = references
 		? {
@@ -128,16 +180,38 @@ async function submit(ctx: IExecuteFunctions, job: ImageJob, itemIndex: number):
 	});
 	// The answer decides: image URLs (or inline images) mean a finished sync call, else a task id means a task.
 	const urls = extractResultUrls(body, await resultUrlOptions(ctx, job.model, request));
-	const taskId = urls.length > 0 ? undefined : submittedTaskId(ctx.getNode(), itemIndex, `image ${job.operation === 'edit' ? 'edit' : 'job'}`, body, taskIdOf(body));
-	return { taskId, route: taskId ? model.route : undefined, startedAt, raw: body, request, uploads, ...(taskId ? {} : { receiptUrls: urls }) };
+	const taskId =
+		urls.length > 0
+			? undefined
+			: submittedTaskId(
+					ctx.getNode(),
+					itemIndex,
+					`image ${job.operation === 'edit' ? 'edit' : 'job'}`,
+					body,
+					taskIdOf(body),
+				);
+	return {
+		taskId,
+		route: taskId ? model.route : undefined,
+		startedAt,
+		raw: body,
+		request,
+		uploads,
+		...(taskId ? {} : { receiptUrls: urls }),
+	};
 }
 
 /** How result URLs of this model's answers are read: relative to its host, inline as its format. */
-async function resultUrlOptions(ctx: IExecuteFunctions, model: ImageModel, request: IDataObject): Promise<ResultUrlOptions> {
+async function resultUrlOptions(
+	ctx: IExecuteFunctions,
+	model: ImageModel,
+	request: IDataObject,
+): Promise<ResultUrlOptions> {
 	const format = request.output_format;
 	return {
 		origin: originsFrom(await gatewayCredentials(ctx))[model.host],
-		inlineMimeType: typeof format === 'string' ? `image/${format === 'jpg' ? 'jpeg' : format}` : 'image/png',
+		inlineMimeType:
+			typeof format === 'string' ? `image/${format === 'jpg' ? 'jpeg' : format}` : 'image/png',
 	};
 }
 
@@ -147,7 +221,8 @@ function revisedPrompts(body: IDataObject | undefined): Map<string, string> {
 	const data = body?.data;
 	if (!Array.isArray(data)) return found;
 	for (const entry of data as IDataObject[]) {
-		if (typeof entry?.url === 'string' && typeof entry.revised_prompt === 'string') found.set(entry.url, entry.revised_prompt);
+		if (typeof entry?.url === 'string' && typeof entry.revised_prompt === 'string')
+			found.set(entry.url, entry.revised_prompt);
 	}
 	return found;
 }
@@ -160,12 +235,19 @@ async function output(
 	itemIndex: number,
 	{ snapshot, files }: OutputContext,
 ): Promise<INodeExecutionData[]> {
-	const urls = snapshot ? snapshot.urls : (submitted.receiptUrls ?? extractResultUrls(submitted.raw, await resultUrlOptions(ctx, job.model, submitted.request)));
+	const urls = snapshot
+		? snapshot.urls
+		: (submitted.receiptUrls ??
+			extractResultUrls(submitted.raw, await resultUrlOptions(ctx, job.model, submitted.request)));
 	if (urls.length === 0) {
-		throw new NodeOperationError(ctx.getNode(), `The gateway answered ${describeModel(job.model)} without image URLs or a task ID`, {
-			itemIndex,
-			description: `Answer: ${JSON.stringify(submitted.raw).slice(0, 500)}`,
-		});
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The gateway answered ${describeModel(job.model)} without image URLs or a task ID`,
+			{
+				itemIndex,
+				description: `Answer: ${JSON.stringify(submitted.raw).slice(0, 500)}`,
+			},
+		);
 	}
 	const revised = revisedPrompts(snapshot?.raw ?? submitted.raw);
 	const estimatedCost = estimateCost(job.model.spec, submitted.request, urls.length);
@@ -210,12 +292,18 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 		describePending: (job, submitted) => ({
 			model: job.model.id,
 			request: deepCopy(submitted.request),
-			estimatedCost: deepCopy(estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1)),
+			estimatedCost: deepCopy(
+				estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1),
+			),
 		}),
 	};
 }
 
 /** Generate or Edit over all input items: check all, submit under the Concurrency limit, wait, output. */
-export async function runImageOperation(ctx: IExecuteFunctions, run: RunOptions, operation: ImageOperation): Promise<INodeExecutionData[]> {
+export async function runImageOperation(
+	ctx: IExecuteFunctions,
+	run: RunOptions,
+	operation: ImageOperation,
+): Promise<INodeExecutionData[]> {
 	return await runGeneration(ctx, run, imageAdapter(operation));
 }

@@ -1,7 +1,14 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, waitFields } from '../../params/commonFields';
+import {
+	binaryOutputOption,
+	CONCURRENCY_OPTION,
+	downloadField,
+	modelLocator,
+	optionsField,
+	waitFields,
+} from '../../params/commonFields';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
 import type { RegistryFieldSet } from '../../params/registryRules';
@@ -35,7 +42,8 @@ function imageFieldSet(operation: ImageOperation): RegistryFieldSet {
 		hostParameter: 'imageHost',
 		optionsCollection: {
 			name: 'imageOptions',
-			description: 'Optional body fields of this model; a field not added here is not sent and the gateway uses its own default',
+			description:
+				'Optional body fields of this model; a field not added here is not sent and the gateway uses its own default',
 		},
 		sendSingleValues: true,
 		unknownModel: UNKNOWN_IMAGE_MODEL,

@@ -2,7 +2,13 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import type { UploadedImage } from '../../api/uploads';
 import { parsePropertyList, readInputImage } from '../../params/binaryInput';
-import { checkReferenceUrls, isHttpUrl, parseReferenceUrls, UPLOAD_TYPES, uploadReferenceFiles } from '../../pipeline/references';
+import {
+	checkReferenceUrls,
+	isHttpUrl,
+	parseReferenceUrls,
+	UPLOAD_TYPES,
+	uploadReferenceFiles,
+} from '../../pipeline/references';
 import { refuse } from '../../pipeline/refusals';
 import { describeModel } from '../../pipeline/prepare';
 import type { ModelSpec } from '../../registry/models';
@@ -26,9 +32,14 @@ export async function readReferences(
 	const limits = model.spec.limits ?? {};
 	const who = describeModel(model);
 	const source = ctx.getNodeParameter('referenceSource', itemIndex, 'urls') as string;
-	const urls = source === 'urls' ? parseReferenceUrls(ctx.getNodeParameter('referenceUrls', itemIndex, '')) : [];
+	const urls =
+		source === 'urls'
+			? parseReferenceUrls(ctx.getNodeParameter('referenceUrls', itemIndex, ''))
+			: [];
 	const binaryProperties =
-		source === 'binary' ? parsePropertyList(ctx.getNodeParameter('referenceBinaryProperties', itemIndex, 'data')) : [];
+		source === 'binary'
+			? parsePropertyList(ctx.getNodeParameter('referenceBinaryProperties', itemIndex, 'data'))
+			: [];
 	checkReferenceUrls(
 		ctx,
 		itemIndex,
@@ -36,10 +47,13 @@ export async function readReferences(
 		LABEL,
 		`${who} takes public image URLs only: the gateway fetches references itself, so base64 data and local paths do not work. For files, set Reference Images From to Binary Data: they are uploaded first.`,
 	);
-	for (const property of binaryProperties) await readInputImage(ctx, itemIndex, property, UPLOAD_TYPES, LABEL);
+	for (const property of binaryProperties)
+		await readInputImage(ctx, itemIndex, property, UPLOAD_TYPES, LABEL);
 
 	const count = urls.length + binaryProperties.length;
-	const mask = limits.maskField ? String(ctx.getNodeParameter('maskUrl', itemIndex, '') ?? '').trim() : '';
+	const mask = limits.maskField
+		? String(ctx.getNodeParameter('maskUrl', itemIndex, '') ?? '').trim()
+		: '';
 	if (mask && count === 0) {
 		throw refuse(
 			ctx,
@@ -49,12 +63,17 @@ export async function readReferences(
 		);
 	}
 	if (mask && !isHttpUrl(mask)) {
-		throw refuse(ctx, itemIndex, `Mask URL '${mask.slice(0, 100)}' is not an http(s) URL; ${who} takes the mask as a public image URL`);
+		throw refuse(
+			ctx,
+			itemIndex,
+			`Mask URL '${mask.slice(0, 100)}' is not an http(s) URL; ${who} takes the mask as a public image URL`,
+		);
 	}
 	const min = limits.minReferences ?? 1;
 	const max = limits.maxReferences;
 	if (count < min || (max !== undefined && count > max)) {
-		const range = max === undefined ? `at least ${min}` : min === max ? `exactly ${min}` : `${min} to ${max}`;
+		const range =
+			max === undefined ? `at least ${min}` : min === max ? `exactly ${min}` : `${min} to ${max}`;
 		throw refuse(
 			ctx,
 			itemIndex,
@@ -79,6 +98,7 @@ export async function uploadReferences(
 	properties: string[],
 ): Promise<UploadedImage[]> {
 	const files = [];
-	for (const property of properties) files.push(await readInputImage(ctx, itemIndex, property, UPLOAD_TYPES, LABEL));
+	for (const property of properties)
+		files.push(await readInputImage(ctx, itemIndex, property, UPLOAD_TYPES, LABEL));
 	return await uploadReferenceFiles(ctx, itemIndex, files, 'edit');
 }

@@ -1,7 +1,17 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkPlanJson, checkPlanOf, seedCheckPlan, type CheckPlan } from '../../engine/waiting/checkPlan';
+import {
+	checkPlanJson,
+	checkPlanOf,
+	seedCheckPlan,
+	type CheckPlan,
+} from '../../engine/waiting/checkPlan';
 import { settleLimited } from '../../engine/concurrency';
 import { addHint } from '../../engine/hints';
 import { leadersDoneCount, readThisRound } from '../../engine/waiting/pollSchedule';
@@ -41,8 +51,19 @@ export const description: INodeProperties[] = [
 
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [
-	'message', 'submitResponse', 'waitedMs', 'error', 'description', 'spendSummary', 'raw',
-	'expiresAt', 'answeredBy', 'estimatedTimeSeconds', 'downloadFailed', 'created', 'checkPlan',
+	'message',
+	'submitResponse',
+	'waitedMs',
+	'error',
+	'description',
+	'spendSummary',
+	'raw',
+	'expiresAt',
+	'answeredBy',
+	'estimatedTimeSeconds',
+	'downloadFailed',
+	'created',
+	'checkPlan',
 ];
 
 function carried(json: IDataObject): IDataObject {
@@ -60,7 +81,10 @@ function firstCheckOf(json: IDataObject, now: number): number {
 /** Give Up After, checked as it may arrive from an expression; 0 (or empty) is the route's window. */
 function giveUpMinutes(ctx: IExecuteFunctions, i: number, route: QueryRoute): number {
 	const given = ctx.getNodeParameter('options.giveUpMinutes', i, BY_ROUTE) as unknown;
-	const value = given === '' || given === null || given === undefined ? BY_ROUTE : readNumber(ctx, 'giveUpMinutes', i, { value: given });
+	const value =
+		given === '' || given === null || given === undefined
+			? BY_ROUTE
+			: readNumber(ctx, 'giveUpMinutes', i, { value: given });
 	return value || QUERY_ROUTES[route].deadlineMs / 60_000;
 }
 
@@ -98,7 +122,10 @@ interface Entry {
  * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
  * likely done; a task left unread goes round again with its plan, without a request.
  */
-export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
 	const now = Date.now();
 	const tool = isToolRun(this);
 	const entries = run.items.map((item, i): Entry | { error: unknown } => {
@@ -111,10 +138,13 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 				index: i,
 				taskId,
 				route,
-				language: route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined,
+				language:
+					route === 'generic' ? (this.getNodeParameter('language', i, 'en') as string) : undefined,
 				input,
 				firstCheckedAt: firstCheckOf(input, now),
-				checks: (typeof input.checks === 'number' && Number.isFinite(input.checks) ? input.checks : 0) + 1,
+				checks:
+					(typeof input.checks === 'number' && Number.isFinite(input.checks) ? input.checks : 0) +
+					1,
 				minutes: giveUpMinutes(this, i, route),
 				plan,
 				batch: `${route} ${plan ? plan.batch : 'new'}`,
@@ -127,7 +157,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 	const readAll = async (list: Entry[]) => {
 		await settleLimited(list, READS_AT_ONCE, async (entry) => {
 			try {
-				entry.read = { snapshot: await queryTask(this, entry.route, entry.taskId, { language: entry.language, itemIndex: entry.index }) };
+				entry.read = {
+					snapshot: await queryTask(this, entry.route, entry.taskId, {
+						language: entry.language,
+						itemIndex: entry.index,
+					}),
+				};
 			} catch (error) {
 				entry.read = { error };
 			}
@@ -136,18 +171,30 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 	// First the items that are read whatever the others say: no plan yet (the first round of tasks
 	// from elsewhere), leaders, and tasks due to give up (read once more before they fail).
 	const open = entries.filter(readable);
-	const first = open.filter((e) => !e.plan || e.plan.leader || now - e.firstCheckedAt >= e.minutes * 60_000);
+	const first = open.filter(
+		(e) => !e.plan || e.plan.leader || now - e.firstCheckedAt >= e.minutes * 60_000,
+	);
 	await readAll(first);
 	// Tasks read here for the first time without a plan begin a batch of this round.
 	const fresh = new Map<QueryRoute, Entry[]>();
-	for (const entry of first) if (!entry.plan) fresh.set(entry.route, [...(fresh.get(entry.route) ?? []), entry]);
-	for (const list of fresh.values()) list.forEach((entry, k) => (entry.plan = seedCheckPlan(now, k, list.length)));
+	for (const entry of first)
+		if (!entry.plan) fresh.set(entry.route, [...(fresh.get(entry.route) ?? []), entry]);
+	for (const list of fresh.values())
+		list.forEach((entry, k) => (entry.plan = seedCheckPlan(now, k, list.length)));
 	// How many of each batch's leaders have finished now (a leader not among the items left the loop: done).
-	const stillOpen = (entry: Entry) => !entry.read || 'error' in entry.read || entry.read.snapshot.state === 'pending';
+	const stillOpen = (entry: Entry) =>
+		!entry.read || 'error' in entry.read || entry.read.snapshot.state === 'pending';
 	const openLeaders = new Map<string, number>();
-	for (const entry of open) if (entry.plan!.leader && stillOpen(entry)) openLeaders.set(entry.batch, (openLeaders.get(entry.batch) ?? 0) + 1);
-	const doneNow = (entry: Entry) => leadersDoneCount(entry.plan!.leaders, openLeaders.get(entry.batch) ?? 0);
-	await readAll(open.filter((entry) => !entry.read && readThisRound(entry.plan!, entry.plan!.leaders, doneNow(entry))));
+	for (const entry of open)
+		if (entry.plan!.leader && stillOpen(entry))
+			openLeaders.set(entry.batch, (openLeaders.get(entry.batch) ?? 0) + 1);
+	const doneNow = (entry: Entry) =>
+		leadersDoneCount(entry.plan!.leaders, openLeaders.get(entry.batch) ?? 0);
+	await readAll(
+		open.filter(
+			(entry) => !entry.read && readThisRound(entry.plan!, entry.plan!.leaders, doneNow(entry)),
+		),
+	);
 
 	let unread = 0;
 	const output = await forEachItem(this, run, async (i) => {
@@ -172,12 +219,23 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 		}
 		if ('error' in entry.read) throw entry.read.error;
 		const { snapshot } = entry.read;
-		const json: IDataObject = { ...carried(entry.input), ...taskJson(snapshot), queryRoute: route, pending: snapshot.state === 'pending', firstCheckedAt: checkedAt, checks };
+		const json: IDataObject = {
+			...carried(entry.input),
+			...taskJson(snapshot),
+			queryRoute: route,
+			pending: snapshot.state === 'pending',
+			firstCheckedAt: checkedAt,
+			checks,
+		};
 		if (snapshot.state === 'failed') {
-			const error = new NodeOperationError(this.getNode(), `Task ${taskId} failed: ${snapshot.error ?? stateText(snapshot)}`, {
-				itemIndex: i,
-				description: `Status '${snapshot.status}'. Nothing is submitted again here; the task ID stays in this error.`,
-			});
+			const error = new NodeOperationError(
+				this.getNode(),
+				`Task ${taskId} failed: ${snapshot.error ?? stateText(snapshot)}`,
+				{
+					itemIndex: i,
+					description: `Status '${snapshot.status}'. Nothing is submitted again here; the task ID stays in this error.`,
+				},
+			);
 			error.context.taskId = taskId;
 			throw error;
 		}
@@ -186,7 +244,11 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 				const error = new NodeOperationError(
 					this.getNode(),
 					`Task ${taskId} is still running after ${minutes} min of checks (${stateText(snapshot)})`,
-					{ itemIndex: i, description: 'It may still finish: check it later with Task → Get or Task → Wait for Completion; do not submit it again.' },
+					{
+						itemIndex: i,
+						description:
+							'It may still finish: check it later with Task → Get or Task → Wait for Completion; do not submit it again.',
+					},
 				);
 				error.context.taskId = taskId;
 				throw error;
@@ -196,7 +258,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
 		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
-		const download = itemDownload(this, i, { kind: fileKindOf(route), baseName: taskId, paid: { taskId, expiresAt: snapshot.expiresAt }, continueOnFail: run.continueOnFail });
+		const download = itemDownload(this, i, {
+			kind: fileKindOf(route),
+			baseName: taskId,
+			paid: { taskId, expiresAt: snapshot.expiresAt },
+			continueOnFail: run.continueOnFail,
+		});
 		return await itemsPerUrl(this, snapshot.urls, (url) => ({ ...json, url }), download);
 	});
 	const pending = output.filter((item) => item.json.pending === true).length;
@@ -206,7 +273,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions): Promise
 			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} still running (pending: true): send them back to the Wait node with an If on {{ $json.pending }}`,
 			'info',
 		);
-		if (unread > 0) addHint(this, `${unread} of them ${unread === 1 ? 'was' : 'were'} not read this round: the first tasks of their batch show them still running`, 'info');
+		if (unread > 0)
+			addHint(
+				this,
+				`${unread} of them ${unread === 1 ? 'was' : 'were'} not read this round: the first tasks of their batch show them still running`,
+				'info',
+			);
 	}
 	return output;
 }

@@ -25,7 +25,10 @@ export const description: INodeProperties[] = [
 		displayOptions: { show: { ...show, queryRoute: ['video'] } },
 	},
 	// Always downloads: the output field and the limits show without a Download switch.
-	optionsField(show, [binaryOutputOption('The name of the output binary field to put the file in'), ...downloadLimitOptions('any')]),
+	optionsField(show, [
+		binaryOutputOption('The name of the output binary field to put the file in'),
+		...downloadLimitOptions('any'),
+	]),
 ];
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
@@ -33,19 +36,26 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const taskId = requireTaskId(this, i);
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
 		const snapshot = await queryTask(this, routeName, taskId, { itemIndex: i });
-		const viaContent = routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
+		const viaContent =
+			routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
 		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
 			throw new NodeOperationError(
 				this.getNode(),
 				`Task ${taskId} has no result to download yet: status '${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`,
 				{
 					itemIndex: i,
-					description: snapshot.error ?? 'Wait for it with Task → Wait for Completion, then download.',
+					description:
+						snapshot.error ?? 'Wait for it with Task → Wait for Completion, then download.',
 				},
 			);
 		}
 		const urls = viaContent ? [videoContentPath(taskId)] : snapshot.urls;
-		const download = itemDownload(this, i, { kind: fileKindOf(routeName), baseName: taskId, paid: { taskId, expiresAt: snapshot.expiresAt }, continueOnFail: run.continueOnFail });
+		const download = itemDownload(this, i, {
+			kind: fileKindOf(routeName),
+			baseName: taskId,
+			paid: { taskId, expiresAt: snapshot.expiresAt },
+			continueOnFail: run.continueOnFail,
+		});
 		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), download);
 	});
 }

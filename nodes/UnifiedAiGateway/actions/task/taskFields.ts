@@ -53,11 +53,16 @@ export const TASK_LANGUAGE: Omit<INodeProperties, 'displayOptions'> = {
 		{ name: 'Korean', value: 'ko' },
 		{ name: 'Japanese', value: 'ja' },
 	],
-	description: 'Language of the gateway\'s status and error texts (generic task query only)',
+	description: "Language of the gateway's status and error texts (generic task query only)",
 };
 
 export function languageField(operations: string[]): INodeProperties {
-	return { ...TASK_LANGUAGE, displayOptions: { show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] } } };
+	return {
+		...TASK_LANGUAGE,
+		displayOptions: {
+			show: { resource: ['task'], operation: operations, queryRoute: ['generic', 'auto'] },
+		},
+	};
 }
 
 /**
@@ -68,10 +73,16 @@ export function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): Que
 	const chosen = ctx.getNodeParameter('queryRoute', i) as string;
 	if (chosen !== 'auto') return chosen as QueryRoute;
 	const fromItem = run.items[i].json.queryRoute;
-	return typeof fromItem === 'string' && Object.keys(QUERY_ROUTES).includes(fromItem) ? (fromItem as QueryRoute) : 'generic';
+	return typeof fromItem === 'string' && Object.keys(QUERY_ROUTES).includes(fromItem)
+		? (fromItem as QueryRoute)
+		: 'generic';
 }
 
 /** The language item `i` is read in: the generic query's own parameter (docs/gateway-contract.md §4.10), none elsewhere. */
-export function languageOf(ctx: IExecuteFunctions, i: number, route: QueryRoute): string | undefined {
+export function languageOf(
+	ctx: IExecuteFunctions,
+	i: number,
+	route: QueryRoute,
+): string | undefined {
 	return route === 'generic' ? (ctx.getNodeParameter('language', i, 'en') as string) : undefined;
 }

@@ -17,7 +17,14 @@ import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { itemDownload, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
-import { BY_ROUTE, languageField, languageOf, queryRouteField, routeOf, taskIdField } from './taskFields';
+import {
+	BY_ROUTE,
+	languageField,
+	languageOf,
+	queryRouteField,
+	routeOf,
+	taskIdField,
+} from './taskFields';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
@@ -77,7 +84,10 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 					kind: fileKindOf(submitted.route!),
 					baseName: snapshot!.taskId,
 					paid: { taskId: snapshot!.taskId, expiresAt: snapshot!.expiresAt },
-					wait: { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs },
+					wait: {
+						startedAt: submitted.startedAt,
+						maxWaitMs: wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs,
+					},
 					continueOnFail: run.continueOnFail,
 				}),
 			);

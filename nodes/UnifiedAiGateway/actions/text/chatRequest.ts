@@ -31,7 +31,11 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: i, description });
 
 	const model = String(ctx.getNodeParameter('modelId', i, '', { extractValue: true }) ?? '').trim();
-	if (!model) throw fail('Model is empty', 'Pick a text model from the list or type its ID, for example gpt-5.6-sol.');
+	if (!model)
+		throw fail(
+			'Model is empty',
+			'Pick a text model from the list or type its ID, for example gpt-5.6-sol.',
+		);
 
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const rows = ctx.getNodeParameter('messages.values', i, []) as MessageRow[];
@@ -39,7 +43,12 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 	const system = typeof options.systemMessage === 'string' ? options.systemMessage.trim() : '';
 	if (system) messages.push({ role: 'system', content: system });
 	for (const row of rows) {
-		const content = typeof row.content === 'string' ? row.content : row.content == null ? '' : JSON.stringify(row.content);
+		const content =
+			typeof row.content === 'string'
+				? row.content
+				: row.content == null
+					? ''
+					: JSON.stringify(row.content);
 		messages.push({ role: row.role || 'user', content });
 	}
 	if (!messages.some((m) => m.role !== 'system' && String(m.content).trim() !== '')) {
@@ -52,8 +61,10 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 	const stream = options.stream === true;
 	const body: IDataObject = { model, messages };
 	// An option the user added is sent, checked: from an expression it may be text, empty or NaN.
-	const option = (name: 'temperature' | 'maxTokens' | 'topP' | 'timeoutSeconds', field: NumberField) =>
-		name in options ? readNumber(ctx, field, i, { value: options[name] }) : undefined;
+	const option = (
+		name: 'temperature' | 'maxTokens' | 'topP' | 'timeoutSeconds',
+		field: NumberField,
+	) => (name in options ? readNumber(ctx, field, i, { value: options[name] }) : undefined);
 	const temperature = option('temperature', 'temperature');
 	const maxTokens = option('maxTokens', 'maxTokens');
 	const topP = option('topP', 'topP');
@@ -80,7 +91,10 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 }
 
 /** Additional Body Fields (JSON), refusing a key that has its own field here. */
-function readExtraFields(value: unknown, fail: (message: string, description: string) => NodeOperationError): IDataObject {
+function readExtraFields(
+	value: unknown,
+	fail: (message: string, description: string) => NodeOperationError,
+): IDataObject {
 	const extra = parseAdditionalBody(value, '{"seed": 42, "presence_penalty": 0.5}', fail);
 	const clash = Object.keys(extra).find((key) => key in OWN_FIELDS);
 	if (clash) {

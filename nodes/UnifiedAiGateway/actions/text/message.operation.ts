@@ -24,7 +24,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { multipleValues: true, sortable: true },
 		placeholder: 'Add Message',
 		default: { values: [{ role: 'user', content: '' }] },
-		description: 'The conversation sent to the model, oldest first. The model answers the last message.',
+		description:
+			'The conversation sent to the model, oldest first. The model answers the last message.',
 		displayOptions: { show },
 		options: [
 			{
@@ -38,7 +39,11 @@ export const description: INodeProperties[] = [
 						default: 'user',
 						options: [
 							{ name: 'User', value: 'user', description: 'A question or instruction to answer' },
-							{ name: 'Assistant', value: 'assistant', description: 'An earlier answer of the model' },
+							{
+								name: 'Assistant',
+								value: 'assistant',
+								description: 'An earlier answer of the model',
+							},
 							{ name: 'System', value: 'system', description: 'How the model should behave' },
 						],
 						description: 'Who says this message',
@@ -91,7 +96,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 1 },
 				default: 1024,
-				description: 'The most tokens the answer may use (max_tokens). A longer answer stops with finish reason "length".',
+				description:
+					'The most tokens the answer may use (max_tokens). A longer answer stops with finish reason "length".',
 			},
 			{
 				displayName: 'Stream',
@@ -107,7 +113,8 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 2 },
 				default: '',
-				description: 'Instructions sent as the first message with role System, before the messages above',
+				description:
+					'Instructions sent as the first message with role System, before the messages above',
 			},
 			{
 				displayName: 'Temperature',
@@ -115,7 +122,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 2 },
 				default: 1,
-				description: 'Randomness of the answer: lower is more focused and repeatable, higher is more varied',
+				description:
+					'Randomness of the answer: lower is more focused and repeatable, higher is more varied',
 			},
 			{
 				displayName: 'Timeout (Seconds)',
@@ -131,7 +139,8 @@ export const description: INodeProperties[] = [
 				type: 'number',
 				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 				default: 1,
-				description: 'Nucleus sampling: only the most likely tokens up to this total probability are considered',
+				description:
+					'Nucleus sampling: only the most likely tokens up to this total probability are considered',
 			},
 		],
 	},
@@ -154,8 +163,18 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 }
 
 /** POST /v1/chat/completions, plain or streamed; both give the same completion object. */
-async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number): Promise<IDataObject> {
-	const { body, headers } = await postChatCompletion(ctx, { body: request.body, model: request.model, stream: request.stream, timeoutMs: request.timeoutMs, itemIndex: i });
+async function sendChat(
+	ctx: IExecuteFunctions,
+	request: ChatRequest,
+	i: number,
+): Promise<IDataObject> {
+	const { body, headers } = await postChatCompletion(ctx, {
+		body: request.body,
+		model: request.model,
+		stream: request.stream,
+		timeoutMs: request.timeoutMs,
+		itemIndex: i,
+	});
 	if (!request.stream) return checkCompletion(ctx, body, request.model, i);
 	const stream = body as unknown as ByteStream;
 	// A relay that ignores `stream: true` answers one JSON completion: read it as such.
@@ -165,9 +184,13 @@ async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number)
 	try {
 		return await readChatStream(stream, request.model);
 	} catch (error) {
-		if (cancelSignalOf(ctx)?.aborted) throw stopError(ctx.getNode(), 'The streamed answer', { itemIndex: i });
+		if (cancelSignalOf(ctx)?.aborted)
+			throw stopError(ctx.getNode(), 'The streamed answer', { itemIndex: i });
 		if (error instanceof ChatStreamError) {
-			throw new NodeOperationError(ctx.getNode(), error.message, { itemIndex: i, description: error.description });
+			throw new NodeOperationError(ctx.getNode(), error.message, {
+				itemIndex: i,
+				description: error.description,
+			});
 		}
 		throw nodeErrorOf(ctx.getNode(), error, i);
 	}
@@ -175,7 +198,8 @@ async function sendChat(ctx: IExecuteFunctions, request: ChatRequest, i: number)
 
 async function readJson(stream: ByteStream): Promise<unknown> {
 	const chunks: Buffer[] = [];
-	for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+	for await (const chunk of stream)
+		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
 	const text = Buffer.concat(chunks).toString('utf8');
 	try {
 		return JSON.parse(text) as unknown;
@@ -185,8 +209,14 @@ async function readJson(stream: ByteStream): Promise<unknown> {
 }
 
 /** A 200 answer that is not a chat completion (an error envelope, an HTML page) fails clearly. */
-function checkCompletion(ctx: IExecuteFunctions, body: unknown, model: string, i: number): IDataObject {
-	const object = body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+function checkCompletion(
+	ctx: IExecuteFunctions,
+	body: unknown,
+	model: string,
+	i: number,
+): IDataObject {
+	const object =
+		body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
 	const choices = object?.choices;
 	if (object && Array.isArray(choices) && choices.length > 0) return object;
 	const said = gatewayText(body);
@@ -212,7 +242,11 @@ function textOf(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (Array.isArray(content)) {
 		return content
-			.map((part) => (part && typeof part === 'object' && typeof (part as IDataObject).text === 'string' ? (part as IDataObject).text : ''))
+			.map((part) =>
+				part && typeof part === 'object' && typeof (part as IDataObject).text === 'string'
+					? (part as IDataObject).text
+					: '',
+			)
 			.join('');
 	}
 	return '';

@@ -2,7 +2,15 @@ import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n
 
 import type { RunOptions } from '../../engine/running/perItem';
 import { additionalBodyField } from '../../params/additionalBody';
-import { binaryOutputOption, CONCURRENCY_OPTION, downloadField, modelLocator, optionsField, promptField, waitFields } from '../../params/commonFields';
+import {
+	binaryOutputOption,
+	CONCURRENCY_OPTION,
+	downloadField,
+	modelLocator,
+	optionsField,
+	promptField,
+	waitFields,
+} from '../../params/commonFields';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
 import { ALLOW_UNUSUAL_LABEL } from '../../params/registryRules';
@@ -16,7 +24,11 @@ import { DEFAULT_MAX_WAIT_MINUTES, show, VIDEO_FIELD_SET } from './videoFields';
 
 export const description: INodeProperties[] = [
 	modelLocator('video', show, 'seedance-2.0'),
-	promptField(show, 'A paper boat drifting down a rainy street, close-up, slow camera pan', 'Content, motion, camera and style of the video'),
+	promptField(
+		show,
+		'A paper boat drifting down a rainy street, close-up, slow camera pan',
+		'Content, motion, camera and style of the video',
+	),
 	{
 		displayName: 'Route',
 		name: 'videoRoute',
@@ -27,7 +39,8 @@ export const description: INodeProperties[] = [
 			value,
 			description: route.description,
 		})),
-		description: 'Which gateway route submits the video. Task → Get and Wait read it on the matching query route.',
+		description:
+			'Which gateway route submits the video. Task → Get and Wait read it on the matching query route.',
 		displayOptions: { show },
 	},
 	{
@@ -91,7 +104,9 @@ export const description: INodeProperties[] = [
 	spendGuardOptions(show, 'video'),
 ];
 
-
-export async function execute(this: IExecuteFunctions, run: RunOptions): Promise<INodeExecutionData[]> {
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
 	return await runGeneration(this, run, VIDEO_ADAPTER);
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import { postVideoJob } from '../../api/videos';
 import type { Submitted } from '../../engine/running/jobPlan';
@@ -21,15 +26,35 @@ import { readVideoReferences, referenceUrls } from './videoReferences';
 import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
 
 /** A video value refusal: 'Seconds (seconds): "10" is not accepted by sora-2; allowed values are 8, 12'. */
-function valueRefusal(ctx: IExecuteFunctions, itemIndex: number, modelId: string, r: ValueRefusal): NodeOperationError {
+function valueRefusal(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	modelId: string,
+	r: ValueRefusal,
+): NodeOperationError {
 	if (r.reason === 'unusual') {
-		return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is far beyond any video model's range; without ${ALLOW_UNUSUAL_LABEL} it takes ${r.accepts}`, r.hint);
+		return refuse(
+			ctx,
+			itemIndex,
+			`${r.field}: ${JSON.stringify(r.given)} is far beyond any video model's range; without ${ALLOW_UNUSUAL_LABEL} it takes ${r.accepts}`,
+			r.hint,
+		);
 	}
 	if (r.reason === 'required') {
-		return refuse(ctx, itemIndex, `${r.field}: ${modelId} must be sent a value (${r.accepts})`, r.rule.description);
+		return refuse(
+			ctx,
+			itemIndex,
+			`${r.field}: ${modelId} must be sent a value (${r.accepts})`,
+			r.rule.description,
+		);
 	}
 	const need = r.reason === 'values' ? `allowed values are ${r.accepts}` : `use ${r.accepts}`;
-	return refuse(ctx, itemIndex, `${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`, r.hint);
+	return refuse(
+		ctx,
+		itemIndex,
+		`${r.field}: ${JSON.stringify(r.given)} is not accepted by ${modelId}; ${need}`,
+		r.hint,
+	);
 }
 
 /** Reads and checks everything of one item; sends nothing (the engine runs this for all items first). */
@@ -38,17 +63,36 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 	const prompt = readPrompt(ctx, i, 'describe the video to generate');
 
 	const route = ctx.getNodeParameter('videoRoute', i, 'unified') as VideoRoute;
-	if (!VIDEO_ROUTES[route]) throw refuse(ctx, i, `Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`);
+	if (!VIDEO_ROUTES[route])
+		throw refuse(
+			ctx,
+			i,
+			`Route '${route}' is unknown; use one of ${Object.keys(VIDEO_ROUTES).join(', ')}`,
+		);
 	if (VIDEO_ROUTES[route].multipart && !model?.limits?.fileReferenceField) {
 		const takers = VIDEO_MODELS.filter((m) => m.limits?.fileReferenceField).map((m) => m.id);
-		throw refuse(ctx, i, `Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`);
+		throw refuse(
+			ctx,
+			i,
+			`Route: the Grok Multipart route is only for ${takers.join(', ')}; use Unified or Compatibility for ${modelId}`,
+		);
 	}
 
 	// An id without a row gets the unified request's own fields (registry UNKNOWN_VIDEO_MODEL).
 	const rules = model ?? UNKNOWN_VIDEO_MODEL;
-	const values = readRegistryValues(ctx, i, VIDEO_FIELD_SET, modelId, rules, (r) => valueRefusal(ctx, i, modelId, r), route);
+	const values = readRegistryValues(
+		ctx,
+		i,
+		VIDEO_FIELD_SET,
+		modelId,
+		rules,
+		(r) => valueRefusal(ctx, i, modelId, r),
+		route,
+	);
 	const refs = await readVideoReferences(ctx, i, modelId, model, VIDEO_ROUTES[route].multipart);
-	const refKey = VIDEO_ROUTES[route].multipart ? model!.limits!.fileReferenceField! : referenceKey(model);
+	const refKey = VIDEO_ROUTES[route].multipart
+		? model!.limits!.fileReferenceField!
+		: referenceKey(model);
 	const hasRefs = refs.urls.length + refs.files.length > 0;
 	const extra = readExtraBody(ctx, i, {
 		value: ctx.getNodeParameter('videoAdditionalBody', i, '{}'),
@@ -57,18 +101,32 @@ async function prepare(ctx: IExecuteFunctions, i: number): Promise<PreparedVideo
 		rules: rules.fields?.video ?? {},
 		labels: { [refKey]: 'Reference Images' },
 	});
-	const timeoutS = readNumber(ctx, 'submitTimeoutSeconds', i, { name: 'options.submitTimeoutSeconds', fallback: 180 });
+	const timeoutS = readNumber(ctx, 'submitTimeoutSeconds', i, {
+		name: 'options.submitTimeoutSeconds',
+		fallback: 180,
+	});
 	return { modelId, model, route, prompt, values, extra, refs, timeoutMs: timeoutS * 1000 };
 }
 
 /** One POST per item, never repeated: a video is pre-charged when the gateway accepts it. */
 async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Promise<Submitted> {
 	const route = VIDEO_ROUTES[p.route];
-	const body = route.multipart ? multipartBody(p) : jsonBody(p, await referenceUrls(ctx, p.refs, i));
+	const body = route.multipart
+		? multipartBody(p)
+		: jsonBody(p, await referenceUrls(ctx, p.refs, i));
 	const startedAt = Date.now();
-	const answer = await postVideoJob(ctx, { path: route.path, body, model: p.modelId, timeoutMs: p.timeoutMs, itemIndex: i });
+	const answer = await postVideoJob(ctx, {
+		path: route.path,
+		body,
+		model: p.modelId,
+		timeoutMs: p.timeoutMs,
+		itemIndex: i,
+	});
 	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', answer, taskIdOf(answer));
-	const language = route.queryRoute === 'generic' ? (ctx.getNodeParameter('waiting.language', i, 'en') as string) : undefined;
+	const language =
+		route.queryRoute === 'generic'
+			? (ctx.getNodeParameter('waiting.language', i, 'en') as string)
+			: undefined;
 	return { taskId, route: route.queryRoute, language, startedAt, raw: answer };
 }
 
@@ -89,7 +147,10 @@ async function output(
 		...perSecondCostJson(estimate),
 	};
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
-	const download = files('video', { baseName: task.taskId, paid: { taskId: task.taskId, expiresAt: task.expiresAt } });
+	const download = files('video', {
+		baseName: task.taskId,
+		paid: { taskId: task.taskId, expiresAt: task.expiresAt },
+	});
 	if (!download) return [{ json }];
 	// The grok route serves the file itself (with the key); other routes' URLs are fetched without it.
 	const urls = viaContent ? [videoContentPath(task.taskId)] : task.urls;
@@ -102,8 +163,18 @@ export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
-	estimate: (p, settings) => perSecondEstimate(p.modelId, requestedLength(p.values, p.extra, p.model, p.route), settings.videoUsdPerSecond, p.model !== undefined),
+	estimate: (p, settings) =>
+		perSecondEstimate(
+			p.modelId,
+			requestedLength(p.values, p.extra, p.model, p.route),
+			settings.videoUsdPerSecond,
+			p.model !== undefined,
+		),
 	output,
 	// Pending items (not waited for, or still running) also say which model and price apply.
-	describePending: (p, _submitted, estimate) => ({ model: p.modelId, ...modelNotes(p.modelId, p.model), ...perSecondCostJson(estimate) }),
+	describePending: (p, _submitted, estimate) => ({
+		model: p.modelId,
+		...modelNotes(p.modelId, p.model),
+		...perSecondCostJson(estimate),
+	}),
 };

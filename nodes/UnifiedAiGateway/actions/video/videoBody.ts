@@ -47,7 +47,11 @@ export function multipartBody(p: PreparedVideo): FormData {
 	const fileField = p.model?.limits?.fileReferenceField ?? 'input_reference';
 	for (const file of p.refs.files) {
 		// No Content-Type header is set anywhere: FormData picks the multipart boundary itself.
-		form.append(fileField, new Blob([file.buffer as unknown as BlobPart], { type: file.mimeType }), file.fileName);
+		form.append(
+			fileField,
+			new Blob([file.buffer as unknown as BlobPart], { type: file.mimeType }),
+			file.fileName,
+		);
 	}
 	return form;
 }

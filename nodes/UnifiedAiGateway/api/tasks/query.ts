@@ -43,7 +43,10 @@ function routeMissing(error: unknown, on: RouteInfo['fallbackOn']): boolean {
 	if (!(error instanceof GatewayRequestError)) return false;
 	const status = String(error.httpCode);
 	if (status === '404' && /invalid url/i.test(error.gatewaySaid ?? '')) return true;
-	return on === 'notFound' && (status === '404' || (status === '400' && error.gatewayCode === 'task_not_exist'));
+	return (
+		on === 'notFound' &&
+		(status === '404' || (status === '400' && error.gatewayCode === 'task_not_exist'))
+	);
 }
 
 /** One reading of a task through the route that created it (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10; fallbacks §10.2). */
@@ -78,17 +81,21 @@ export async function queryTask(
 				retries: options.retries,
 				deadlineAt: options.deadlineAt,
 			});
-			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName))) chosen.set(routeName, index);
+			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName)))
+				chosen.set(routeName, index);
 			return snapshotOf(body, taskId, {
-				contentUrl: reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
+				contentUrl:
+					reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
 				origin,
 				answeredBy: reading.label,
 			});
 		} catch (error) {
-			if (!routeMissing(error, route.fallbackOn)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+			if (!routeMissing(error, route.fallbackOn))
+				throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 			firstMissing ??= error;
 			// Every reading missed: the answer of the first one tried tells the user the most.
-			if (step + 1 >= readings.length) throw nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex);
+			if (step + 1 >= readings.length)
+				throw nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex);
 		}
 	}
 }

@@ -9,14 +9,17 @@ export interface ResultUrlOptions {
 
 /** An object that is not a list (a list is walked entry by entry instead). */
 function plainObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value) ? (value as IDataObject) : undefined;
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** Containers a result may sit in (docs/gateway-contract.md §2.3, §4.5, §10.2), searched in this order. */
 const CONTAINERS = ['result', 'data', 'output', 'images', 'videos', 'items', 'metadata'];
 
 /** `*_url` fields that name what was sent or where to call back, not what the model made. */
-const NOT_RESULTS = /^(mask|input_reference|reference|image_reference|callback|webhook|notify|thumbnail|cover|poster|preview)_urls?$/i;
+const NOT_RESULTS =
+	/^(mask|input_reference|reference|image_reference|callback|webhook|notify|thumbnail|cover|poster|preview)_urls?$/i;
 
 const MAX_DEPTH = 5;
 
@@ -66,11 +69,13 @@ export function extractResultUrls(body: unknown, options: ResultUrlOptions = {})
 		found.push(...urlsIn(node.result_url, options));
 		for (const [key, field] of Object.entries(node)) {
 			if (key === 'result_url') continue;
-			if (key === 'url' || key === 'urls' || (/_urls?$/i.test(key) && !NOT_RESULTS.test(key))) found.push(...urlsIn(field, options));
+			if (key === 'url' || key === 'urls' || (/_urls?$/i.test(key) && !NOT_RESULTS.test(key)))
+				found.push(...urlsIn(field, options));
 			else if (key === 'b64_json') found.push(...inline(field, options));
 		}
 		for (const key of CONTAINERS) {
-			if (node[key] !== undefined) visit(node[key], depth + 1, key === 'images' || key === 'videos' || key === 'data');
+			if (node[key] !== undefined)
+				visit(node[key], depth + 1, key === 'images' || key === 'videos' || key === 'data');
 		}
 	};
 	visit(body, 0, false);

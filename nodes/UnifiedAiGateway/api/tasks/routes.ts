@@ -19,7 +19,11 @@ export interface RouteInfo {
 	 * Where the upstream relay reads the same tasks when this gateway has no such route (it answers
 	 * 404 `Invalid URL`): tried in order, the first that answers is kept for the run.
 	 */
-	fallbacks?: Array<{ label: string; path: (taskId: string) => string; contentPath?: (taskId: string) => string }>;
+	fallbacks?: Array<{
+		label: string;
+		path: (taskId: string) => string;
+		contentPath?: (taskId: string) => string;
+	}>;
 	/**
 	 * Which answers send the read on to the next reading: 'invalidUrl' (default), the relay's 404
 	 * for a path it lacks; 'notFound', also a 404 or 400 `task_not_exist` for this task (a route
@@ -48,7 +52,10 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		label: 'generic task query',
 		// docs/gateway-contract.md §10.2: a build without `/v1/tasks` reads unified video tasks here.
 		fallbacks: [
-			{ label: 'GET /v1/video/generations/{id}', path: (id) => `/v1/video/generations/${taskPathSegment(id)}` },
+			{
+				label: 'GET /v1/video/generations/{id}',
+				path: (id) => `/v1/video/generations/${taskPathSegment(id)}`,
+			},
 			{
 				label: 'GET /v1/videos/{id}',
 				path: (id) => `/v1/videos/${taskPathSegment(id)}`,
@@ -63,7 +70,12 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		deadlineMs: 10 * MINUTE,
 		label: 'image task query',
 		// docs/gateway-contract.md §10.9: some forks keep a GPT 2.5 edit task only at its own route.
-		fallbacks: [{ label: 'GET /v1/images/edits/{id}', path: (id) => `/v1/images/edits/${taskPathSegment(id)}` }],
+		fallbacks: [
+			{
+				label: 'GET /v1/images/edits/{id}',
+				path: (id) => `/v1/images/edits/${taskPathSegment(id)}`,
+			},
+		],
 		fallbackOn: 'notFound',
 	},
 	video: {

@@ -105,12 +105,19 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 	const errorObject = objectIn(root.error) ?? objectIn(data?.error);
 	// docs/gateway-contract.md §10.9: `completed` with an `error` object and no file is a finished, billed
 	// failure (a Grok video blocked by moderation), not a file waiting at `/content`.
-	const finishedWithError = phase === 'succeeded' && urls.length === 0 && errorObject !== undefined && Boolean(firstString(errorObject.code, errorObject.message));
-	const contentRoute = phase === 'succeeded' && urls.length === 0 && !finishedWithError && Boolean(options.contentUrl);
+	const finishedWithError =
+		phase === 'succeeded' &&
+		urls.length === 0 &&
+		errorObject !== undefined &&
+		Boolean(firstString(errorObject.code, errorObject.message));
+	const contentRoute =
+		phase === 'succeeded' && urls.length === 0 && !finishedWithError && Boolean(options.contentUrl);
 	if (contentRoute) urls = [options.contentUrl!];
 	const progress = readProgress(root.progress ?? data?.progress);
 	// The relay puts a failed task's reason in `result_url` too: text there is not a URL.
-	const textInResultUrl = [root.result_url, data?.result_url].find((v) => typeof v === 'string' && v.trim() !== '' && !/^(https?:|data:|\/)/i.test(v.trim()));
+	const textInResultUrl = [root.result_url, data?.result_url].find(
+		(v) => typeof v === 'string' && v.trim() !== '' && !/^(https?:|data:|\/)/i.test(v.trim()),
+	);
 	let error = firstString(
 		errorObject?.message,
 		typeof root.error === 'string' ? root.error : undefined,
@@ -153,9 +160,15 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 
 /** `expires_at` wherever the answer gives it (top level, `data`, the first result image). */
 function expiryOf(root: IDataObject, data: IDataObject | undefined): { expiresAt?: string } {
-	const images = objectIn(objectIn(root.result)?.images) ?? objectIn(objectIn(data?.result)?.images);
-	const value = [root.expires_at, data?.expires_at, images?.expires_at].find((v) => typeof v === 'number' || (typeof v === 'string' && v !== ''));
+	const images =
+		objectIn(objectIn(root.result)?.images) ?? objectIn(objectIn(data?.result)?.images);
+	const value = [root.expires_at, data?.expires_at, images?.expires_at].find(
+		(v) => typeof v === 'number' || (typeof v === 'string' && v !== ''),
+	);
 	if (value === undefined) return {};
-	const date = typeof value === 'number' ? new Date(value < 1e12 ? value * 1000 : value) : new Date(String(value));
+	const date =
+		typeof value === 'number'
+			? new Date(value < 1e12 ? value * 1000 : value)
+			: new Date(String(value));
 	return Number.isNaN(date.getTime()) ? {} : { expiresAt: date.toISOString() };
 }

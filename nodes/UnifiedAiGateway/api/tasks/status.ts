@@ -33,7 +33,12 @@ const PHASES: Record<string, TaskPhase> = {
 /** The phase of a raw status; undefined for a word never seen before (keep waiting, name it later). */
 export function phaseOf(status: unknown): TaskPhase | undefined {
 	if (typeof status !== 'string') return undefined;
-	return PHASES[status.trim().toLowerCase().replace(/[\s-]+/g, '_')];
+	return PHASES[
+		status
+			.trim()
+			.toLowerCase()
+			.replace(/[\s-]+/g, '_')
+	];
 }
 
 /** Progress as a number 0-100, from `50`, `"50"` or `"50%"`. */

@@ -32,7 +32,8 @@ export const DATABASE_MODE_MAX_MB = 512;
 export const LARGE_FILE_BYTES = 16 * 1024 * 1024;
 
 export function modeOfBinary(binary: IBinaryData): BinaryMode {
-	const prefix = typeof binary.id === 'string' && binary.id.includes(':') ? binary.id.split(':')[0] : undefined;
+	const prefix =
+		typeof binary.id === 'string' && binary.id.includes(':') ? binary.id.split(':')[0] : undefined;
 	if (!prefix) return 'memory';
 	if (prefix.startsWith('filesystem')) return 'filesystem';
 	if (prefix === 'database') return 'database';
@@ -77,7 +78,12 @@ export function knownMode(ctx: Context): BinaryMode | undefined {
  * Stores bytes (a buffer or a stream) through n8n's helper and learns the mode from the answer.
  * Errors are n8n's own (a full disk, a read-only folder, n8n's database limit), passed on.
  */
-export async function storeBinary(ctx: Context, data: Buffer | unknown, fileName: string, mimeType: string): Promise<IBinaryData> {
+export async function storeBinary(
+	ctx: Context,
+	data: Buffer | unknown,
+	fileName: string,
+	mimeType: string,
+): Promise<IBinaryData> {
 	const binary = await ctx.helpers.prepareBinaryData(data as Buffer, fileName, mimeType);
 	runOf(ctx).mode = modeOfBinary(binary);
 	return binary;
@@ -112,7 +118,12 @@ export async function binaryModeOf(ctx: Context): Promise<BinaryMode> {
 	const run = runOf(ctx);
 	if (run.mode) return run.mode;
 	if (!run.probe) {
-		run.probe = storeBinary(ctx, Buffer.from('binary mode probe'), 'binary-mode-probe.txt', 'text/plain').then((binary) => modeOfBinary(binary));
+		run.probe = storeBinary(
+			ctx,
+			Buffer.from('binary mode probe'),
+			'binary-mode-probe.txt',
+			'text/plain',
+		).then((binary) => modeOfBinary(binary));
 		run.probe.catch(() => (run.probe = undefined));
 	}
 	return await run.probe;
@@ -142,7 +153,11 @@ export function tryTakeLargeSlot(): (() => void) | undefined {
  * Waits for the slot: ends on Stop (the Stop error) or at `deadlineAt` (undefined: the slot
  * was not free in time).
  */
-export async function takeLargeSlot(ctx: GatewayContext, deadlineAt: number | undefined, itemIndex?: number): Promise<(() => void) | undefined> {
+export async function takeLargeSlot(
+	ctx: GatewayContext,
+	deadlineAt: number | undefined,
+	itemIndex?: number,
+): Promise<(() => void) | undefined> {
 	for (;;) {
 		const release = tryTakeLargeSlot();
 		if (release) return release;
@@ -171,11 +186,22 @@ const NOT_WRITABLE = new Set(['EACCES', 'EPERM', 'EROFS']);
  * system, n8n's database-mode limit, memory that ran out; anything else by its code or text.
  */
 export function describeStorageFailure(error: unknown): StorageFailure {
-	const e = error as { code?: unknown; path?: unknown; message?: unknown; name?: unknown; constructor?: { name?: string } };
+	const e = error as {
+		code?: unknown;
+		path?: unknown;
+		message?: unknown;
+		name?: unknown;
+		constructor?: { name?: string };
+	};
 	const message = typeof e?.message === 'string' ? e.message : String(error);
 	const path = typeof e?.path === 'string' ? e.path : undefined;
-	const rawCode = typeof e?.code === 'string' ? e.code : /\b(E[A-Z]{3,}|SQLITE_[A-Z]+)\b/.exec(message)?.[1];
-	const code = rawCode ?? (/no space left on device|database or disk is full|disk_full/i.test(message) ? 'ENOSPC' : undefined);
+	const rawCode =
+		typeof e?.code === 'string' ? e.code : /\b(E[A-Z]{3,}|SQLITE_[A-Z]+)\b/.exec(message)?.[1];
+	const code =
+		rawCode ??
+		(/no space left on device|database or disk is full|disk_full/i.test(message)
+			? 'ENOSPC'
+			: undefined);
 	const dbLimit = /max size limit of (\d+(?:\.\d+)?) MB set for `?database`? mode/i.exec(message);
 	if (dbLimit || e?.constructor?.name === 'FileTooLargeError') {
 		return {
@@ -184,15 +210,30 @@ export function describeStorageFailure(error: unknown): StorageFailure {
 			limitMb: dbLimit ? Number(dbLimit[1]) : undefined,
 		};
 	}
-	if (code && FULL.has(code)) return { code, what: `the disk of the n8n host is full (${code}${code === 'EDQUOT' ? ', disk quota exceeded' : ''})`, path };
+	if (code && FULL.has(code))
+		return {
+			code,
+			what: `the disk of the n8n host is full (${code}${code === 'EDQUOT' ? ', disk quota exceeded' : ''})`,
+			path,
+		};
 	if (code && NOT_WRITABLE.has(code)) {
 		const why = code === 'EROFS' ? 'its file system is read-only' : 'n8n may not write there';
 		return { code, what: `n8n's storage on its host is not writable: ${why} (${code})`, path };
 	}
-	if (code === 'ERR_STRING_TOO_LONG' || /string longer than|allocation failed|out of memory/i.test(message)) {
-		return { code: code ?? 'ENOMEM', what: `n8n ran out of memory holding the file (${code ?? 'out of memory'})` };
+	if (
+		code === 'ERR_STRING_TOO_LONG' ||
+		/string longer than|allocation failed|out of memory/i.test(message)
+	) {
+		return {
+			code: code ?? 'ENOMEM',
+			what: `n8n ran out of memory holding the file (${code ?? 'out of memory'})`,
+		};
 	}
-	return { code: code ?? 'unknown', what: `n8n could not store it on its host${code ? ` (${code})` : ''}: ${message.split('\n')[0].slice(0, 200)}`, path };
+	return {
+		code: code ?? 'unknown',
+		what: `n8n could not store it on its host${code ? ` (${code})` : ''}: ${message.split('\n')[0].slice(0, 200)}`,
+		path,
+	};
 }
 
 /** Where n8n keeps binaries under a mode, for messages. */

@@ -2,8 +2,17 @@ import type { IBinaryData, IDataObject, IExecuteFunctions, IPollFunctions } from
 import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { cancelSignalOf, gatewayCredentials } from '../../transport/context';
-import { fetchResultFile, GatewayRequestError, type GatewayResponse } from '../../transport/request';
-import { isTimeoutCode, networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
+import {
+	fetchResultFile,
+	GatewayRequestError,
+	type GatewayResponse,
+} from '../../transport/request';
+import {
+	isTimeoutCode,
+	networkCodeOf,
+	readableFrom,
+	type ByteStream,
+} from '../../transport/responses';
 import { backoffDelay } from '../../transport/retry';
 import { redact, secretForms } from '../../transport/secrets';
 import { abortableSleep } from '../../transport/sleep';
@@ -110,13 +119,18 @@ export async function deliverFile(
 	try {
 		return await downloadByRoute(ctx, url, options);
 	} catch (error) {
-		if (error instanceof DownloadError || isStop(error)) logFailure(ctx, error as NodeOperationError, options);
+		if (error instanceof DownloadError || isStop(error))
+			logFailure(ctx, error as NodeOperationError, options);
 		throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 	}
 }
 
 /** n8n's log names the receipt of every failed download: it outlives the execution's items. */
-function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: NodeOperationError, options: DownloadOptions): void {
+function logFailure(
+	ctx: IExecuteFunctions | IPollFunctions,
+	error: NodeOperationError,
+	options: DownloadOptions,
+): void {
 	const url = String(error.context.url);
 	let executionId = 'unknown';
 	try {
@@ -124,11 +138,18 @@ function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: NodeOperatio
 	} catch {
 		// A trigger's poll has no execution yet.
 	}
-	const what = options.paid?.taskId ? `task ${options.paid.taskId}` : 'a synchronous result (no task ID)';
+	const what = options.paid?.taskId
+		? `task ${options.paid.taskId}`
+		: 'a synchronous result (no task ID)';
 	const verb = error.context.storageFailed ? 'could not store the file of' : 'could not download';
 	ctx.logger?.warn(
 		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" item ${options.itemIndex} ${verb} ${url} of ${what}: ${error.message}. The result was paid for: do not submit it again (the item's error says how to fetch it).`,
-		{ executionId, itemIndex: options.itemIndex, url, ...(options.paid?.taskId ? { taskId: options.paid.taskId } : {}) },
+		{
+			executionId,
+			itemIndex: options.itemIndex,
+			url,
+			...(options.paid?.taskId ? { taskId: options.paid.taskId } : {}),
+		},
 	);
 }
 
@@ -140,7 +161,11 @@ function logFailure(ctx: IExecuteFunctions | IPollFunctions, error: NodeOperatio
  * to another origin, and the route refuses without it); on the gateway's own origin it is tried
  * first, and the Base URL's route when it fails at the host.
  */
-async function downloadByRoute(ctx: IExecuteFunctions | IPollFunctions, given: string, options: DownloadOptions): Promise<DeliveredFile> {
+async function downloadByRoute(
+	ctx: IExecuteFunctions | IPollFunctions,
+	given: string,
+	options: DownloadOptions,
+): Promise<DeliveredFile> {
 	const credentials = await gatewayCredentials(ctx);
 	const base = originsFrom(credentials).main;
 	// A gateway path (`/v1/videos/{id}/content`) is fetched from, and named as, the gateway's origin.
@@ -154,8 +179,12 @@ async function downloadByRoute(ctx: IExecuteFunctions | IPollFunctions, given: s
 		return { binary: await download(ctx, url, options) };
 	} catch (error) {
 		// Only the host's refusal sends the download elsewhere: a full disk, Stop or the deadline would fail there too.
-		if (!(error instanceof DownloadError) || isStop(error) || error.context.local) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
-		return { binary: await download(ctx, own, { ...options, relayUrl: url, relayFailure: error.message }), from: own };
+		if (!(error instanceof DownloadError) || isStop(error) || error.context.local)
+			throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+		return {
+			binary: await download(ctx, own, { ...options, relayUrl: url, relayFailure: error.message }),
+			from: own,
+		};
 	}
 }
 
@@ -163,9 +192,14 @@ async function downloadByRoute(ctx: IExecuteFunctions | IPollFunctions, given: s
  * `{Base URL}/v1/videos/{id}/content` when `url` is the relay's content route of this task under
  * another origin or path prefix; undefined otherwise (a file host's URL, or the route itself).
  */
-function ownContentRoute(url: string, taskId: string | undefined, base: string): string | undefined {
+function ownContentRoute(
+	url: string,
+	taskId: string | undefined,
+	base: string,
+): string | undefined {
 	if (!taskId || !base) return undefined;
-	const match = /^https?:\/\/[^/?#]+(?:\/[^?#]*)?\/v1\/videos\/([^/?#]+)\/content(?:[?#].*)?$/i.exec(url);
+	const match =
+		/^https?:\/\/[^/?#]+(?:\/[^?#]*)?\/v1\/videos\/([^/?#]+)\/content(?:[?#].*)?$/i.exec(url);
 	if (!match) return undefined;
 	let id: string;
 	try {
@@ -178,23 +212,41 @@ function ownContentRoute(url: string, taskId: string | undefined, base: string):
 	return url.split(/[?#]/)[0] === own ? undefined : own;
 }
 
-async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, options: Attempting): Promise<IBinaryData> {
+async function download(
+	ctx: IExecuteFunctions | IPollFunctions,
+	url: string,
+	options: Attempting,
+): Promise<IBinaryData> {
 	const credentials = await gatewayCredentials(ctx);
 	const secrets = secretForms(credentials);
 	const gatewayOrigins = keyOrigins(credentials);
 	const kind = options.kind ?? (options.defaultMimeType.startsWith('video/') ? 'video' : 'image');
 	// Where n8n keeps binaries sets the default limit and how a file is stored (engine/files/binaryStore.ts); learned when it matters.
 	let mode = knownMode(ctx);
-	const limitOf = (type: string | undefined) => options.maxBytes ?? modeLimitMb(MAX_FILE_MB[type?.startsWith('video/') ? 'video' : 'image'], mode) * 1024 * 1024;
-	const fail = (message: string, description: string, facts: IDataObject = {}) => downloadError(ctx, url, options, secrets, message, description, facts);
-	if (/^data:/i.test(url)) return await inlineToBinary(ctx, url, options, limitOf(sniffMedia(Buffer.from(url.slice(url.indexOf(',') + 1, url.indexOf(',') + 65), 'base64'))), secrets, fail);
+	const limitOf = (type: string | undefined) =>
+		options.maxBytes ??
+		modeLimitMb(MAX_FILE_MB[type?.startsWith('video/') ? 'video' : 'image'], mode) * 1024 * 1024;
+	const fail = (message: string, description: string, facts: IDataObject = {}) =>
+		downloadError(ctx, url, options, secrets, message, description, facts);
+	if (/^data:/i.test(url))
+		return await inlineToBinary(
+			ctx,
+			url,
+			options,
+			limitOf(
+				sniffMedia(Buffer.from(url.slice(url.indexOf(',') + 1, url.indexOf(',') + 65), 'base64')),
+			),
+			secrets,
+			fail,
+		);
 
 	const signal = cancelSignalOf(ctx);
 	// Held while a large file is stored whole (memory and database modes): one such file at a time.
 	let release: (() => void) | undefined;
 	try {
 		for (let attempt = 1; ; attempt++) {
-			if (options.deadlineAt !== undefined && Date.now() >= options.deadlineAt) throw fail(...deadlineWords(url, options, 0, secrets), { local: true });
+			if (options.deadlineAt !== undefined && Date.now() >= options.deadlineAt)
+				throw fail(...deadlineWords(url, options, 0, secrets), { local: true });
 			const left = options.deadlineAt === undefined ? undefined : options.deadlineAt - Date.now();
 			const requestTimeoutMs = options.timeoutMs ?? 600_000;
 			let response: GatewayResponse<ByteStream | unknown>;
@@ -207,13 +259,16 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					deadlineAt: options.deadlineAt,
 				});
 			} catch (error) {
-				if (signal?.aborted || isStop(error) || networkCodeOf(error) === 'ERR_CANCELED') throw stopped(ctx, url, options, secrets);
-				if (!(error instanceof GatewayRequestError)) throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+				if (signal?.aborted || isStop(error) || networkCodeOf(error) === 'ERR_CANCELED')
+					throw stopped(ctx, url, options, secrets);
+				if (!(error instanceof GatewayRequestError))
+					throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 				// The transport's own words name the network code (its message is about the gateway).
 				const code = error.gatewayCode ?? networkCodeOf(error) ?? 'connection failed';
 				const timedOut = isTimeoutCode(code);
 				// The wait for an answer was what was left of the deadline: the deadline ran out, not the host.
-				if (timedOut && left !== undefined && left <= requestTimeoutMs) throw fail(...deadlineWords(url, options, 0, secrets), { host: first.host, local: true });
+				if (timedOut && left !== undefined && left <= requestTimeoutMs)
+					throw fail(...deadlineWords(url, options, 0, secrets), { host: first.host, local: true });
 				if (attempt > 1) {
 					// An earlier attempt was cut mid-file: the host keeps dropping this file.
 					throw fail(
@@ -227,7 +282,11 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					: /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
 						? `${capitalized(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
 						: `Could not reach ${first.who} for the result ${shown(url, secrets)} (${code})`;
-				throw fail(what, `It was asked again (a GET is safe to repeat) before giving up.\n${advice(options, url, secrets)}`, { host: first.host });
+				throw fail(
+					what,
+					`It was asked again (a GET is safe to repeat) before giving up.\n${advice(options, url, secrets)}`,
+					{ host: first.host },
+				);
 			}
 			const source = describeSource(response.url ?? url, gatewayOrigins);
 			if (response.status >= 300 && response.status < 400) {
@@ -241,7 +300,13 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 				const sent = textOf(response.body, secrets);
 				throw fail(
 					`${capitalized(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : ''}`,
-					[`${capitalized(source.who)} sent: ${sent || '(an empty body)'}`, source.fromGateway ? '' : 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).', advice(options, url, secrets)]
+					[
+						`${capitalized(source.who)} sent: ${sent || '(an empty body)'}`,
+						source.fromGateway
+							? ''
+							: 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).',
+						advice(options, url, secrets),
+					]
 						.filter(Boolean)
 						.join('\n'),
 					{ host: source.host, status: response.status },
@@ -264,7 +329,18 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 			if (sized && declared > limitOf(declaredType)) {
 				stream.destroy();
 				const limitKind = declaredType?.startsWith('video/') ? 'video' : 'image';
-				throw fail(...tooLarge(url, limitKind, limitOf(declaredType), secrets, `it declares ${describeBytes(declared)}`, options, mode), { host: source.host, local: true });
+				throw fail(
+					...tooLarge(
+						url,
+						limitKind,
+						limitOf(declaredType),
+						secrets,
+						`it declares ${describeBytes(declared)}`,
+						options,
+						mode,
+					),
+					{ host: source.host, local: true },
+				);
 			}
 			if (large && holdsWholeFile(mode) && !release) {
 				release = tryTakeLargeSlot();
@@ -277,12 +353,25 @@ async function download(ctx: IExecuteFunctions | IPollFunctions, url: string, op
 					} catch {
 						throw stopped(ctx, url, options, secrets);
 					}
-					if (!release) throw fail(...deadlineWords(url, options, 0, secrets), { host: source.host, local: true });
+					if (!release)
+						throw fail(...deadlineWords(url, options, 0, secrets), {
+							host: source.host,
+							local: true,
+						});
 					attempt--;
 					continue;
 				}
 			}
-			const outcome = await receive(ctx, stream, source, response, url, options, { kind, maxBytes: limitOf(declaredType), limitOf, secrets, fail, attempt, mode, declared: sized ? declared : undefined });
+			const outcome = await receive(ctx, stream, source, response, url, options, {
+				kind,
+				maxBytes: limitOf(declaredType),
+				limitOf,
+				secrets,
+				fail,
+				attempt,
+				mode,
+				declared: sized ? declared : undefined,
+			});
 			if (outcome.binary) return outcome.binary;
 			if (attempt >= DOWNLOAD_ATTEMPTS || !outcome.retry) throw outcome.error;
 			await abortableSleep(backoffDelay(attempt - 1), ctx, options.itemIndex);
@@ -332,7 +421,11 @@ async function receive(
 	// Whether the bytes stopped coming (the network), as against n8n failing to store them.
 	let readFailed = false;
 	let storing = false;
-	let sizeKind: 'image' | 'video' = header(response, 'content-type')?.toLowerCase().startsWith('video/') ? 'video' : 'image';
+	let sizeKind: 'image' | 'video' = header(response, 'content-type')
+		?.toLowerCase()
+		.startsWith('video/')
+		? 'video'
+		: 'image';
 	const watchdog = (async () => {
 		while (!finished) {
 			await sleep(250);
@@ -366,20 +459,50 @@ async function receive(
 		return chunk;
 	};
 	const failure = (error: unknown): Outcome => {
-		if (reason === 'stopped' || signal?.aborted) return { error: stopped(ctx, url, options, limits.secrets), retry: false };
+		if (reason === 'stopped' || signal?.aborted)
+			return { error: stopped(ctx, url, options, limits.secrets), retry: false };
 		if (reason === 'large') {
-			return { error: limits.fail(...tooLarge(url, sizeKind, limits.maxBytes, limits.secrets, 'more than that arrived', options, limits.mode), { host: source.host, local: true }), retry: false };
+			return {
+				error: limits.fail(
+					...tooLarge(
+						url,
+						sizeKind,
+						limits.maxBytes,
+						limits.secrets,
+						'more than that arrived',
+						options,
+						limits.mode,
+					),
+					{ host: source.host, local: true },
+				),
+				retry: false,
+			};
 		}
-		if (reason === 'deadline') return { error: limits.fail(...deadlineWords(url, options, received, limits.secrets), { host: source.host, local: true }), retry: false };
+		if (reason === 'deadline')
+			return {
+				error: limits.fail(...deadlineWords(url, options, received, limits.secrets), {
+					host: source.host,
+					local: true,
+				}),
+				retry: false,
+			};
 		// The file arrived (or was arriving) and n8n could not keep it: its host's disk, not the file host.
-		if (storing && !readFailed && reason === undefined) return { error: storageError(ctx, url, options, limits.secrets, error, limits.mode), retry: false };
+		if (storing && !readFailed && reason === undefined)
+			return {
+				error: storageError(ctx, url, options, limits.secrets, error, limits.mode),
+				retry: false,
+			};
 		const code = networkCodeOf(error);
 		const what =
 			reason === 'idle'
 				? `${capitalized(source.who)} stopped sending ${shown(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
 				: `The file ${shown(url, limits.secrets)} from ${source.who} stopped arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} (download interrupted)`;
 		return {
-			error: limits.fail(what, `The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; it was fetched ${limits.attempt} time${limits.attempt > 1 ? 's' : ''}.\n${advice(options, url, limits.secrets)}`, { host: source.host }),
+			error: limits.fail(
+				what,
+				`The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; it was fetched ${limits.attempt} time${limits.attempt > 1 ? 's' : ''}.\n${advice(options, url, limits.secrets)}`,
+				{ host: source.host },
+			),
 			retry: true,
 		};
 	};
@@ -402,12 +525,18 @@ async function receive(
 		if (!media) {
 			if (!ended) stream.destroy();
 			// Redacted before it is cut: a key that crosses the cut is still found whole.
-			const sent = first.length === 0 ? '' : redact(first.toString('utf8'), limits.secrets).slice(0, SHOWN_CHARS);
+			const sent =
+				first.length === 0
+					? ''
+					: redact(first.toString('utf8'), limits.secrets).slice(0, SHOWN_CHARS);
 			const label = notMediaLabel(first, contentType);
 			return {
 				error: limits.fail(
 					`${capitalized(source.who)} sent ${label} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
-					[`First bytes: ${sent ? JSON.stringify(sent) : '(none)'}`, advice(options, url, limits.secrets)].join('\n'),
+					[
+						`First bytes: ${sent ? JSON.stringify(sent) : '(none)'}`,
+						advice(options, url, limits.secrets),
+					].join('\n'),
 					{ host: source.host, status: response.status },
 				),
 				retry: false,
@@ -420,7 +549,12 @@ async function receive(
 			throw new Error('download large');
 		}
 		const fileName = fileNameOf(response, url, options, media);
-		if (!ended && holdsWholeFile(limits.mode) && limits.declared !== undefined && limits.declared <= limits.maxBytes) {
+		if (
+			!ended &&
+			holdsWholeFile(limits.mode) &&
+			limits.declared !== undefined &&
+			limits.declared <= limits.maxBytes
+		) {
 			// n8n gathers the whole file into one buffer anyway (memory and database modes): given one
 			// buffer of the declared size, it keeps that one instead of the chunks and their copy (half
 			// the memory at the peak).
@@ -475,10 +609,23 @@ async function inlineToBinary(
 	const comma = url.indexOf(',');
 	const bytes = Buffer.from(url.slice(comma + 1), 'base64');
 	const media = sniffMedia(bytes);
-	if (!media) throw fail('The gateway\'s inline result (base64) is not an image or a video', `It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`);
-	if (bytes.length > maxBytes) throw fail(`The gateway's inline result is larger than the limit of ${describeBytes(maxBytes)}`, 'Raise Options → Max File Size (MB).');
+	if (!media)
+		throw fail(
+			"The gateway's inline result (base64) is not an image or a video",
+			`It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`,
+		);
+	if (bytes.length > maxBytes)
+		throw fail(
+			`The gateway's inline result is larger than the limit of ${describeBytes(maxBytes)}`,
+			'Raise Options → Max File Size (MB).',
+		);
 	try {
-		return await storeBinary(ctx, bytes, `${options.baseName}.${EXTENSIONS[media] ?? 'bin'}`, media);
+		return await storeBinary(
+			ctx,
+			bytes,
+			`${options.baseName}.${EXTENSIONS[media] ?? 'bin'}`,
+			media,
+		);
 	} catch (error) {
 		throw storageError(ctx, url, options, secrets, error, knownMode(ctx));
 	}
@@ -493,7 +640,10 @@ function downloadError(
 	description: string,
 	facts: IDataObject,
 ): DownloadError {
-	const error = new DownloadError(ctx.getNode(), redact(message, secrets), { itemIndex: options.itemIndex, description: redact(withRelayNote(description, options, secrets), secrets) });
+	const error = new DownloadError(ctx.getNode(), redact(message, secrets), {
+		itemIndex: options.itemIndex,
+		description: redact(withRelayNote(description, options, secrets), secrets),
+	});
 	// n8n swaps a message that names a network code (ECONNRESET…) for a generic text; ours says who failed.
 	error.message = redact(message, secrets);
 	// The receipt is the task's result URL, also when its file was asked of the Base URL's content route.
@@ -529,20 +679,25 @@ function storageError(
 ): DownloadError {
 	const failure = describeStorageFailure(cause);
 	const storedIn = mode ?? (failure.code === 'N8N_DATABASE_LIMIT' ? 'database' : undefined);
-	const where = describeStorage(storedIn, storedIn === undefined || storedIn === 'filesystem' ? (storageFolderOf(failure.path) ?? binaryFolder(ctx)) : undefined);
+	const where = describeStorage(
+		storedIn,
+		storedIn === undefined || storedIn === 'filesystem'
+			? (storageFolderOf(failure.path) ?? binaryFolder(ctx))
+			: undefined,
+	);
 	const paidFor = options.paid?.taskId
 		? `Task ${options.paid.taskId} completed at the gateway and was paid for; only storing its file failed`
 		: 'The result was created and paid for; only storing its file failed';
 	const fix =
 		failure.code === 'N8N_DATABASE_LIMIT'
-			? 'Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE in n8n\'s environment (at most 1024 MB), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (files then stream to disk), and restart n8n.'
+			? "Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE in n8n's environment (at most 1024 MB), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (files then stream to disk), and restart n8n."
 			: failure.code === 'ENOMEM' || failure.code === 'ERR_STRING_TOO_LONG'
-				? 'Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n\'s environment and restart n8n (files then stream to disk), or lower Options → Max File Size (MB).'
+				? "Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n's environment and restart n8n (files then stream to disk), or lower Options → Max File Size (MB)."
 				: /^(ENOSPC|EDQUOT|EFBIG|SQLITE_FULL)$/.test(failure.code)
 					? 'Free space there, or point N8N_BINARY_DATA_STORAGE_PATH at a larger disk and restart n8n.'
 					: /^(EACCES|EPERM|EROFS)$/.test(failure.code)
 						? 'Let the user n8n runs as write there, or point N8N_BINARY_DATA_STORAGE_PATH at a writable folder and restart n8n.'
-						: 'Check the n8n host\'s storage and n8n\'s log.';
+						: "Check the n8n host's storage and n8n's log.";
 	const error = downloadError(
 		ctx,
 		url,
@@ -561,13 +716,25 @@ function storageError(
 }
 
 /** The Stop error of a download, carrying its receipt (the URL) as a failed download's error does. */
-function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: Attempting, secrets: string[]): NodeOperationError {
-	const error = stopError(ctx.getNode(), redact(`The download of ${options.relayUrl ?? url}`, secrets), {
-		itemIndex: options.itemIndex,
-		more: redact(advice(options, url, secrets), secrets),
-	});
+function stopped(
+	ctx: IExecuteFunctions | IPollFunctions,
+	url: string,
+	options: Attempting,
+	secrets: string[],
+): NodeOperationError {
+	const error = stopError(
+		ctx.getNode(),
+		redact(`The download of ${options.relayUrl ?? url}`, secrets),
+		{
+			itemIndex: options.itemIndex,
+			more: redact(advice(options, url, secrets), secrets),
+		},
+	);
 	// An inline (data:) result is named, not copied: its base64 would fill errors, logs and items.
-	Object.assign(error.context, { url: shownUrl(redact(options.relayUrl ?? url, secrets)), downloadFailed: true });
+	Object.assign(error.context, {
+		url: shownUrl(redact(options.relayUrl ?? url, secrets)),
+		downloadFailed: true,
+	});
 	return error;
 }
 
@@ -577,7 +744,9 @@ function stopped(ctx: IExecuteFunctions | IPollFunctions, url: string, options: 
  * relay's result URL and the Base URL's content route failed, the relay's setting is named instead.
  */
 function advice(options: Attempting, url: string, secrets: string[]): string {
-	const expiry = options.paid?.expiresAt ? ` (the gateway says it expires at ${options.paid.expiresAt})` : ' (result URLs are temporary)';
+	const expiry = options.paid?.expiresAt
+		? ` (the gateway says it expires at ${options.paid.expiresAt})`
+		: ' (result URLs are temporary)';
 	if (options.paid?.taskId && options.relayUrl) {
 		return `Task ${options.paid.taskId} finished and was paid for; do not submit it again. Its result URL names the relay's own server address${options.relayFailure ? '' : ` (${originOf(options.relayUrl) ?? options.relayUrl})`}, and the gateway's content route under your Base URL (${redact(url, secrets)}) failed too, so fetching again the same way fails the same way: ask the gateway's operator to set the relay's server address to the address you use, or to check its content route, then download it with Task → Download Result.`;
 	}
@@ -590,7 +759,12 @@ function advice(options: Attempting, url: string, secrets: string[]): string {
 	return 'This result was created and paid for; do not run the item again (that is a new charge).';
 }
 
-function deadlineWords(url: string, options: DownloadOptions, received: number, secrets: string[]): [string, string] {
+function deadlineWords(
+	url: string,
+	options: DownloadOptions,
+	received: number,
+	secrets: string[],
+): [string, string] {
 	const name = options.deadlineName ?? 'Max Wait';
 	return [
 		`The download of ${redact(url, secrets)} did not finish within ${name} (${describeBytes(received)} received)`,
@@ -602,8 +776,19 @@ function deadlineWords(url: string, options: DownloadOptions, received: number, 
  * Past the limit. The default limit follows where n8n keeps binaries (engine/files/binaryStore.ts): the
  * words say which, and how to lift it, when that is what refused the file.
  */
-function tooLarge(url: string, kind: 'image' | 'video', maxBytes: number, secrets: string[], what: string, options: DownloadOptions, mode: BinaryMode | undefined): [string, string] {
-	const byMode = options.maxBytes === undefined && modeLimitMb(MAX_FILE_MB[kind], mode) < MAX_FILE_MB[kind] ? mode : undefined;
+function tooLarge(
+	url: string,
+	kind: 'image' | 'video',
+	maxBytes: number,
+	secrets: string[],
+	what: string,
+	options: DownloadOptions,
+	mode: BinaryMode | undefined,
+): [string, string] {
+	const byMode =
+		options.maxBytes === undefined && modeLimitMb(MAX_FILE_MB[kind], mode) < MAX_FILE_MB[kind]
+			? mode
+			: undefined;
 	const where =
 		byMode === 'memory'
 			? ' while n8n keeps binary data in memory'
@@ -626,7 +811,11 @@ function describeSource(url: string, gatewayOrigins: ReadonlySet<string>): Attem
 	const origin = originOf(url) ?? '';
 	const host = origin.replace(/^https?:\/\//, '') || 'an unknown host';
 	const fromGateway = gatewayOrigins.has(origin);
-	return { host, fromGateway, who: fromGateway ? `the gateway (${host})` : `the file host ${host}` };
+	return {
+		host,
+		fromGateway,
+		who: fromGateway ? `the gateway (${host})` : `the file host ${host}`,
+	};
 }
 
 function shown(url: string, secrets: string[]): string {
@@ -642,13 +831,22 @@ function header(response: GatewayResponse<unknown>, name: string): string | unde
 	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
 }
 
-function shownLocation(response: GatewayResponse<unknown>, source: Attempt, secrets: string[]): string {
+function shownLocation(
+	response: GatewayResponse<unknown>,
+	source: Attempt,
+	secrets: string[],
+): string {
 	const location = header(response, 'location');
 	return location ? redact(location, secrets) : source.host;
 }
 
 function textOf(body: unknown, secrets: string[]): string {
-	const text = typeof body === 'string' ? body : body === undefined || body === null ? '' : JSON.stringify(body);
+	const text =
+		typeof body === 'string'
+			? body
+			: body === undefined || body === null
+				? ''
+				: JSON.stringify(body);
 	return redact(text.replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS), secrets);
 }
 
@@ -662,7 +860,9 @@ function notMediaLabel(bytes: Buffer, contentType: string | undefined): string {
 	if (/^<(!doctype html|html|head|body)/i.test(text)) return 'an HTML page';
 	if (/^<\?xml|^<[A-Za-z]/.test(text)) return 'XML';
 	if (/^[{[]/.test(text)) return 'JSON';
-	return contentType?.startsWith('text/') || isPrintableAscii(text.slice(0, 64)) ? 'text' : 'bytes of an unknown kind';
+	return contentType?.startsWith('text/') || isPrintableAscii(text.slice(0, 64))
+		? 'text'
+		: 'bytes of an unknown kind';
 }
 
 /** Tab, line breaks and printable ASCII only: what a plain-text error page is made of. */
@@ -675,7 +875,12 @@ function isPrintableAscii(text: string): boolean {
 }
 
 /** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */
-function fileNameOf(response: GatewayResponse<unknown>, url: string, options: DownloadOptions, media: string): string {
+function fileNameOf(
+	response: GatewayResponse<unknown>,
+	url: string,
+	options: DownloadOptions,
+	media: string,
+): string {
 	const disposition = header(response, 'content-disposition');
 	const quoted = disposition && /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
 	const last = url.split('?')[0].split('#')[0].split('/').pop();
@@ -688,5 +893,7 @@ function fileNameOf(response: GatewayResponse<unknown>, url: string, options: Do
 		// A `%` that starts no escape (`50%off.png`): the name is used as it is.
 	}
 	const extension = name.split('.').pop()?.toLowerCase();
-	return extension && MIME_BY_EXTENSION[extension] === media ? name : `${name.replace(/\.[a-z0-9]{2,5}$/i, '')}.${EXTENSIONS[media] ?? 'bin'}`;
+	return extension && MIME_BY_EXTENSION[extension] === media
+		? name
+		: `${name.replace(/\.[a-z0-9]{2,5}$/i, '')}.${EXTENSIONS[media] ?? 'bin'}`;
 }

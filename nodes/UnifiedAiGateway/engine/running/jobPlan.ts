@@ -39,7 +39,12 @@ export interface JobPlan<P, S extends Submitted> {
 	/** Waiting for tasks; false returns the task ids at once. */
 	wait: false | WaitSettings;
 	/** Output of a finished item; `snapshot` is undefined for a sync answer. */
-	succeed(prepared: P, submitted: S, itemIndex: number, snapshot?: TaskSnapshot): Promise<INodeExecutionData[]>;
+	succeed(
+		prepared: P,
+		submitted: S,
+		itemIndex: number,
+		snapshot?: TaskSnapshot,
+	): Promise<INodeExecutionData[]>;
 	/** What the work is, for messages: "image job". */
 	noun: string;
 	/** What a pending item should also say about its request (model, parameters, cost). */

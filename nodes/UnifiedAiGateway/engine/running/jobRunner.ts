@@ -44,7 +44,11 @@ async function submitAndWait<P, S extends Submitted>(
 	const tool = isToolRun(ctx);
 	// Only work that creates something is remembered for a retry (Task → Wait creates nothing).
 	const memory = plannedJobs.receipts === false ? undefined : tryMemory(ctx);
-	const plan = keepingIds(ctx, tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs, memory);
+	const plan = keepingIds(
+		ctx,
+		tool ? { ...plannedJobs, wait: toolWait(plannedJobs.wait) } : plannedJobs,
+		memory,
+	);
 	// The wait starts with the first submit: the first tasks are read while the last are still sent.
 	let waiting: Waiting | undefined;
 	let states: Array<ItemState<P, S>>;
@@ -84,7 +88,9 @@ export type ExistingTask = Pick<Submitted, 'taskId' | 'route' | 'language'>;
 export async function awaitExistingTasks<S extends Submitted>(
 	ctx: IExecuteFunctions,
 	itemCount: number,
-	plannedWaits: Omit<JobPlan<ExistingTask, S>, 'submit' | 'receipts' | 'spendGuard'> & { startedAt: number },
+	plannedWaits: Omit<JobPlan<ExistingTask, S>, 'submit' | 'receipts' | 'spendGuard'> & {
+		startedAt: number;
+	},
 ): Promise<INodeExecutionData[]> {
 	const tool = isToolRun(ctx);
 	const plan: JobPlan<ExistingTask, S> = {
@@ -95,7 +101,8 @@ export async function awaitExistingTasks<S extends Submitted>(
 		submit: async (task) => ({ ...task, startedAt: plannedWaits.startedAt, raw: {} }) as S,
 	};
 	const states = await prepareAll(ctx, plan, itemCount);
-	for (const state of states) if (state.prepared && !state.error) state.submitted = await plan.submit(state.prepared, 0);
+	for (const state of states)
+		if (state.prepared && !state.error) state.submitted = await plan.submit(state.prepared, 0);
 	const waiting = plan.wait ? startWaiting(ctx, plan, states, undefined, states.length) : undefined;
 	states.forEach((state, i) => waiting?.offer(i, state.submitted?.startedAt));
 	waiting?.feed.close();
@@ -197,7 +204,12 @@ async function awaitResults<P, S extends Submitted>(
 	await waiting?.done;
 	// Without waiting, each pending item carries the plan of Check Once's first rounds: the items of
 	// this run are one batch, begun with its first submit's answer (engine/waiting/checkPlan.ts).
-	const batch = plan.wait ? undefined : { at: Math.min(...states.map((s) => s.submitted?.startedAt ?? Infinity)), items: states.length };
+	const batch = plan.wait
+		? undefined
+		: {
+				at: Math.min(...states.map((s) => s.submitted?.startedAt ?? Infinity)),
+				items: states.length,
+			};
 	// Every item's output is built before a failure is thrown, so the error can carry them all.
 	const output: INodeExecutionData[] = [];
 	for (let i = 0; i < states.length; i++) {
@@ -226,16 +238,28 @@ async function finishRun<P, S extends Submitted>(
 	const failed = states.findIndex((s) => s.error);
 	if (!plan.continueOnFail && failed >= 0) throw failure(ctx, states, failed, plan.noun);
 	// A submit whose answer was lost may be billed: it counts as spent.
-	await plan.spendGuard?.afterRun(output, states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])));
-	if (tool) for (const item of output) if (item.json.pending === true) item.json = toolPendingJson(item.json, tool);
+	await plan.spendGuard?.afterRun(
+		output,
+		states.flatMap((s, i) => (s.submitted || s.created === 'unknown' ? [i] : [])),
+	);
+	if (tool)
+		for (const item of output)
+			if (item.json.pending === true) item.json = toolPendingJson(item.json, tool);
 	hintJobRun(ctx, output, plan.receipts !== false, plan.wait !== false);
-	if (plan.wait && !tool) hintInNodeWait(ctx, plan.wait, states.flatMap((s) => (s.submitted?.taskId && s.submitted.route ? [s.submitted.route] : [])));
+	if (plan.wait && !tool)
+		hintInNodeWait(
+			ctx,
+			plan.wait,
+			states.flatMap((s) => (s.submitted?.taskId && s.submitted.route ? [s.submitted.route] : [])),
+		);
 	return output;
 }
 
 /** The gateway read the task and its status said failed or cancelled: nothing was made. */
 function reportedFailed(outcome: WaitOutcome): boolean {
-	return outcome.kind === 'failed' && outcome.error === undefined && outcome.snapshot?.phase === 'failed';
+	return (
+		outcome.kind === 'failed' && outcome.error === undefined && outcome.snapshot?.phase === 'failed'
+	);
 }
 
 /**
@@ -245,17 +269,28 @@ function reportedFailed(outcome: WaitOutcome): boolean {
 function finished(state: ItemState<unknown, Submitted>): boolean {
 	if (!state.output || state.error || !state.submitted) return false;
 	if (state.submitted.taskId && state.outcome?.kind !== 'succeeded') return false;
-	return state.output.every((item) => !item.error && item.json.error === undefined && item.json.pending !== true);
+	return state.output.every(
+		(item) => !item.error && item.json.error === undefined && item.json.pending !== true,
+	);
 }
 
 /** The item's output into state.output, or its failure into state.error; never throws. */
-async function buildOutput<P, S extends Submitted>(plan: JobPlan<P, S>, state: ItemState<P, S>, i: number, batch?: Batch): Promise<void> {
+async function buildOutput<P, S extends Submitted>(
+	plan: JobPlan<P, S>,
+	state: ItemState<P, S>,
+	i: number,
+	batch?: Batch,
+): Promise<void> {
 	try {
-		state.output = (await itemOutput(plan, state, i, batch)).map((item) => ({ ...item, pairedItem: { item: i } }));
+		state.output = (await itemOutput(plan, state, i, batch)).map((item) => ({
+			...item,
+			pairedItem: { item: i },
+		}));
 	} catch (error) {
 		state.error = error as ItemError;
 		// A failed download is an attempt on a paid result: created, whatever the download did.
-		state.created = state.submitted?.taskId || state.error.context?.downloadFailed ? 'yes' : 'unknown';
+		state.created =
+			state.submitted?.taskId || state.error.context?.downloadFailed ? 'yes' : 'unknown';
 	}
 }
 
@@ -279,16 +314,23 @@ async function itemOutput<P, S extends Submitted>(
 		const seed = batch ? { checkPlan: checkPlanJson(seedCheckPlan(batch.at, i, batch.items)) } : {};
 		return [{ json: { ...pendingJson(submitted, undefined, 'submitted'), ...extra(), ...seed } }];
 	}
-	if (outcome.kind === 'succeeded') return await plan.succeed(state.prepared as P, submitted, i, outcome.snapshot);
+	if (outcome.kind === 'succeeded')
+		return await plan.succeed(state.prepared as P, submitted, i, outcome.snapshot);
 	return [{ json: { ...pendingJson(submitted, outcome, 'timeout'), ...extra() } }];
 }
 
 /** The item a user gets for a task still running: enough to resume it without paying again. */
-export function pendingJson(submitted: Submitted, outcome: WaitOutcome | undefined, why: 'submitted' | 'timeout'): IDataObject {
+export function pendingJson(
+	submitted: Submitted,
+	outcome: WaitOutcome | undefined,
+	why: 'submitted' | 'timeout',
+): IDataObject {
 	const snapshot = outcome?.snapshot;
 	return {
 		taskId: submitted.taskId,
-		status: snapshot?.status ?? String(submitted.raw.status ?? (submitted.raw.data as IDataObject)?.status ?? 'submitted'),
+		status:
+			snapshot?.status ??
+			String(submitted.raw.status ?? (submitted.raw.data as IDataObject)?.status ?? 'submitted'),
 		progress: snapshot?.progress,
 		pending: true,
 		queryRoute: submitted.route,
@@ -328,22 +370,35 @@ function errorJson(state: ItemState<unknown, Submitted>): IDataObject {
 }
 
 /** The thrown error names this item's task and every task the other items created. */
-function failure(ctx: IExecuteFunctions, states: Array<ItemState<unknown, Submitted>>, index: number, noun: string): Error {
+function failure(
+	ctx: IExecuteFunctions,
+	states: Array<ItemState<unknown, Submitted>>,
+	index: number,
+	noun: string,
+): Error {
 	const state = states[index];
 	const error = nodeErrorOf(ctx.getNode(), state.error, index) as ItemError;
 	const taskId = state.submitted?.taskId ?? (error.context?.taskId as string | undefined);
-	if (taskId && !error.message.includes(taskId)) error.message = `${error.message} (task ${taskId})`;
+	if (taskId && !error.message.includes(taskId))
+		error.message = `${error.message} (task ${taskId})`;
 	if (taskId && error.context) error.context.taskId = taskId;
 	if (state.created === 'unknown' && !error.context?.created) {
-		error.description = [error.description, `The ${noun} may have been created although its answer was lost: check the account's task list before running this item again.`]
+		error.description = [
+			error.description,
+			`The ${noun} may have been created although its answer was lost: check the account's task list before running this item again.`,
+		]
 			.filter(Boolean)
 			.join('\n');
 	}
 	const others = otherResults(states, index);
 	if (others.length > 0) {
-		error.description = [error.description, describeResults(others, noun)].filter(Boolean).join('\n');
+		error.description = [error.description, describeResults(others, noun)]
+			.filter(Boolean)
+			.join('\n');
 		if (error.context) error.context.results = others;
-		ctx.logger?.info(`Unified AI Gateway: execution ${ctx.getExecutionId()} stopped on item ${index}; the other items' results: ${JSON.stringify(others)}`);
+		ctx.logger?.info(
+			`Unified AI Gateway: execution ${ctx.getExecutionId()} stopped on item ${index}; the other items' results: ${JSON.stringify(others)}`,
+		);
 	}
 	return error;
 }

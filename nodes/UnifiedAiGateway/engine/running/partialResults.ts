@@ -50,9 +50,14 @@ export function otherResults(records: readonly ItemRecord[], failedIndex: number
 	return results;
 }
 
-function stateOf(record: ItemRecord, taskId: string | undefined, urls: string[]): ItemResult['state'] {
+function stateOf(
+	record: ItemRecord,
+	taskId: string | undefined,
+	urls: string[],
+): ItemResult['state'] {
 	// A failed download is of a finished, paid result: no failure at the gateway.
-	if ((record.error as { context?: IDataObject } | undefined)?.context?.downloadFailed) return 'notStored';
+	if ((record.error as { context?: IDataObject } | undefined)?.context?.downloadFailed)
+		return 'notStored';
 	if (record.error) return 'failed';
 	if (record.outcome?.kind === 'succeeded' || (!taskId && urls.length > 0)) return 'succeeded';
 	return record.outcome ? 'pending' : 'submitted';
@@ -91,6 +96,9 @@ export function describeResults(results: readonly ItemResult[], noun: string): s
 		const where = r.urls?.length ? `: ${r.urls.join(' ')}` : '';
 		return `item ${r.item}: ${what} ${r.failedAtGateway ? 'failed at the gateway' : STATE_WORDS[r.state]}${where}`;
 	});
-	if (results.length > LISTED) lines.push(`… and ${results.length - LISTED} more (all in the n8n log and this error's context: results)`);
+	if (results.length > LISTED)
+		lines.push(
+			`… and ${results.length - LISTED} more (all in the n8n log and this error's context: results)`,
+		);
 	return `The other items' results are not lost (tasks still running: resume them with Task → Wait for Completion; do not submit them again):\n${lines.join('\n')}`;
 }

@@ -61,11 +61,17 @@ export async function forEachItem(
  * stays paired with its input (the next node reads the row it came from with `$('Node').item`).
  * With "Continue (regular output)" the item keeps all its fields (task id, created, description).
  */
-export function errorItem(ctx: IExecuteFunctions, json: IDataObject, error: unknown, itemIndex: number): INodeExecutionData {
+export function errorItem(
+	ctx: IExecuteFunctions,
+	json: IDataObject,
+	error: unknown,
+	itemIndex: number,
+): INodeExecutionData {
 	const pairedItem = { item: itemIndex };
 	if (ctx.getNode().onError !== 'continueErrorOutput') return { json, pairedItem };
 	const itemError = nodeErrorOf(ctx.getNode(), error, itemIndex);
 	const taskId = json.taskId as string | undefined;
-	if (taskId && !itemError.message.includes(taskId)) itemError.message = `${itemError.message} (task ${taskId})`;
+	if (taskId && !itemError.message.includes(taskId))
+		itemError.message = `${itemError.message} (task ${taskId})`;
 	return { json, error: itemError, pairedItem };
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, IWorkflowBase } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	IWorkflowBase,
+} from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../transport/context';
 import { abortableSleep } from '../../transport/sleep';
@@ -36,7 +41,7 @@ const NOTE =
 	'Written by the **Unified AI Gateway** node while execution **{execution}** ran node **{node}**, so that a crash or restart of n8n loses no paid work. The newest of these executions of a run holds all of it.\n\n' +
 	'- `receipt: task`: a billed task. Collect it with **Task → Wait for Completion** (Task ID, Query Route); never submit it again.\n' +
 	'- `receipt: result`: a paid result without a task. Download its `resultUrls` before they expire.\n' +
-	'- `receipt: unanswered`: the submit was sent and its answer never arrived: it may have been created and billed. Check the gateway\'s task list before running the item again.';
+	"- `receipt: unanswered`: the submit was sent and its answer never arrived: it may have been created and billed. Check the gateway's task list before running the item again.";
 
 /** The inline workflow of a receipt execution: n8n's sub-workflow trigger, passing the entries through. */
 function receiptWorkflow(workflowId: string, executionId: string, nodeName: string): IWorkflowBase {
@@ -61,7 +66,11 @@ function receiptWorkflow(workflowId: string, executionId: string, nodeName: stri
 				type: 'n8n-nodes-base.stickyNote',
 				typeVersion: 1,
 				position: [-60, -300],
-				parameters: { content: NOTE.replace('{execution}', executionId).replace('{node}', nodeName), height: 280, width: 480 },
+				parameters: {
+					content: NOTE.replace('{execution}', executionId).replace('{node}', nodeName),
+					height: 280,
+					width: 480,
+				},
 			},
 		],
 		connections: {},
@@ -186,17 +195,25 @@ export class ReceiptExecutions {
 
 	private async write(): Promise<void> {
 		const ctx = this.ctx;
-		if (typeof ctx.executeWorkflow !== 'function') throw new Error('this n8n gives nodes no sub-workflow executions');
+		if (typeof ctx.executeWorkflow !== 'function')
+			throw new Error('this n8n gives nodes no sub-workflow executions');
 		const executionId = ctx.getExecutionId();
 		const workflowId = ctx.getWorkflow().id ?? '';
 		const node = ctx.getNode().name;
 		const items: INodeExecutionData[] = [...this.entries.entries()]
 			.sort(([a], [b]) => a - b)
-			.map(([item, entry]) => ({ json: { execution: executionId, node, item, ...entry } as IDataObject }));
+			.map(([item, entry]) => ({
+				json: { execution: executionId, node, item, ...entry } as IDataObject,
+			}));
 		if (items.length === 0) items.push({ json: { execution: executionId, node, receipt: 'none' } });
-		await ctx.executeWorkflow({ code: receiptWorkflow(workflowId, executionId, node) }, items, undefined, {
-			parentExecution: { executionId, workflowId, shouldResume: false },
-		});
+		await ctx.executeWorkflow(
+			{ code: receiptWorkflow(workflowId, executionId, node) },
+			items,
+			undefined,
+			{
+				parentExecution: { executionId, workflowId, shouldResume: false },
+			},
+		);
 	}
 }
 

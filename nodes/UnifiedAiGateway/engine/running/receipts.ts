@@ -22,13 +22,18 @@ function listedItems(value: string | undefined): number[] {
 
 /** Result URLs as receipts name them: an inline (base64) result by its kind and size, not its bytes. */
 function shownUrls(urls: string[]): string[] {
-	return urls.map((url) => (/^data:/i.test(url) ? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)` : url));
+	return urls.map((url) =>
+		/^data:/i.test(url)
+			? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)`
+			: url,
+	);
 }
 
 /** Appends `value` to the last chunk when it fits (space-separated), else starts one; returns the chunk's index. */
 function appendChunked(chunks: string[], value: string): number {
 	const last = chunks.length - 1;
-	if (last >= 0 && chunks[last].length + 1 + value.length <= VALUE_LIMIT) chunks[last] += ` ${value}`;
+	if (last >= 0 && chunks[last].length + 1 + value.length <= VALUE_LIMIT)
+		chunks[last] += ` ${value}`;
 	else chunks.push(value.slice(0, VALUE_LIMIT));
 	return chunks.length - 1;
 }
@@ -67,9 +72,15 @@ export class ReceiptLog {
 		private readonly ctx: IExecuteFunctions,
 		private readonly noun: string,
 		private readonly earlierSending: Iterable<number> = [],
-		earlierCreated: Iterable<[number, { taskId?: string; route?: QueryRoute; receiptUrls?: string[] }]> = [],
+		earlierCreated: Iterable<
+			[number, { taskId?: string; route?: QueryRoute; receiptUrls?: string[] }]
+		> = [],
 	) {
-		const name = ctx.getNode().name.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
+		const name = ctx
+			.getNode()
+			.name.replace(/[^A-Za-z0-9_]+/g, '_')
+			.replace(/^_+|_+$/g, '')
+			.slice(0, 28);
 		this.prefix = `gateway_${name || 'node'}`;
 		this.durable = new ReceiptExecutions(ctx, (reason, entries) =>
 			this.ctx.logger?.warn(
@@ -81,10 +92,21 @@ export class ReceiptLog {
 		if (!runs) runsOf.set(ctx, (runs = new Set()));
 		runs.add(this.durable);
 		// Retry On Fail: what earlier tries left stays in this try's receipt executions, which hold the whole run.
-		for (const itemIndex of earlierSending) this.durable.set(itemIndex, { receipt: 'unanswered' }, false);
+		for (const itemIndex of earlierSending)
+			this.durable.set(itemIndex, { receipt: 'unanswered' }, false);
 		for (const [itemIndex, earlier] of earlierCreated) {
-			if (earlier.taskId && earlier.route) this.durable.set(itemIndex, { receipt: 'task', taskId: earlier.taskId, queryRoute: earlier.route }, false);
-			else if (earlier.receiptUrls?.length) this.durable.set(itemIndex, { receipt: 'result', resultUrls: shownUrls(earlier.receiptUrls) }, false);
+			if (earlier.taskId && earlier.route)
+				this.durable.set(
+					itemIndex,
+					{ receipt: 'task', taskId: earlier.taskId, queryRoute: earlier.route },
+					false,
+				);
+			else if (earlier.receiptUrls?.length)
+				this.durable.set(
+					itemIndex,
+					{ receipt: 'result', resultUrls: shownUrls(earlier.receiptUrls) },
+					false,
+				);
 		}
 	}
 
@@ -108,7 +130,8 @@ export class ReceiptLog {
 	 */
 	answered(itemIndex: number, taskId?: string, route?: QueryRoute, receiptUrls?: string[]): void {
 		this.sending.delete(itemIndex);
-		if (!(taskId && route) && !(receiptUrls && receiptUrls.length > 0)) this.durable.set(itemIndex, undefined, false);
+		if (!(taskId && route) && !(receiptUrls && receiptUrls.length > 0))
+			this.durable.set(itemIndex, undefined, false);
 		if (!taskId && receiptUrls && receiptUrls.length > 0) this.receipt(itemIndex, receiptUrls);
 		if (taskId && route) {
 			this.durable.set(itemIndex, { receipt: 'task', taskId, queryRoute: route }, true);
@@ -153,8 +176,13 @@ export class ReceiptLog {
 	private earlier(key: string): string[] {
 		const known = this.data()?.getAll() ?? {};
 		return Object.entries(known)
-			.filter(([name]) => name === key || (name.startsWith(`${key}_`) && /^\d+$/.test(name.slice(key.length + 1))))
-			.sort(([a], [b]) => Number(a.slice(key.length + 1) || 1) - Number(b.slice(key.length + 1) || 1))
+			.filter(
+				([name]) =>
+					name === key || (name.startsWith(`${key}_`) && /^\d+$/.test(name.slice(key.length + 1))),
+			)
+			.sort(
+				([a], [b]) => Number(a.slice(key.length + 1) || 1) - Number(b.slice(key.length + 1) || 1),
+			)
 			.flatMap(([, value]) => value.split(' ').filter(Boolean));
 	}
 
@@ -180,8 +208,16 @@ export class ReceiptLog {
 		this.lostBefore ??= new Set([...this.earlierSending, ...listedItems(this.data()?.get(key))]);
 		const items = [...new Set([...this.lostBefore, ...this.sending])].sort((a, b) => a - b);
 		if (items.length === 0 && this.data()?.get(key) === undefined) return;
-		const text = items.length === 0 ? NONE : `items ${items.join(' ')} (submit sent, answer not received: may have been created)`;
-		this.set(key, text.length <= VALUE_LIMIT ? text : `${items.length} items (submit sent, answer not received); see the n8n log`);
+		const text =
+			items.length === 0
+				? NONE
+				: `items ${items.join(' ')} (submit sent, answer not received: may have been created)`;
+		this.set(
+			key,
+			text.length <= VALUE_LIMIT
+				? text
+				: `${items.length} items (submit sent, answer not received); see the n8n log`,
+		);
 	}
 
 	private set(key: string, value: string): void {
@@ -205,7 +241,9 @@ export class ReceiptLog {
 	private data(): CustomData | undefined {
 		if (this.customData === undefined) {
 			try {
-				const proxy = this.ctx.getWorkflowDataProxy(0) as { $execution?: { customData?: CustomData } };
+				const proxy = this.ctx.getWorkflowDataProxy(0) as {
+					$execution?: { customData?: CustomData };
+				};
 				this.customData = proxy.$execution?.customData ?? null;
 			} catch {
 				this.customData = null;

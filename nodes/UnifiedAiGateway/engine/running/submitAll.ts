@@ -18,7 +18,11 @@ import { fingerprintOf, type TryMemory } from './tries';
  */
 
 /** Every item prepared (read and checked, nothing sent); a failure stops the run unless Continue On Fail. */
-export async function prepareAll<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, itemCount: number): Promise<Array<ItemState<P, S>>> {
+export async function prepareAll<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	plan: JobPlan<P, S>,
+	itemCount: number,
+): Promise<Array<ItemState<P, S>>> {
 	const states: Array<ItemState<P, S>> = Array.from({ length: itemCount }, () => ({}));
 	for (let i = 0; i < itemCount; i++) {
 		try {
@@ -50,9 +54,13 @@ export async function submitAll<P, S extends Submitted>(
 ): Promise<Array<ItemState<P, S>>> {
 	const states = await prepareAll(ctx, plan, itemCount);
 	if (memory) takeUpEarlierTries(ctx, memory, states, plan.noun);
-	let toSubmit = states.map((s, i) => ({ s, i })).filter(({ s }) => s.prepared !== undefined && !s.takenUp && !s.error);
+	let toSubmit = states
+		.map((s, i) => ({ s, i }))
+		.filter(({ s }) => s.prepared !== undefined && !s.takenUp && !s.error);
 	// The spend guard sees the whole run first; its refusal stops every item before any request.
-	const refusal = await plan.spendGuard?.beforeSubmit(toSubmit.map(({ s, i }) => ({ itemIndex: i, prepared: s.prepared as P })));
+	const refusal = await plan.spendGuard?.beforeSubmit(
+		toSubmit.map(({ s, i }) => ({ itemIndex: i, prepared: s.prepared as P })),
+	);
 	if (refusal && !plan.continueOnFail) throw refusal;
 	if (refusal) {
 		for (const { s } of toSubmit) Object.assign(s, { error: refusal, created: 'no' });
@@ -80,7 +88,11 @@ export async function submitAll<P, S extends Submitted>(
  * The plan with every submit recorded in the receipts (custom data, receipt executions, log) as it goes out and as
  * it answers, and no new submit started once Stop was pressed.
  */
-export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan: JobPlan<P, S>, memory?: TryMemory): JobPlan<P, S> {
+export function keepingIds<P, S extends Submitted>(
+	ctx: IExecuteFunctions,
+	plan: JobPlan<P, S>,
+	memory?: TryMemory,
+): JobPlan<P, S> {
 	if (plan.receipts === false) return plan;
 	// Read before this try sends anything: what is 'sending' now was sent by an earlier try.
 	const receipts = new ReceiptLog(ctx, plan.noun, memory?.unanswered(), memory?.createdBefore());
@@ -98,7 +110,12 @@ export function keepingIds<P, S extends Submitted>(ctx: IExecuteFunctions, plan:
 			);
 			// A lost answer (Stop cancels the request in flight, too) stays listed as sent: the task may exist.
 			if (answer.error === undefined || (createdOf(answer.error) === 'no' && !signal?.aborted)) {
-				receipts.answered(itemIndex, answer.submitted?.taskId, answer.submitted?.route, answer.submitted?.receiptUrls);
+				receipts.answered(
+					itemIndex,
+					answer.submitted?.taskId,
+					answer.submitted?.route,
+					answer.submitted?.receiptUrls,
+				);
 				if (answer.submitted) memory?.created(itemIndex, fingerprint, answer.submitted);
 				else memory?.forget(itemIndex);
 			}
@@ -139,12 +156,15 @@ function takeUpEarlierTries<P, S extends Submitted>(
 				`Unified AI Gateway: execution ${ctx.getExecutionId()} node "${ctx.getNode().name}" item ${i}: Retry On Fail takes up ${record.submitted.taskId ? `task ${record.submitted.taskId}` : 'the answer'} of an earlier try instead of submitting again`,
 			);
 		} else if (record?.state === 'sending') {
-			state.error = new NodeOperationError(ctx.getNode(), `The ${noun} of this item may have been created: an earlier try sent it and got no task id back`, {
-				itemIndex: i,
-				description: `Retry On Fail did not send it again, so it is not billed twice. Check the account's task list; if no task was created, run the workflow again.`,
-			});
+			state.error = new NodeOperationError(
+				ctx.getNode(),
+				`The ${noun} of this item may have been created: an earlier try sent it and got no task id back`,
+				{
+					itemIndex: i,
+					description: `Retry On Fail did not send it again, so it is not billed twice. Check the account's task list; if no task was created, run the workflow again.`,
+				},
+			);
 			state.created = 'unknown';
 		}
 	});
 }
-

@@ -34,10 +34,15 @@ export function isToolRun(ctx: GatewayContext): boolean {
  * The wait of a tool call: at most TOOL_MAX_WAIT_MS (a shorter Max Wait stays), and a task still
  * running then is answered as pending, never as a failure: the model can check it later.
  */
-export function toolWait<W extends { deadlineMs?: number; onTimeout: 'pending' | 'fail' }>(wait: false | W): false | W {
+export function toolWait<W extends { deadlineMs?: number; onTimeout: 'pending' | 'fail' }>(
+	wait: false | W,
+): false | W {
 	if (!wait) return wait;
 	const asked = wait.deadlineMs;
-	const deadlineMs = typeof asked === 'number' && Number.isFinite(asked) && asked > 0 ? Math.min(asked, TOOL_MAX_WAIT_MS) : TOOL_MAX_WAIT_MS;
+	const deadlineMs =
+		typeof asked === 'number' && Number.isFinite(asked) && asked > 0
+			? Math.min(asked, TOOL_MAX_WAIT_MS)
+			: TOOL_MAX_WAIT_MS;
 	return { ...wait, deadlineMs, onTimeout: 'pending' };
 }
 
@@ -57,9 +62,10 @@ export function toolPendingText(
 ): string {
 	const state = `${task.status ? `status '${task.status}'` : 'submitted'}${task.progress !== undefined ? `, ${task.progress}%` : ''}`;
 	const route = task.route ? ` and query route ${task.route}` : '';
-	const again = tool === 'reads'
-		? `Call this tool again with task id ${task.taskId}${route} in about a minute.`
-		: `To check it, call a Unified AI Gateway tool set to Task → Get (or Task → Wait for Completion) with task id ${task.taskId}${route} in about a minute. Do not call this tool again for it: that would start, and bill, a new task.`;
+	const again =
+		tool === 'reads'
+			? `Call this tool again with task id ${task.taskId}${route} in about a minute.`
+			: `To check it, call a Unified AI Gateway tool set to Task → Get (or Task → Wait for Completion) with task id ${task.taskId}${route} in about a minute. Do not call this tool again for it: that would start, and bill, a new task.`;
 	return `Task ${task.taskId} is still running (${state}). ${again}`;
 }
 

@@ -105,12 +105,16 @@ export class TryMemory {
 
 	/** Items whose submit an earlier try sent without getting an answer: they may have been created. */
 	unanswered(): number[] {
-		return [...this.records].filter(([, record]) => record.state === 'sending').map(([itemIndex]) => itemIndex);
+		return [...this.records]
+			.filter(([, record]) => record.state === 'sending')
+			.map(([itemIndex]) => itemIndex);
 	}
 
 	/** What earlier tries created, by item: their receipts belong in this try's record too (receipts.ts). */
 	createdBefore(): Array<[number, Submitted]> {
-		return [...this.records].flatMap(([itemIndex, record]) => (record.state === 'created' ? [[itemIndex, record.submitted] as [number, Submitted]] : []));
+		return [...this.records].flatMap(([itemIndex, record]) =>
+			record.state === 'created' ? [[itemIndex, record.submitted] as [number, Submitted]] : [],
+		);
 	}
 
 	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */

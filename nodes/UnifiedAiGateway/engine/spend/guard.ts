@@ -4,7 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { readComparableBalance, type Balance } from '../../api/account';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
-import { plannedText, runSummary, spendHint, writeCustomData, type BalanceReading } from './summary';
+import {
+	plannedText,
+	runSummary,
+	spendHint,
+	writeCustomData,
+	type BalanceReading,
+} from './summary';
 import { tally, usd, type RunEstimate } from './tally';
 import type { ItemEstimate, SpendSettings } from './types';
 
@@ -33,7 +39,11 @@ function itemsText(run: RunEstimate): string {
 	return `The run's ${run.items} item${run.items === 1 ? '' : 's'}: ${lines.join('; ')}.`;
 }
 
-function capRefusal(ctx: IExecuteFunctions, run: RunEstimate, settings: SpendSettings): NodeOperationError | undefined {
+function capRefusal(
+	ctx: IExecuteFunctions,
+	run: RunEstimate,
+	settings: SpendSettings,
+): NodeOperationError | undefined {
 	const cap = settings.capUsd;
 	if (cap === undefined) return undefined;
 	if (run.unpricedItems > 0 && !settings.allowUnpriced) {
@@ -58,7 +68,11 @@ function needText(totalUsd: number, unitsPerUsd: number): string {
 }
 
 /** Reads the balance once; a failing read stops the run only when the user asked for that. */
-async function checkBalance(ctx: IExecuteFunctions, run: RunEstimate, settings: SpendSettings): Promise<{ reading: BalanceReading; refusal?: Error }> {
+async function checkBalance(
+	ctx: IExecuteFunctions,
+	run: RunEstimate,
+	settings: SpendSettings,
+): Promise<{ reading: BalanceReading; refusal?: Error }> {
 	const kind = settings.balance!;
 	let balance: Balance;
 	try {
@@ -69,10 +83,17 @@ async function checkBalance(ctx: IExecuteFunctions, run: RunEstimate, settings: 
 		if (!settings.stopIfBalanceUnreadable) return { reading };
 		return {
 			reading,
-			refusal: stop(ctx, `Could not read the ${kind} balance before submitting: ${NOT_SENT.toLowerCase()}`, `${reason}. Stop If Balance Cannot Be Read is on; turn it off to submit anyway when the balance call fails.`),
+			refusal: stop(
+				ctx,
+				`Could not read the ${kind} balance before submitting: ${NOT_SENT.toLowerCase()}`,
+				`${reason}. Stop If Balance Cannot Be Read is on; turn it off to submit anyway when the balance call fails.`,
+			),
 		};
 	}
-	const reading: BalanceReading = { kind, before: balance.unlimited ? 'unlimited' : balance.remaining! };
+	const reading: BalanceReading = {
+		kind,
+		before: balance.unlimited ? 'unlimited' : balance.remaining!,
+	};
 	if (balance.unlimited) return { reading };
 	const need = run.totalUsd * settings.balanceUnitsPerUsd;
 	if (need <= balance.remaining!) return { reading };
@@ -91,7 +112,11 @@ async function checkBalance(ctx: IExecuteFunctions, run: RunEstimate, settings: 
  * `readSettings` reads the Spend Guard options (params/spendGuardOptions.ts) when the run is planned:
  * the engine reads no node parameter itself, and a bad option refuses the run before any request.
  */
-export function createSpendGuard<P>(ctx: IExecuteFunctions, readSettings: () => SpendSettings, estimate: Estimator<P>): SpendGuard<P> {
+export function createSpendGuard<P>(
+	ctx: IExecuteFunctions,
+	readSettings: () => SpendSettings,
+	estimate: Estimator<P>,
+): SpendGuard<P> {
 	let settings: SpendSettings | undefined;
 	const estimates = new Map<number, ItemEstimate>();
 	const byPrepared = new Map<P, ItemEstimate>();
@@ -115,7 +140,8 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, readSettings: () => 
 			planned = tally([...estimates.values()]);
 			// The cap is checked first: a run over it sends no request at all, not even the balance call.
 			let refusal: Error | undefined = capRefusal(ctx, planned, settings);
-			if (!refusal && settings.balance) ({ reading, refusal } = await checkBalance(ctx, planned, settings));
+			if (!refusal && settings.balance)
+				({ reading, refusal } = await checkBalance(ctx, planned, settings));
 			if (refusal) refused = refusal.message;
 			writeCustomData(ctx, refused ? `Nothing submitted: ${refused}` : plannedText(planned));
 			return refusal;
@@ -123,8 +149,15 @@ export function createSpendGuard<P>(ctx: IExecuteFunctions, readSettings: () => 
 
 		async afterRun(output, submittedItems) {
 			if (!settings || !planned) return;
-			const submitted = tally(submittedItems.flatMap((i) => (estimates.has(i) ? [estimates.get(i)!] : [])));
-			if (reading && reading.before !== undefined && reading.before !== 'unlimited' && submitted.items > 0) {
+			const submitted = tally(
+				submittedItems.flatMap((i) => (estimates.has(i) ? [estimates.get(i)!] : [])),
+			);
+			if (
+				reading &&
+				reading.before !== undefined &&
+				reading.before !== 'unlimited' &&
+				submitted.items > 0
+			) {
 				try {
 					const after = await readComparableBalance(ctx, reading.kind, 0);
 					reading.after = after.unlimited ? 'unlimited' : after.remaining!;

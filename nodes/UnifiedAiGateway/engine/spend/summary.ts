@@ -14,7 +14,8 @@ export interface BalanceReading {
 	afterError?: string;
 }
 
-const COST_NOTE = 'List prices (the gateway price list) and your video prices per second; the account plan decides the final charge.';
+const COST_NOTE =
+	'List prices (the gateway price list) and your video prices per second; the account plan decides the final charge.';
 
 /** custom data limits shared by n8n 1.x and 2.x: keys [A-Za-z0-9_] up to 50, values up to 255 kept. */
 const MAX_VALUE = 255;
@@ -27,9 +28,15 @@ function balanceText(reading: BalanceReading | undefined): string | undefined {
 }
 
 /** One line a person reads in the executions list: what was submitted, about how much, the balance. */
-function headline(submitted: RunEstimate, reading: BalanceReading | undefined, refused: string | undefined): string {
+function headline(
+	submitted: RunEstimate,
+	reading: BalanceReading | undefined,
+	refused: string | undefined,
+): string {
 	if (refused) return `Nothing submitted: ${refused}`;
-	const parts = [`${submitted.items} item${submitted.items === 1 ? '' : 's'} submitted, about ${usd(submitted.totalUsd)}`];
+	const parts = [
+		`${submitted.items} item${submitted.items === 1 ? '' : 's'} submitted, about ${usd(submitted.totalUsd)}`,
+	];
 	if (submitted.unpricedItems > 0) parts.push(`${submitted.unpricedItems} not priced`);
 	const balance = balanceText(reading);
 	if (balance) parts.push(balance);
@@ -55,7 +62,13 @@ export interface SummaryInput {
 }
 
 /** The run's summary, as the first output item carries it (`spendSummary`). */
-export function runSummary({ planned, submitted, settings, reading, refused }: SummaryInput): IDataObject {
+export function runSummary({
+	planned,
+	submitted,
+	settings,
+	reading,
+	refused,
+}: SummaryInput): IDataObject {
 	const summary: IDataObject = {
 		text: headline(submitted, reading, refused),
 		itemsSubmitted: submitted.items,
@@ -72,7 +85,8 @@ export function runSummary({ planned, submitted, settings, reading, refused }: S
 		summary.balanceType = reading.kind;
 		summary.balanceBefore = reading.before ?? null;
 		if (reading.after !== undefined) summary.balanceAfter = reading.after;
-		if (reading.error) summary.balanceError = `The balance could not be read, the run went on: ${reading.error}`;
+		if (reading.error)
+			summary.balanceError = `The balance could not be read, the run went on: ${reading.error}`;
 		if (reading.afterError) summary.balanceAfterError = reading.afterError;
 		if (settings.balanceUnitsPerUsd !== 1) summary.balanceUnitsPerUsd = settings.balanceUnitsPerUsd;
 	}
@@ -89,7 +103,9 @@ interface CustomData {
 function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
 	const direct = (ctx as unknown as { customData?: CustomData }).customData;
 	if (direct && typeof direct.set === 'function') return direct;
-	const viaProxy = (ctx.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined)?.customData;
+	const viaProxy = (
+		ctx.getWorkflowDataProxy(0).$execution as { customData?: CustomData } | undefined
+	)?.customData;
 	return viaProxy && typeof viaProxy.set === 'function' ? viaProxy : undefined;
 }
 
@@ -98,7 +114,10 @@ function customDataOf(ctx: IExecuteFunctions): CustomData | undefined {
  * beside the task-id keys of the same node (`gateway_<node name>_<route>`).
  */
 export function customDataKey(nodeName: string): string {
-	const name = nodeName.replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 28);
+	const name = nodeName
+		.replace(/[^A-Za-z0-9_]+/g, '_')
+		.replace(/^_+|_+$/g, '')
+		.slice(0, 28);
 	return `gateway_${name || 'node'}_spend`;
 }
 
@@ -107,7 +126,9 @@ export function writeCustomData(ctx: IExecuteFunctions, text: string): void {
 	try {
 		customDataOf(ctx)?.set(customDataKey(ctx.getNode().name), text.slice(0, MAX_VALUE));
 	} catch (error) {
-		ctx.logger?.warn(`Could not write the spend summary to the execution's custom data: ${(error as Error).message}`);
+		ctx.logger?.warn(
+			`Could not write the spend summary to the execution's custom data: ${(error as Error).message}`,
+		);
 	}
 }
 

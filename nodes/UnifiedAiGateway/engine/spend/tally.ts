@@ -39,14 +39,22 @@ function firstLines(lines: string[]): string[] {
 export function tally(estimates: ItemEstimate[]): RunEstimate {
 	const groups = new Map<string, Group>();
 	for (const e of estimates) {
-		const key = JSON.stringify([e.model, e.detail, e.unitUsd, e.per, e.amountUsd === null ? e.unpriced : 'priced']);
+		const key = JSON.stringify([
+			e.model,
+			e.detail,
+			e.unitUsd,
+			e.per,
+			e.amountUsd === null ? e.unpriced : 'priced',
+		]);
 		const group = groups.get(key) ?? { estimate: e, count: 0, totalUsd: 0 };
 		group.count += 1;
 		group.totalUsd += e.amountUsd ?? 0;
 		groups.set(key, group);
 	}
 	const all = [...groups.values()];
-	const priced = all.filter((g) => g.estimate.amountUsd !== null).sort((a, b) => b.totalUsd - a.totalUsd);
+	const priced = all
+		.filter((g) => g.estimate.amountUsd !== null)
+		.sort((a, b) => b.totalUsd - a.totalUsd);
 	const unpriced = all.filter((g) => g.estimate.amountUsd === null);
 	return {
 		items: estimates.length,
@@ -58,7 +66,11 @@ export function tally(estimates: ItemEstimate[]): RunEstimate {
 				return `${count} × ${label(e)} = ${usd(totalUsd)}${unit}`;
 			}),
 		),
-		unpricedLines: firstLines(unpriced.map(({ estimate: e, count }) => `${count} × ${label(e)}: ${e.unpriced ?? 'no price'}`)),
+		unpricedLines: firstLines(
+			unpriced.map(
+				({ estimate: e, count }) => `${count} × ${label(e)}: ${e.unpriced ?? 'no price'}`,
+			),
+		),
 		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
 	};
 }

@@ -16,7 +16,8 @@ export interface CheckPlan extends RoundTask {
 	leaders: number;
 }
 
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined);
+const count = (value: unknown): number | undefined =>
+	typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 /** The item's plan, or undefined when it has none or one that does not parse (the item is then read). */
 export function checkPlanOf(json: IDataObject): CheckPlan | undefined {
@@ -27,7 +28,13 @@ export function checkPlanOf(json: IDataObject): CheckPlan | undefined {
 	const k = count(leaders);
 	if (at === undefined || k === undefined || k < 1 || typeof leader !== 'boolean') return undefined;
 	const done = count(leadersDone);
-	return { batch: at, leaders: Math.floor(k), leader, leadersDone: done === undefined ? undefined : Math.floor(done), skipped: Math.floor(count(skipped) ?? 0) };
+	return {
+		batch: at,
+		leaders: Math.floor(k),
+		leader,
+		leadersDone: done === undefined ? undefined : Math.floor(done),
+		skipped: Math.floor(count(skipped) ?? 0),
+	};
 }
 
 /** Item `index` of `items` submitted together in the node run that began at `batch`. */

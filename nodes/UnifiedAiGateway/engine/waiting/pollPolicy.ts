@@ -37,7 +37,11 @@ export function isAccountRefusal(error: unknown): boolean {
 }
 
 /** The wait after a failed poll: backoff with jitter, at least the interval and any Retry-After. */
-export function failedPollDelay(intervalMs: number, failuresInRow: number, retryAfterMs = 0): number {
+export function failedPollDelay(
+	intervalMs: number,
+	failuresInRow: number,
+	retryAfterMs = 0,
+): number {
 	return Math.max(retryAfterMs, intervalMs, backoffDelay(failuresInRow));
 }
 

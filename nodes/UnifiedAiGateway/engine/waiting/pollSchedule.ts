@@ -77,17 +77,25 @@ export class PollSchedule {
 	 * `tasks`: a wait's tasks, all known at its start. A wait whose tasks arrive as their submits
 	 * answer starts empty with the count it expects, and each is `add`ed in the order it arrives.
 	 */
-	constructor(tasks: readonly Paced[] = [], private readonly expected?: number) {
+	constructor(
+		tasks: readonly Paced[] = [],
+		private readonly expected?: number,
+	) {
 		const counts = new Map<QueryRoute, number>();
 		for (const task of tasks) counts.set(task.route, (counts.get(task.route) ?? 0) + 1);
 		// The earliest submitted lead: their readings run ahead of the tasks submitted after them.
-		for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt)) this.add(task, counts.get(task.route));
+		for (const task of [...tasks].sort((a, b) => a.startedAt - b.startedAt))
+			this.add(task, counts.get(task.route));
 	}
 
 	/** One more task of the wait; the first √n of each route lead. */
 	add(task: Paced, groupSize = this.expected ?? 1): void {
 		let group = this.groups.get(task.route);
-		if (!group) this.groups.set(task.route, (group = { leaders: [], quota: leaderCount(groupSize), took: [] }));
+		if (!group)
+			this.groups.set(
+				task.route,
+				(group = { leaders: [], quota: leaderCount(groupSize), took: [] }),
+			);
 		// A leader gone (timed out, unreadable) is not replaced: the later tasks follow the rest.
 		if (group.quota === 0) return;
 		group.quota--;
@@ -121,7 +129,10 @@ export class PollSchedule {
 	finished(task: Paced, answeredAt: number, actualTimeS?: number): void {
 		const upper = Math.max(task.runningMs, answeredAt - task.startedAt);
 		const actual = actualTimeS !== undefined && actualTimeS > 0 ? actualTimeS * 1000 : undefined;
-		task.tookMs = actual !== undefined ? Math.min(Math.max(actual, task.runningMs), upper) : (task.runningMs + upper) / 2;
+		task.tookMs =
+			actual !== undefined
+				? Math.min(Math.max(actual, task.runningMs), upper)
+				: (task.runningMs + upper) / 2;
 		task.faulting = false;
 		task.reading = false;
 		if (this.leaders.has(task)) sortTook(this.groups.get(task.route)!);
@@ -150,11 +161,13 @@ export class PollSchedule {
 	 * (`pastTheLeaders`).
 	 */
 	dueAt(task: Paced, now = Date.now()): number {
-		const soonest = task.lastReadAt === undefined ? task.startedAt : task.lastReadAt + task.intervalMs;
+		const soonest =
+			task.lastReadAt === undefined ? task.startedAt : task.lastReadAt + task.intervalMs;
 		if (task.lastReadAt === undefined && task.pollNow) return task.startedAt;
 		// The gateway's own estimate, while the task has not yet run that long.
 		const estimateMs = (task.estimatedTimeS ?? 0) * 1000;
-		if (estimateMs > task.runningMs) return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
+		if (estimateMs > task.runningMs)
+			return Math.max(soonest, task.startedAt + Math.max(estimateMs, 1000));
 		const group = this.groups.get(task.route)!;
 		const k = group.leaders.length;
 		if (k === 0) return afterShare(task, SCHEDULE.leaderShare);
@@ -164,20 +177,35 @@ export class PollSchedule {
 		const survival = (openLeaders + finishedLongerThan(group.took, task.runningMs)) / k;
 		const leader = this.leaders.has(task);
 		// Leaders too: the last of them to finish may be the task the run waits for.
-		if (survival <= SCHEDULE.tailSurvival) return leader ? afterShare(task, SCHEDULE.tailShare) : pastTheLeaders(group, task, afterShare(task, SCHEDULE.tailShare), now);
+		if (survival <= SCHEDULE.tailSurvival)
+			return leader
+				? afterShare(task, SCHEDULE.tailShare)
+				: pastTheLeaders(group, task, afterShare(task, SCHEDULE.tailShare), now);
 		if (leader) return afterShare(task, SCHEDULE.leaderShare);
 		// Read again at the age by which enough leaders that ran this long have finished.
 		const allowed = Math.floor((1 - SCHEDULE.findChance) * survival * k) - openLeaders;
 		if (allowed < 0) return Infinity;
-		const at = allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
+		const at =
+			allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
 		// Only where every open leader is known to have run that long is the count final (a leader
 		// whose answer is late or failed is left out: one slow answer delays only its own task).
 		let known = Infinity;
 		for (const leader of group.leaders) {
-			if (leader.tookMs === undefined && !leader.faulting && !leader.reading && leader.runningMs < known) known = leader.runningMs;
+			if (
+				leader.tookMs === undefined &&
+				!leader.faulting &&
+				!leader.reading &&
+				leader.runningMs < known
+			)
+				known = leader.runningMs;
 		}
 		if (at > known) return Infinity;
-		return pastTheLeaders(group, task, Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs)), now);
+		return pastTheLeaders(
+			group,
+			task,
+			Math.max(soonest, task.startedAt + Math.max(at, task.intervalMs)),
+			now,
+		);
 	}
 }
 
@@ -195,21 +223,31 @@ function pastTheLeaders(group: Group, task: Paced, due: number, now: number): nu
 	const { took } = group;
 	if (took.length < 2) return due;
 	let longest = took[took.length - 1];
-	for (const leader of group.leaders) if (leader.tookMs === undefined && leader.runningMs > longest) longest = leader.runningMs;
+	for (const leader of group.leaders)
+		if (leader.tookMs === undefined && leader.runningMs > longest) longest = leader.runningMs;
 	// Never more than an interval past it: a read that finds the task running costs no more than that.
-	const beyond = longest + Math.min((SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1), task.intervalMs);
+	const beyond =
+		longest +
+		Math.min(
+			(SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1),
+			task.intervalMs,
+		);
 	const readAge = Math.max(due, now) - task.startedAt;
 	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
 }
 
 /** The group's finished leaders' times, ascending, rebuilt when a leader finishes or leaves. */
 function sortTook(group: Group): void {
-	group.took = group.leaders.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs])).sort((a, b) => a - b);
+	group.took = group.leaders
+		.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs]))
+		.sort((a, b) => a - b);
 }
 
 /** Read after `part` of the time the task has run (never sooner than its interval). */
 function afterShare(task: Paced, part: number): number {
-	return task.lastReadAt === undefined ? task.startedAt + task.intervalMs : task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs);
+	return task.lastReadAt === undefined
+		? task.startedAt + task.intervalMs
+		: task.lastReadAt + Math.max(task.intervalMs, part * task.runningMs);
 }
 
 /** How many of the finished leaders' times (ascending) are longer than `ageMs`: a binary search. */
@@ -266,8 +304,18 @@ export function leadersDoneCount(leaders: number, open: number): number {
  * for Check Once, where a task found a round later delays only the batch's end if it is the last;
  * any leader's news for the trigger (`findChance` 0), where each task's own lateness counts.
  */
-export function readThisRound(task: RoundTask, leaders: number, doneNow: number, findChance: number = SCHEDULE.findChance): boolean {
-	if (task.leader || task.skipped >= ROUNDS.maxSkipped || leaders - doneNow <= SCHEDULE.tailSurvival * leaders) return true;
+export function readThisRound(
+	task: RoundTask,
+	leaders: number,
+	doneNow: number,
+	findChance: number = SCHEDULE.findChance,
+): boolean {
+	if (
+		task.leader ||
+		task.skipped >= ROUNDS.maxSkipped ||
+		leaders - doneNow <= SCHEDULE.tailSurvival * leaders
+	)
+		return true;
 	const then = Math.min(task.leadersDone ?? 0, leaders);
 	const chance = (doneNow - then) / (leaders - then);
 	return chance > 0 && chance >= findChance;

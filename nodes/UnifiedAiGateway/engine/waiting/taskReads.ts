@@ -43,13 +43,22 @@ export async function readTaskOnce(
 	options: Omit<QueryOptions, 'language'> = {},
 ): Promise<TaskRead> {
 	try {
-		const snapshot = await queryTask(ctx, task.route, task.taskId, { ...options, language: task.language });
+		const snapshot = await queryTask(ctx, task.route, task.taskId, {
+			...options,
+			language: task.language,
+		});
 		return { kind: 'read', snapshot, doubtful: 0 };
 	} catch (error) {
 		const fault = pollFaultOf(error);
 		if (fault === 'stop') throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
 		const doubtful = fault === 'doubtful' ? doubtfulSoFar + 1 : doubtfulSoFar;
-		return { kind: 'fault', fault, error: error as GatewayRequestError, doubtful, report: doubtful >= POLL_POLICY.doubtfulAnswersToReport };
+		return {
+			kind: 'fault',
+			fault,
+			error: error as GatewayRequestError,
+			doubtful,
+			report: doubtful >= POLL_POLICY.doubtfulAnswersToReport,
+		};
 	}
 }
 
@@ -87,15 +96,22 @@ export async function readTasksOnce(
 		if (remaining() < options.minReadMs) return { kind: 'skipped' };
 		const checkedAt = Date.now();
 		try {
-			return { ...(await readTaskOnce(ctx, task, task.doubtful ?? 0, { deadlineAt: options.deadlineAt })), checkedAt };
+			return {
+				...(await readTaskOnce(ctx, task, task.doubtful ?? 0, { deadlineAt: options.deadlineAt })),
+				checkedAt,
+			};
 		} catch (error) {
 			return { kind: 'stop', error, checkedAt };
 		}
 	});
 	const spent = remaining() < options.minReadMs;
 	return reads.map((settled) => {
-		const read = settled.ok ? settled.value : ({ kind: 'stop', error: settled.error, checkedAt: Date.now() } as const);
-		return spent && read.kind === 'fault' && read.fault === 'transient' ? { ...read, cut: true } : read;
+		const read = settled.ok
+			? settled.value
+			: ({ kind: 'stop', error: settled.error, checkedAt: Date.now() } as const);
+		return spent && read.kind === 'fault' && read.fault === 'transient'
+			? { ...read, cut: true }
+			: read;
 	});
 }
 
@@ -111,7 +127,9 @@ export function passFault(reads: readonly PassRead[]): unknown {
 	if (stop) return (stop as { error: unknown }).error;
 	if (asked.length === 0 || asked.some((read) => read.kind === 'read')) return undefined;
 	const gatewayWide = asked.find(
-		(read) => read.kind === 'fault' && (read.fault === 'transient' || (isAccountRefusal(read.error) && read.report)),
+		(read) =>
+			read.kind === 'fault' &&
+			(read.fault === 'transient' || (isAccountRefusal(read.error) && read.report)),
 	);
 	return gatewayWide && gatewayWide.kind === 'fault' ? gatewayWide.error : undefined;
 }

@@ -24,19 +24,27 @@ const MARGIN = { share: 0.1, minMs: 1_000, maxMs: 30_000 };
  * not carry it gives the workflow setting, counted from `runStartedAt` (the execution began
  * earlier, so this only errs towards waiting longer, as before).
  */
-export function executionLimit(ctx: GatewayContext, runStartedAt = Date.now()): ExecutionLimit | undefined {
+export function executionLimit(
+	ctx: GatewayContext,
+	runStartedAt = Date.now(),
+): ExecutionLimit | undefined {
 	const now = Date.now();
 	let endsAt: number | undefined;
-	const stamp = (ctx as { additionalData?: { executionTimeoutTimestamp?: unknown } }).additionalData?.executionTimeoutTimestamp;
+	const stamp = (ctx as { additionalData?: { executionTimeoutTimestamp?: unknown } }).additionalData
+		?.executionTimeoutTimestamp;
 	if (typeof stamp === 'number' && Number.isFinite(stamp) && stamp > 0) endsAt = stamp;
 	else {
 		let seconds: unknown;
 		try {
-			seconds = 'getWorkflowSettings' in ctx && typeof ctx.getWorkflowSettings === 'function' ? ctx.getWorkflowSettings().executionTimeout : undefined;
+			seconds =
+				'getWorkflowSettings' in ctx && typeof ctx.getWorkflowSettings === 'function'
+					? ctx.getWorkflowSettings().executionTimeout
+					: undefined;
 		} catch {
 			seconds = undefined;
 		}
-		if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0) endsAt = runStartedAt + seconds * 1000;
+		if (typeof seconds === 'number' && Number.isFinite(seconds) && seconds > 0)
+			endsAt = runStartedAt + seconds * 1000;
 	}
 	if (endsAt === undefined) return undefined;
 	const left = Math.max(0, endsAt - now);

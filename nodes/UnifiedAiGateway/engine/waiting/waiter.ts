@@ -92,7 +92,9 @@ export async function waitForTasks(
 	const feedSchedule = feed ? new PollSchedule([], feed.expected) : undefined;
 	const admit = async (): Promise<PollSchedule> => {
 		const fresh = tasks.slice(watches.length);
-		const routes = [...new Set(fresh.map((task) => task.route))].filter((route) => !intervalOf.has(route));
+		const routes = [...new Set(fresh.map((task) => task.route))].filter(
+			(route) => !intervalOf.has(route),
+		);
 		if (routes.length > 0) {
 			const intervals = await pollIntervals(ctx, routes, options.intervalMs);
 			announce(ctx, intervals.notices);
@@ -102,18 +104,38 @@ export async function waitForTasks(
 		for (const task of fresh) {
 			const intervalMs = intervalOf.get(task.route)!;
 			const startedAt = task.startedAt ?? now;
-			const paced: Paced = { route: task.route, intervalMs, startedAt, pollNow: task.pollNow, estimatedTimeS: task.pollNow ? undefined : task.estimatedTimeS, runningMs: 0 };
+			const paced: Paced = {
+				route: task.route,
+				intervalMs,
+				startedAt,
+				pollNow: task.pollNow,
+				estimatedTimeS: task.pollNow ? undefined : task.estimatedTimeS,
+				runningMs: 0,
+			};
 			const ownDeadline = startedAt + safeDeadline(options.deadlineMs, task.route);
 			const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
 			const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
 			feedSchedule?.add(paced);
-			watches.push({ index: watches.length, task, paced, notBefore: 0, deadlineAt, cutByExecution, polls: 0, failures: 0, doubtful: 0, busy: false, dueAt: 0 });
+			watches.push({
+				index: watches.length,
+				task,
+				paced,
+				notBefore: 0,
+				deadlineAt,
+				cutByExecution,
+				polls: 0,
+				failures: 0,
+				doubtful: 0,
+				busy: false,
+				dueAt: 0,
+			});
 		}
 		return feedSchedule ?? new PollSchedule(watches.map((watch) => watch.paced));
 	};
 	const fixedSchedule = feed ? undefined : await admit();
 	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
-	const dueAt = (schedule: PollSchedule, watch: Watch, now: number) => Math.min(Math.max(schedule.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
+	const dueAt = (schedule: PollSchedule, watch: Watch, now: number) =>
+		Math.min(Math.max(schedule.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
 	const maxInFlight = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	const due: Watch[] = [];
@@ -125,7 +147,8 @@ export async function waitForTasks(
 		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
 			.then((outcome) => {
 				if (!outcome) return;
-				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error)) schedule.gone(watch.paced);
+				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error))
+					schedule.gone(watch.paced);
 				outcomes[watch.index] = outcome;
 				options.onOutcome?.(watch.index, outcome);
 			})
@@ -145,7 +168,9 @@ export async function waitForTasks(
 		await unlessStopped(ctx);
 		// Read before admitting: a task pushed just before the close is then admitted, not missed.
 		const closed = !feed || feed.closed;
-		const schedule = fixedSchedule ?? (tasks.length > watches.length || !feedSchedule ? await admit() : feedSchedule);
+		const schedule =
+			fixedSchedule ??
+			(tasks.length > watches.length || !feedSchedule ? await admit() : feedSchedule);
 		// One pass over the open tasks, building nothing but the list of those due now: it runs on
 		// every answer, so with hundreds of tasks whatever it allocates is multiplied by thousands.
 		const now = Date.now();
@@ -199,7 +224,11 @@ function safeDeadline(ms: number | undefined, route: QueryRoute): number {
  */
 const RACE_NAP_MS = 250;
 
-async function untilWakeOrAnswer(ctx: GatewayContext, wakeAt: number, polls: Array<Promise<void>>): Promise<void> {
+async function untilWakeOrAnswer(
+	ctx: GatewayContext,
+	wakeAt: number,
+	polls: Array<Promise<void>>,
+): Promise<void> {
 	const untilWake = Number.isFinite(wakeAt) ? Math.max(0, wakeAt - Date.now()) : RACE_NAP_MS;
 	if (polls.length === 0) {
 		await abortableSleep(untilWake, ctx);
@@ -213,13 +242,25 @@ async function untilWakeOrAnswer(ctx: GatewayContext, wakeAt: number, polls: Arr
 }
 
 /** One poll of one task; an outcome when the task is done with, undefined to poll again. */
-async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedule): Promise<WaitOutcome | undefined> {
+async function pollOnce(
+	ctx: GatewayContext,
+	watch: Watch,
+	schedule: PollSchedule,
+): Promise<WaitOutcome | undefined> {
 	watch.polls++;
 	const sentAt = Date.now();
-	const common = () => ({ task: watch.task, polls: watch.polls, waitedMs: Date.now() - watch.paced.startedAt, snapshot: watch.snapshot });
+	const common = () => ({
+		task: watch.task,
+		polls: watch.polls,
+		waitedMs: Date.now() - watch.paced.startedAt,
+		snapshot: watch.snapshot,
+	});
 	let read: TaskRead;
 	try {
-		read = await readTaskOnce(ctx, watch.task, watch.doubtful, { timeoutMs: POLL_POLICY.timeoutMs, retries: false });
+		read = await readTaskOnce(ctx, watch.task, watch.doubtful, {
+			timeoutMs: POLL_POLICY.timeoutMs,
+			retries: false,
+		});
 	} catch (error) {
 		// Anything but a gateway answer (a pressed Stop, above all) ends the wait for every task.
 		throw nodeErrorOf(ctx.getNode(), error, undefined);
@@ -230,26 +271,37 @@ async function pollOnce(ctx: GatewayContext, watch: Watch, schedule: PollSchedul
 		watch.failures = 0;
 		watch.doubtful = 0;
 		watch.notBefore = 0;
-		if (snapshot.state !== 'pending') schedule.finished(watch.paced, Date.now(), snapshot.actualTimeS);
+		if (snapshot.state !== 'pending')
+			schedule.finished(watch.paced, Date.now(), snapshot.actualTimeS);
 		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
-		if (snapshot.state === 'failed') return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
+		if (snapshot.state === 'failed')
+			return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
 	} else {
 		watch.lastError = read.error.message;
 		watch.failures++;
 		watch.doubtful = read.doubtful;
 		if (read.fault === 'doubtful' && read.report) {
-			return { ...common(), kind: 'failed', message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message), error: read.error };
+			return {
+				...common(),
+				kind: 'failed',
+				message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message),
+				error: read.error,
+			};
 		}
 		schedule.faulted(watch.paced);
-		watch.notBefore = Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
+		watch.notBefore =
+			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
 	const window = watch.deadlineAt - watch.paced.startedAt;
-	const within = window < 60_000 ? `${Math.round(window / 100) / 10} s` : `${Math.round((window / 60_000) * 10) / 10} min`;
+	const within =
+		window < 60_000
+			? `${Math.round(window / 100) / 10} s`
+			: `${Math.round((window / 60_000) * 10) / 10} min`;
 	const last = watch.snapshot
 		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
 		: 'no answer read';
