@@ -75,7 +75,10 @@ describe('Ignore SSL Issues (Insecure) on', () => {
 		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(1);
 		expect(item.json.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/files\//);
 		expect(item.binary).toBeUndefined();
-		expect(`${item.json.error} ${item.json.downloadError ?? ''} ${JSON.stringify(item.json)}`).toMatch(/SELF_SIGNED|certificate/i);
+		// Named as a refused certificate of the file host, with the fix that applies to it, not as unreachable.
+		expect(item.json.error).toMatch(/^The TLS certificate of the file host 127\.0\.0\.1:\d+ was refused for the result https:\/\/127\.0\.0\.1:\d+\/files\/\S+: it is self-signed \(DEPTH_ZERO_SELF_SIGNED_CERT\)/);
+		expect(JSON.stringify(item.json)).toMatch(/Ignore SSL Issues applies to Base URL and Alt Base URL only, never to a file host/);
+		expect(JSON.stringify(item.json)).not.toMatch(/Could not reach/);
 		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toEqual([]);
 	});
 });

@@ -8,6 +8,7 @@ import {
 	type GatewayResponse,
 } from '../../transport/request';
 import {
+	certificateProblem,
 	isTimeoutCode,
 	networkCodeOf,
 	readableFrom,
@@ -274,6 +275,15 @@ async function download(
 					throw fail(
 						`The file ${shown(url, secrets)} from ${first.who} stopped arriving before its end, ${attempt} times (download interrupted)`,
 						`The last attempt could not reach it (${code}).\n${advice(options, url, secrets)}`,
+						{ host: first.host },
+					);
+				}
+				const certificate = certificateProblem(code);
+				if (certificate) {
+					// Reached, and its certificate refused: asking again gets the same certificate.
+					throw fail(
+						`The TLS certificate of ${first.who} was refused for the result ${shown(url, secrets)}: ${certificate} (${code})`,
+						`${certificateFix(first.fromGateway)}\n${advice(options, url, secrets)}`,
 						{ host: first.host },
 					);
 				}
@@ -757,6 +767,18 @@ function advice(options: Attempting, url: string, secrets: string[]): string {
 		return `This result was created and paid for and has no task ID: fetch this URL again before it expires${expiry}, e.g. with an HTTP Request node: ${redact(url, secrets)}\nDo not run the item again (that is a new charge).`;
 	}
 	return 'This result was created and paid for; do not run the item again (that is a new charge).';
+}
+
+/**
+ * What lets n8n accept the certificate. Ignore SSL Issues reaches only requests with the key
+ * (the gateway's own origins, docs/gateway-contract.md §5 rule 7): a file host keeps its checks.
+ */
+function certificateFix(fromGateway: boolean): string {
+	const trust =
+		"trust the certificate's authority on the n8n host (its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment, then restart n8n)";
+	return fromGateway
+		? `n8n reached the gateway but did not trust its certificate. Either ${trust}, or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential.`
+		: `n8n reached the file host but did not trust its certificate. The credential's Ignore SSL Issues applies to Base URL and Alt Base URL only, never to a file host: ${trust}, or ask the gateway's operator for result URLs on a host with a valid certificate.`;
 }
 
 function deadlineWords(
