@@ -119,8 +119,8 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 /**
  * One poll: read the watched tasks that have not been reported yet, emit those that reached a
  * terminal state (failures only with Include Failures), and time out those watched too long.
- * The reads follow the wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound): the ids
- * first seen in one poll are a batch whose first √n lead; each poll reads the leaders first, then
+ * The reads follow the wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound):
+ * the ids first seen in one poll are a batch whose first √n lead; each poll reads the leaders first, then
  * the other tasks any leader's news since their last reading makes possibly done, the likeliest
  * (and among equals the least recently checked) first, as many as the poll's budget allows; the
  * rest are read first next poll. A task is never left unread more than ROUNDS.maxSkipped polls in
@@ -176,8 +176,9 @@ async function pollWithinBudget(
 	const reads: PassRead[] = [];
 	const asked: string[] = [];
 	const readNow = async (ids: string[]) => {
-		// One bounded pass of the engine's reading (engine/waiting/taskReads.ts readTasksOnce): a task not reached in the
-		// budget is asked first next poll; an answer the budget cut short is the budget's, not the gateway's.
+		// One bounded pass of the engine's reading (engine/waiting/taskReads.ts readTasksOnce): a
+		// task not reached in the budget is asked first next poll; an answer the budget cut short is
+		// the budget's, not the gateway's.
 		const pass = await readTasksOnce(
 			ctx,
 			ids.map((id) => ({
