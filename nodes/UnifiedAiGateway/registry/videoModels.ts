@@ -391,11 +391,11 @@ type VideoRow = Omit<ModelSpec, 'group' | 'host' | 'mode' | 'queryRoute' | 'fiel
 	fields: Record<string, FieldRule>;
 };
 
-/** Every video model is a task on the main host, read by default through the generic task query. */
 /** Reference URLs go in `images` (what most channels read); Veo takes one. */
 const URLS_IN_IMAGES: ModelLimits = { referenceField: 'images' };
 const VEO_LIMITS: ModelLimits = { ...URLS_IN_IMAGES, maxReferences: 1 };
 
+/** Every video model is a task on the main host, read by default through the generic task query. */
 function video(row: VideoRow): ModelSpec {
 	const { fields, ...rest } = row;
 	return {
@@ -408,16 +408,20 @@ function video(row: VideoRow): ModelSpec {
 	};
 }
 
+/** A family's ids, one row each: the same fields and limits (adding a model of it is one id). */
+function family(fields: VideoRow['fields'], limits: ModelLimits, ...ids: string[]): ModelSpec[] {
+	return ids.map((id) => video({ id, fields, limits }));
+}
+
 export const VIDEO_MODELS: readonly ModelSpec[] = [
-	video({ id: 'grok-imagine-video-1.5', fields: GROK_FIELDS, limits: GROK_LIMITS }),
+	...family(GROK_FIELDS, GROK_LIMITS, 'grok-imagine-video-1.5'),
 	video({
 		id: 'grok-imagine-1.5-video',
 		fields: GROK_FIELDS,
 		limits: GROK_LIMITS,
 		recommendedId: 'grok-imagine-video-1.5',
 	}),
-	video({ id: 'veo-3.1-flash', fields: VEO_FIELDS, limits: VEO_LIMITS }),
-	video({ id: 'veo-3.1-pro', fields: VEO_FIELDS, limits: VEO_LIMITS }),
+	...family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-flash', 'veo-3.1-pro'),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
 	video({
 		id: 'sora-2',
@@ -425,29 +429,28 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 		limits: { referenceField: 'image' },
 		description: SORA_RETIRED,
 	}),
-	video({ id: 'seedance-1.0-fast', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.0-mini', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.0-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-1.5-pro', fields: SEEDANCE_1_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-2.0', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'seedance-2.0-fast', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
+	...family(
+		SEEDANCE_1_FIELDS,
+		SEEDANCE_LIMITS,
+		'seedance-1.0-fast',
+		'seedance-1.0-mini',
+		'seedance-1.0-pro',
+		'seedance-1.5-pro',
+	),
+	...family(SEEDANCE_2_FIELDS, SEEDANCE_LIMITS, 'seedance-2.0', 'seedance-2.0-fast'),
 	// Beyond the contract's table: ids gateways built on the relay list today, each with its public
 	// source in docs/gateway-contract.md §10.9. Values are suggestions unless that source says "only".
-	video({ id: 'doubao-seedance-2-5-260628', fields: SEEDANCE_25_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({ id: 'doubao-seedance-2-0-260128', fields: SEEDANCE_2_FIELDS, limits: SEEDANCE_LIMITS }),
-	video({
-		id: 'doubao-seedance-2-0-fast-260128',
-		fields: SEEDANCE_2_FIELDS,
-		limits: SEEDANCE_LIMITS,
-	}),
-	video({ id: 'veo-3.1-fast-generate-preview', fields: VEO_FIELDS, limits: VEO_LIMITS }),
-	video({ id: 'veo3.1-fast', fields: VEO_FIELDS, limits: VEO_LIMITS }),
-	video({ id: 'gemini-omni-flash-preview', fields: OMNI_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'wan2.7-t2v', fields: WAN_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'wan2.7-i2v', fields: WAN_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'kling-v3', fields: KLING_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'MiniMax-Hailuo-2.3', fields: HAILUO_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'MiniMax-Hailuo-02', fields: HAILUO_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'viduq3-pro', fields: VIDU_FIELDS, limits: URLS_IN_IMAGES }),
-	video({ id: 'viduq3-turbo', fields: VIDU_FIELDS, limits: URLS_IN_IMAGES }),
+	...family(SEEDANCE_25_FIELDS, SEEDANCE_LIMITS, 'doubao-seedance-2-5-260628'),
+	...family(
+		SEEDANCE_2_FIELDS,
+		SEEDANCE_LIMITS,
+		'doubao-seedance-2-0-260128',
+		'doubao-seedance-2-0-fast-260128',
+	),
+	...family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-fast-generate-preview', 'veo3.1-fast'),
+	...family(OMNI_FIELDS, URLS_IN_IMAGES, 'gemini-omni-flash-preview'),
+	...family(WAN_FIELDS, URLS_IN_IMAGES, 'wan2.7-t2v', 'wan2.7-i2v'),
+	...family(KLING_FIELDS, URLS_IN_IMAGES, 'kling-v3'),
+	...family(HAILUO_FIELDS, URLS_IN_IMAGES, 'MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-02'),
+	...family(VIDU_FIELDS, URLS_IN_IMAGES, 'viduq3-pro', 'viduq3-turbo'),
 ];
