@@ -58,3 +58,12 @@ test('a broken file, anchor or section name is reported with its line', () => {
 		'8 docs/INSTALL.md "Also not there": docs/INSTALL.md has no heading "Also not there"',
 	]);
 });
+
+test("the README is an n8n user's page: under 400 lines, its first screen says what the node does and how to install it", () => {
+	const lines = require('node:fs').readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n');
+	expect(lines.length).toBeLessThan(400);
+	const firstScreen = lines.slice(0, 30).join('\n');
+	expect(firstScreen).toMatch(/This is an n8n community node/);
+	expect(firstScreen).toMatch(/npm install --omit=peer /);
+	expect(firstScreen).toMatch(/not on the npm registry until the first release/);
+});
