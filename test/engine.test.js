@@ -155,12 +155,15 @@ describe('Task → Wait for Completion', () => {
 		expect(result.error.message).toMatch(new RegExp(`Task ${taskId} did not finish within .*last status 'in_progress'`));
 	});
 
-	test('pressing Stop ends the wait within a second', async () => {
+	test('pressing Stop ends the wait at once, not at its next read', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim);
-		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
-		expect(result.durationMs).toBeLessThan(1300);
+		// Stopped 0.3 s into a 60 s sleep before the first read: a wait that ignored Stop would sleep it
+		// out (past the test's timeout); ended by Stop, it is over in a fraction of it.
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 60 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
 		expect(result.status).toBe('canceled');
+		expect(ctx.sim.count('GET', `/v1/images/generations/${taskId}`)).toBe(0);
+		expect(result.durationMs).toBeLessThan(60_000 / 3);
 	});
 
 	test('429, 5xx and dropped connections while polling lose no task', async () => {

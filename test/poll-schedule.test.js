@@ -80,11 +80,14 @@ test('Max Wait ends the wait on time for tasks waiting for their leaders, with e
 	for (const id of ids.slice(3)) expect(reads(id)).toBe(1);
 });
 
-test('Stop ends a wait whose tasks are waiting for their leaders within a second', async () => {
+test('Stop ends a wait whose tasks are waiting for their leaders at once, not at the leaders\' next read', async () => {
 	const ids = await tasks(9, { outcome: 'never' });
-	const result = await runNode({ parameters: wait({ waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: items(ids), stopAfterMs: 300 });
-	expect(result.durationMs).toBeLessThan(1300);
+	// Stopped 0.3 s into the leaders' 60 s interval: a wait that ignored Stop would sleep it out (past
+	// the test's timeout) and read the leaders; ended by Stop, no task is read and it is over in a fraction of it.
+	const result = await runNode({ parameters: wait({ waiting: { pollIntervalSeconds: 60 } }), credentials: ctx.creds, items: items(ids), stopAfterMs: 300 });
 	expect(result.status).toBe('canceled');
+	for (const id of ids) expect(reads(id)).toBe(0);
+	expect(result.durationMs).toBeLessThan(60_000 / 3);
 });
 
 describe('submitting and waiting at once (Image → Generate with Wait for Completion)', () => {
