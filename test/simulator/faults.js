@@ -125,16 +125,14 @@ function huge(ctx, f) {
     while (!res.destroyed && sent < length) {
       const piece = chunk.subarray(0, Math.min(chunk.length, length - sent));
       sent += piece.length;
+      ctx.record.bytesSent = sent;
       if (!res.write(piece)) return void res.once('drain', pump);
     }
     if (!res.destroyed) res.end();
   };
-  // What was written before the client left: a client that refuses by size leaves early (a test
-  // reads the record's bytesSent, no clock needed).
-  res.on('close', () => {
-    ctx.record.bytesSent = sent;
-    sent = length;
-  });
+  // The record's bytesSent counts what was written so far (socket buffers included): a client that
+  // refuses by size stops taking bytes early, whether or not it closes the connection.
+  res.on('close', () => (sent = length));
   pump();
   return true;
 }

@@ -51,7 +51,7 @@ export interface RecordedRequest {
   answeredAt?: number;
   /** When the connection ended (answered, dropped, or left by the client), ms since epoch. */
   closedAt?: number;
-  /** A `huge` fault only: the bytes written before the connection ended (socket buffers included). */
+  /** A `huge` fault only: the bytes written so far (socket buffers included); stops growing when the client stops reading. */
   bytesSent?: number;
 }
 
