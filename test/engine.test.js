@@ -96,7 +96,8 @@ describe('Task → Get', () => {
 
 describe('Task → Wait for Completion', () => {
 	test('waits for many tasks at once, one item per input item, in order', async () => {
-		ctx.sim.scenario('*', { durationMs: 600 });
+		// Each task is done at its second read (readSteps): the order of the reads, not the clock, says how they were waited for.
+		ctx.sim.scenario('*', { readSteps: [{ status: 'in_progress', progress: 50 }, { status: 'completed', progress: 100 }], estimatedTime: 'none' });
 		const ids = [];
 		for (let i = 0; i < 6; i++) ids.push(await createTask(ctx.sim));
 		const result = await runNode({ parameters: wait(), credentials: ctx.creds, items: ids.map((taskId) => ({ json: { taskId, queryRoute: 'image' } })) });
@@ -104,8 +105,11 @@ describe('Task → Wait for Completion', () => {
 		expect(result.items.map((i) => i.json.taskId)).toEqual(ids);
 		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 1, 2, 3, 4, 5]);
 		expect(result.items.every((i) => i.json.state === 'succeeded' && i.json.url)).toBe(true);
-		// One shared loop: all six finish together, not one after another.
-		expect(result.durationMs).toBeLessThan(2000);
+		// One shared loop: the reads of the six interleave. Waited for one after another, they would come
+		// in six runs, one task's reads each; here some task's reads have another's between them.
+		const readOf = ctx.sim.requests.filter((r) => r.method === 'GET' && /^\/v1\/images\/generations\//.test(r.path)).map((r) => r.path.split('/').pop());
+		const runs = readOf.filter((id, i) => id !== readOf[i - 1]).length;
+		expect(runs).toBeGreaterThan(ids.length);
 		expect(ctx.sim.count('GET', /^\/v1\/images\/generations\//)).toBeLessThanOrEqual(6 * 9);
 	});
 
@@ -155,12 +159,15 @@ describe('Task → Wait for Completion', () => {
 		expect(result.error.message).toMatch(new RegExp(`Task ${taskId} did not finish within .*last status 'in_progress'`));
 	});
 
-	test('pressing Stop ends the wait within a second', async () => {
+	test('pressing Stop ends the wait at once, not at its next read', async () => {
 		ctx.sim.scenario('*', { outcome: 'never' });
 		const taskId = await createTask(ctx.sim);
-		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 5 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
-		expect(result.durationMs).toBeLessThan(1300);
+		// Stopped 0.3 s into a 60 s sleep before the first read: a wait that ignored Stop would sleep it
+		// out (past the test's timeout); ended by Stop, it is over in a fraction of it.
+		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 60 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
 		expect(result.status).toBe('canceled');
+		expect(ctx.sim.count('GET', `/v1/images/generations/${taskId}`)).toBe(0);
+		expect(result.durationMs).toBeLessThan(60_000 / 3);
 	});
 
 	test('429, 5xx and dropped connections while polling lose no task', async () => {

@@ -91,13 +91,14 @@ describe('error messages', () => {
 describe('retries of idempotent reads', () => {
 	test('a GET is retried after 429 and waits the Retry-After it was given', async () => {
 		ctx.sim.inject({ method: 'GET', path: '/v1/balance', status: 429, headers: { 'Retry-After': '1' }, body: '' });
-		const started = Date.now();
 		const result = await runNode({ parameters: balance, credentials: ctx.creds });
 		const [first, second] = ctx.sim.find('GET', '/v1/balance');
 		expect(result.error).toBeUndefined();
 		expect(ctx.sim.count('GET', '/v1/balance')).toBe(2);
 		expect(second.at - first.at).toBeGreaterThanOrEqual(950);
-		expect(Date.now() - started).toBeLessThan(5000);
+		// …and not a multiple of it: on the simulator's clock (the harness's start-up does not count),
+		// with 3× room for a loaded machine.
+		expect(second.at - first.at).toBeLessThan(3 * 1000);
 	});
 
 	test('a Retry-After given as an HTTP date is honoured too', async () => {

@@ -14,10 +14,9 @@ test('a NaN or zero Poll Interval still pauses at least 50 ms between reads of a
 	for (const intervalMs of [NaN, 0, -1]) {
 		ctx.sim.requests.length = 0;
 		const { context } = executeContext({ credentials: ctx.creds });
-		const started = Date.now();
-		const [outcome] = await waitForTasks(context, [{ taskId, route: 'image', startedAt: started }], { intervalMs, deadlineMs: 1000 });
+		const [outcome] = await waitForTasks(context, [{ taskId, route: 'image', startedAt: Date.now() }], { intervalMs, deadlineMs: 1000 });
+		// The wait ended (at its 1 s deadline: a wait that did not would run to the test's timeout).
 		expect(outcome.kind).toBe('timeout');
-		expect(Date.now() - started).toBeLessThan(2500);
 		// 1 s at a 50 ms floor: about 20 reads, never the thousands a second of a loop without a pause.
 		expect(ctx.sim.find('GET', `/v1/images/generations/${taskId}`).length).toBeLessThanOrEqual(25);
 	}
@@ -44,5 +43,7 @@ test('the execution time limit bounds a wait no Max Wait can extend', async () =
 	const [outcome] = await waitForTasks(context, [{ taskId, route: 'image' }], { intervalMs: 100, deadlineMs: 60 * 60_000 });
 	expect(outcome.kind).toBe('timeout');
 	expect(outcome.message).toMatch(/neared its time limit/);
-	expect(Date.now() - started).toBeLessThan(2000);
+	// Kept timed, widened to 3× the 2 s limit for a loaded machine (it ends 1 s before the limit, which
+	// no order shows): a wait that kept Max Wait's hour would run to the test's timeout.
+	expect(Date.now() - started).toBeLessThan(3 * 2000);
 });

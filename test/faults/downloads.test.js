@@ -76,6 +76,17 @@ async function node(parameters, harness = {}) {
 	}
 }
 
+/**
+ * The file host's requests once each connection has ended: the server hears a client leave a moment
+ * after the run returns (milliseconds). Waits up to 5 s; a connection the node left open stays
+ * without `closedAt` and the caller's check fails.
+ */
+async function fileRequestsClosed() {
+	const files = () => ctx.sim.requests.filter((r) => r.origin === 'files');
+	for (let waited = 0; waited < 5000 && files().some((r) => r.closedAt === undefined); waited += 20) await sleep(20);
+	return files();
+}
+
 /** Every full result URL (query included) the node asked the file host for. */
 const fetched = () =>
 	ctx.sim.requests
@@ -194,7 +205,8 @@ const CASES = {
 		// A sync answer has no Max Wait of its own: the Download Timeout bounds it.
 		parameters: (_target, name) => (name === 'sync image' ? { options: { downloadTimeoutSeconds: 3 } } : { waiting: { maxWaitMinutes: 0.08 } }),
 		error: (text) => expect(text).toMatch(/did not finish within (Max Wait|Options → Download Timeout|the trigger's poll budget)/),
-		within: 12_000,
+		// Cut at that limit, not left open: the trickle (64 KB at 5 bytes a second) would outlast the test.
+		cut: true,
 	},
 	'a 300 MB "image" (or a video past the raised-down limit)': {
 		inject: (sim, target) =>
@@ -204,7 +216,8 @@ const CASES = {
 			expect(text).toMatch(/larger than/);
 			expect(text).toMatch(/Max File Size/);
 		},
-		within: 10_000,
+		// Refused by its size, not after taking it all (the 5 MB video is too small to tell by bytes).
+		sentAtMost: (target) => (target.kind === 'video' ? undefined : 300 * 1024 * 1024 / 4),
 	},
 	// n8n's own storage fails while the file is stored: the n8n host, not the file host. Fetched once
 	// (a full disk fails every try), the task's state stays what the gateway said (completed).
@@ -242,7 +255,7 @@ const CASES = {
 			expect(text).toMatch(/larger than the limit of 24 MB for (images|videos) while n8n keeps binary data in memory \(it declares 100 MB\)/);
 			expect(text).toMatch(/N8N_DEFAULT_BINARY_DATA_MODE=filesystem/);
 		},
-		within: 10_000,
+		sentAtMost: () => 100 * 1024 * 1024 / 4,
 	},
 	// Database mode: n8n's own limit per file (512 MB unless set) is applied before n8n gathers the file in memory.
 	"a 600 MB file past n8n's database-mode limit": {
@@ -254,7 +267,7 @@ const CASES = {
 			expect(text).toMatch(/larger than the limit of 512 MB for videos \(n8n's own default limit per file in its database binary mode\)/);
 			expect(text).toMatch(/N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE/);
 		},
-		within: 10_000,
+		sentAtMost: () => 600 * 1024 * 1024 / 4,
 	},
 	// n8n's database limit set lower than its default: n8n itself refuses; named as n8n's limit, not fetched again.
 	"n8n's database limit set lower (FileTooLargeError)": {
@@ -291,7 +304,11 @@ describe.each(Object.keys(TARGETS))('%s', (targetName) => {
 			if (targetName !== 'sync image') expect(`${failed.json.error}`).toMatch(/^The result .* could not be stored: .*\. Task task_\w+ completed at the gateway and was paid for/);
 		}
 		if (row.fetches) expect(ctx.sim.requests.filter((r) => r.origin === 'files').length).toBeGreaterThanOrEqual(row.fetches);
-		if (row.within) expect(run.durationMs).toBeLessThan(row.within);
+		// By bytes and by order, not by a clock: a file refused by its size was refused before a quarter
+		// of it was sent (socket buffers included), and a cut download left no connection open.
+		const most = row.sentAtMost?.(target);
+		if (most !== undefined) for (const file of ctx.sim.requests.filter((r) => r.origin === 'files')) expect(file.bytesSent).toBeLessThan(most);
+		if (row.cut) for (const file of await fileRequestsClosed()) expect(file.closedAt).toBeDefined();
 		// A submit is never repeated because a download failed.
 		expect(ctx.sim.requests.filter((r) => r.method === 'POST').length).toBe(1);
 	}, 30_000);
@@ -336,7 +353,9 @@ describe('a huge file that does not declare its length', () => {
 		// The harness keeps binaries in memory, as n8n 1.x does by default: that limit applies.
 		expect(failed.json.error).toMatch(/larger than the limit of 24 MB for images while n8n keeps binary data in memory \(more than that arrived\)/);
 		expectReceipt('sync image', run, failed);
-		expect(run.durationMs).toBeLessThan(20_000);
+		// Counted as it arrived: the node let go past the 24 MB limit, not after the 300 MB (by bytes, not a clock).
+		const [file] = ctx.sim.requests.filter((r) => r.origin === 'files');
+		expect(file.bytesSent).toBeLessThan(300 * 1024 * 1024 / 4);
 	}, 30_000);
 });
 
@@ -357,7 +376,11 @@ describe('Stop pressed mid-download', () => {
 		}
 		const url = fetched()[0];
 		expect(url).toMatch(/\?X-Expires=\d+&X-Signature=/);
-		expect(result.durationMs).toBeLessThan(5000);
+		// Stop let go of the file host (it trickles 64 KB at 5 bytes a second: a download left running
+		// would hold the connection open for hours), by order, not by a clock.
+		expect(result.status).toBe('canceled');
+		const files = await fileRequestsClosed();
+		for (const file of files) expect(file.closedAt).toBeDefined();
 		expect(metadataOf(result)).toContain(url);
 		expect(logText(logs.lines)).toContain(url);
 		const shown = JSON.stringify({ items: result.items.map((i) => i.json), error: result.error && { m: result.error.message, d: result.error.description } });

@@ -125,10 +125,13 @@ function huge(ctx, f) {
     while (!res.destroyed && sent < length) {
       const piece = chunk.subarray(0, Math.min(chunk.length, length - sent));
       sent += piece.length;
+      ctx.record.bytesSent = sent;
       if (!res.write(piece)) return void res.once('drain', pump);
     }
     if (!res.destroyed) res.end();
   };
+  // The record's bytesSent counts what was written so far (socket buffers included): a client that
+  // refuses by size stops taking bytes early, whether or not it closes the connection.
   res.on('close', () => (sent = length));
   pump();
   return true;

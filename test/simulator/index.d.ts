@@ -49,6 +49,10 @@ export interface RecordedRequest {
   at: number;
   /** When the answer was fully handed over, ms since epoch; absent while pending or when the connection was dropped. */
   answeredAt?: number;
+  /** When the connection ended (answered, dropped, or left by the client), ms since epoch. */
+  closedAt?: number;
+  /** A `huge` fault only: the bytes written so far (socket buffers included); stops growing when the client stops reading. */
+  bytesSent?: number;
 }
 
 export type FaultKind = 'drop' | 'slow' | 'malformed' | 'breakStream';

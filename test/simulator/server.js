@@ -144,6 +144,9 @@ async function handle(sim, origin, routes, req, res) {
   sim.requests.push(record);
   // When the answer was handed over: lets a test prove calls overlapped without a timing budget.
   res.on('finish', () => (record.answeredAt = Date.now()));
+  // When the connection ended, answered or not: a client that left a slow download shows it by order.
+  res.on('close', () => (record.closedAt = Date.now()));
+  ctx.record = record;
 
   if (applyGates(ctx)) return;
   const fault = takeFault(sim.faults, origin, ctx.method, ctx.path);
