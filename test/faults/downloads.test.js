@@ -305,10 +305,11 @@ describe.each(Object.keys(TARGETS))('%s', (targetName) => {
 		}
 		if (row.fetches) expect(ctx.sim.requests.filter((r) => r.origin === 'files').length).toBeGreaterThanOrEqual(row.fetches);
 		// By bytes and by order, not by a clock: a file refused by its size was refused before a quarter
-		// of it was sent (socket buffers included), and a cut download left no connection open.
+		// of it was sent (socket buffers included), and neither it nor a cut download left a connection open.
 		const most = row.sentAtMost?.(target);
 		if (most !== undefined) for (const file of ctx.sim.requests.filter((r) => r.origin === 'files')) expect(file.bytesSent).toBeLessThan(most);
-		if (row.cut) for (const file of await fileRequestsClosed()) expect(file.closedAt).toBeDefined();
+		// A file refused by its declared size closes its connection too (n8n 2.x's body opens it only when read).
+		if (row.cut || most !== undefined) for (const file of await fileRequestsClosed()) expect(file.closedAt).toBeDefined();
 		// A submit is never repeated because a download failed.
 		expect(ctx.sim.requests.filter((r) => r.method === 'POST').length).toBe(1);
 	}, 30_000);

@@ -332,12 +332,12 @@ async function download(
 				try {
 					mode = await binaryModeOf(ctx);
 				} catch (error) {
-					stream.destroy();
+					discard(stream);
 					throw storageError(ctx, url, options, secrets, error, undefined);
 				}
 			}
 			if (sized && declared > limitOf(declaredType)) {
-				stream.destroy();
+				discard(stream);
 				const limitKind = declaredType?.startsWith('video/') ? 'video' : 'image';
 				throw fail(
 					...tooLarge(
@@ -357,7 +357,7 @@ async function download(
 				if (!release) {
 					// Another large file is being held whole: this one waits, its connection closed meanwhile
 					// (a file host drops a connection left idle), and is asked again once it may be held.
-					stream.destroy();
+					discard(stream);
 					try {
 						release = await takeLargeSlot(ctx, options.deadlineAt, options.itemIndex);
 					} catch {
@@ -779,6 +779,24 @@ function certificateFix(fromGateway: boolean): string {
 	return fromGateway
 		? `n8n reached the gateway but did not trust its certificate. Either ${trust}, or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential.`
 		: `n8n reached the file host but did not trust its certificate. The credential's Ignore SSL Issues applies to Base URL and Alt Base URL only, never to a file host: ${trust}, or ask the gateway's operator for result URLs on a host with a valid certificate.`;
+}
+
+/**
+ * Ends a body nothing was read from, and its connection. n8n 2.x hands a streamed body over
+ * through axios's length guard, a stream made from a generator that opens the connection's own
+ * stream only when first read: destroyed unread, it leaves that connection open. So one chunk is
+ * pulled, then the reading is ended, which destroys the body and, through it, the connection
+ * (on n8n 1.x, where the body is the connection's own stream, the same steps close it).
+ */
+function discard(stream: ByteStream): void {
+	const reading = stream[Symbol.asyncIterator]();
+	const end = async () => {
+		await reading.return?.();
+	};
+	reading
+		.next()
+		.then(end, end)
+		.catch(() => stream.destroy());
 }
 
 function deadlineWords(
