@@ -28,6 +28,36 @@ function channelSwitch(label: string, description: string): FieldRule {
 	};
 }
 
+/** Aspect Ratio and Resolution as most channels take them: suggested values, others typed. */
+function aspectRatio(values: string[]): FieldRule {
+	return suggestion(
+		'Aspect Ratio',
+		values,
+		RATIO,
+		'Picture shape; support depends on the model and channel',
+	);
+}
+function resolution(values: string[]): FieldRule {
+	return suggestion(
+		'Resolution',
+		values,
+		'^\\w{2,8}$',
+		'Output resolution; support depends on the model and channel',
+	);
+}
+
+/** `metadata.seed` wherever a channel takes one: -1 (the model picks) is not sent. */
+const SEED: FieldRule = {
+	label: 'Seed',
+	integer: true,
+	min: -1,
+	max: 4294967295,
+	omit: -1,
+	default: -1,
+	description: 'Fixed seed for repeatable results; -1 lets the model pick',
+};
+const WATERMARK = channelSwitch('Watermark', 'Whether the provider adds its watermark');
+
 /** A choice the spec shows by example or says depends on model and channel: not sent unless picked. */
 function suggestion(
 	label: string,
@@ -152,12 +182,7 @@ function duration(description: string): FieldRule {
 /** Veo 3.1: picture and duration go in `metadata` under Google's names (docs/gateway-contract.md §4.8). */
 const VEO_FIELDS: Record<string, FieldRule> = {
 	'metadata.durationSeconds': duration('Video length; Veo defaults to 8 seconds'),
-	'metadata.aspectRatio': suggestion(
-		'Aspect Ratio',
-		['16:9', '9:16'],
-		RATIO,
-		'Picture shape; support depends on the model and channel',
-	),
+	'metadata.aspectRatio': aspectRatio(['16:9', '9:16']),
 	'metadata.resolution': suggestion(
 		'Resolution',
 		['720p', '1080p', '4k'],
@@ -176,15 +201,7 @@ const VEO_FIELDS: Record<string, FieldRule> = {
 		default: '',
 		description: 'Whether people may be generated; the channel decides when not set',
 	},
-	'metadata.seed': {
-		label: 'Seed',
-		integer: true,
-		min: -1,
-		max: 4294967295,
-		omit: -1,
-		default: -1,
-		description: 'Fixed seed for repeatable results; -1 lets the model pick',
-	},
+	'metadata.seed': SEED,
 	'metadata.generateAudio': channelSwitch('Generate Audio', 'Whether to generate a sound track'),
 };
 
@@ -213,16 +230,8 @@ function seedanceFields(durationRule: FieldRule): Record<string, FieldRule> {
 			'Whether to also return the last frame as an image',
 		),
 		'metadata.camera_fixed': channelSwitch('Camera Fixed', 'Whether to keep the camera still'),
-		'metadata.seed': {
-			label: 'Seed',
-			integer: true,
-			min: -1,
-			max: 4294967295,
-			omit: -1,
-			default: -1,
-			description: 'Fixed seed for repeatable results; -1 lets the model pick',
-		},
-		'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
+		'metadata.seed': SEED,
+		'metadata.watermark': WATERMARK,
 	};
 }
 const SEEDANCE_1_FIELDS = seedanceFields(
@@ -272,18 +281,8 @@ function unifiedFields(
 ): Record<string, FieldRule> {
 	return {
 		duration: duration(durationText),
-		aspect_ratio: suggestion(
-			'Aspect Ratio',
-			ratios,
-			RATIO,
-			'Picture shape; support depends on the model and channel',
-		),
-		resolution: suggestion(
-			'Resolution',
-			resolutions,
-			'^\\w{2,8}$',
-			'Output resolution; support depends on the model and channel',
-		),
+		aspect_ratio: aspectRatio(ratios),
+		resolution: resolution(resolutions),
 	};
 }
 
@@ -300,18 +299,8 @@ const OMNI_FIELDS: Record<string, FieldRule> = {
 		description:
 			'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others are refused with invalid_duration); Channel Default sends nothing',
 	},
-	'metadata.aspectRatio': suggestion(
-		'Aspect Ratio',
-		['16:9', '9:16'],
-		RATIO,
-		'Picture shape; support depends on the model and channel',
-	),
-	'metadata.resolution': suggestion(
-		'Resolution',
-		['720p'],
-		'^\\w{2,8}$',
-		'Output resolution; support depends on the model and channel',
-	),
+	'metadata.aspectRatio': aspectRatio(['16:9', '9:16']),
+	'metadata.resolution': resolution(['720p']),
 };
 
 /**
@@ -339,26 +328,13 @@ export const UNKNOWN_VIDEO_MODEL: Pick<ModelSpec, 'host' | 'fields' | 'limits'> 
 					RATIO,
 					'Picture shape, instead of Size; support depends on the channel',
 				),
-				resolution: suggestion(
-					'Resolution',
-					['480p', '720p', '1080p'],
-					'^\\w{2,8}$',
-					'Output resolution; support depends on the model and channel',
-				),
+				resolution: resolution(['480p', '720p', '1080p']),
 				'metadata.generate_audio': channelSwitch(
 					'Generate Audio',
 					'Whether to generate a sound track (models that support it)',
 				),
-				'metadata.seed': {
-					label: 'Seed',
-					integer: true,
-					min: -1,
-					max: 4294967295,
-					omit: -1,
-					default: -1,
-					description: 'Fixed seed for repeatable results; -1 lets the model pick',
-				},
-				'metadata.watermark': channelSwitch('Watermark', 'Whether the provider adds its watermark'),
+				'metadata.seed': SEED,
+				'metadata.watermark': WATERMARK,
 			}).map(([key, rule]): [string, FieldRule] => [key, { ...rule, routes: JSON_ROUTES }]),
 		),
 	},
