@@ -1,6 +1,6 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
-import { DownloadError } from '../UnifiedAiGateway/engine/files/downloads';
+import { DownloadError } from '../UnifiedAiGateway/engine/files/downloadWords';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { modeLimitMb } from '../engine/files/binaryStore';
-import { MAX_FILE_MB } from '../engine/files/downloads';
+import { MAX_FILE_MB, modeLimitMb } from '../engine/files/binaryStore';
 import { NUMBER_LIMITS } from '../registry/limits';
 import { OPTIONS_PARAMETER } from './commonFields';
 import { checkNumber } from './inputs';

@@ -8,7 +8,7 @@ import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
-import type { PaidResult } from '../engine/files/downloads';
+import type { PaidResult } from '../engine/files/downloadWords';
 import { itemDownload, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
 

@@ -5,13 +5,12 @@ import type {
 	IPollFunctions,
 } from 'n8n-workflow';
 
+import { deliverFile, type DeliveredFile } from '../engine/files/downloads';
 import {
 	DownloadError,
-	deliverFile,
-	type DeliveredFile,
 	type DownloadOptions,
 	type PaidResult,
-} from '../engine/files/downloads';
+} from '../engine/files/downloadWords';
 import { shownUrl } from '../api/tasks/results';
 import { isStop, nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
