@@ -94,7 +94,7 @@ export function downloadError(
 }
 
 /** A download that stood in for the relay's result URL says so first: both routes were tried. */
-export function withRelayNote(description: string, options: Attempting, secrets: string[]): string {
+function withRelayNote(description: string, options: Attempting, secrets: string[]): string {
 	if (!options.relayUrl) return description;
 	const relay = redact(options.relayUrl, secrets);
 	const note = options.relayFailure
@@ -317,7 +317,7 @@ export function notMediaLabel(bytes: Buffer, contentType: string | undefined): s
 }
 
 /** Tab, line breaks and printable ASCII only: what a plain-text error page is made of. */
-export function isPrintableAscii(text: string): boolean {
+function isPrintableAscii(text: string): boolean {
 	for (let i = 0; i < text.length; i++) {
 		const code = text.charCodeAt(i);
 		if (!(code === 9 || code === 10 || code === 13 || (code >= 32 && code <= 126))) return false;

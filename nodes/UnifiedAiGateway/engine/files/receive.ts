@@ -29,7 +29,7 @@ import {
 /** No byte for this long: the file host has stopped sending. */
 const DOWNLOAD_IDLE_MS = 60_000;
 /** Bytes read before deciding whether the answer is a file at all (and shown when it is not). */
-export const HEAD_BYTES = 512;
+const HEAD_BYTES = 512;
 
 export interface Limits {
 	kind: 'image' | 'video';
@@ -45,9 +45,7 @@ export interface Limits {
 	declared: number | undefined;
 }
 
-export type Outcome =
-	| { binary: IBinaryData }
-	| { binary?: undefined; error: Error; retry: boolean };
+type Outcome = { binary: IBinaryData } | { binary?: undefined; error: Error; retry: boolean };
 
 /**
  * Reads one answer: the first bytes decide whether it is a file; the rest streams into n8n's
@@ -269,7 +267,7 @@ export function discard(stream: ByteStream): void {
 }
 
 /** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */
-export function fileNameOf(
+function fileNameOf(
 	response: GatewayResponse<unknown>,
 	url: string,
 	options: DownloadOptions,
