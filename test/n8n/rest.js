@@ -45,10 +45,28 @@ async function login(baseUrl, owner = OWNER) {
 	return { cookie, user: json };
 }
 
-/** Creates the owner (POST /rest/owner/setup) and logs in; returns { cookie, user }. */
+/**
+ * Creates the owner (POST /rest/owner/setup) and logs in; returns { cookie, user }. n8n 1.123 has
+ * once answered the setup 200 and the login right after it 401 (CI, a loaded machine: its start-up
+ * still settling the owner): a 401 then means "not yet", so the setup (if n8n asks for it again)
+ * and the login are tried again for up to 15 s before the 401 is reported.
+ */
 async function setupOwnerAndLogin(baseUrl, owner = OWNER) {
-	await restJson(baseUrl, 'POST', '/rest/owner/setup', owner);
-	return login(baseUrl, owner);
+	const until = Date.now() + 15_000;
+	for (;;) {
+		try {
+			await restJson(baseUrl, 'POST', '/rest/owner/setup', owner);
+		} catch (error) {
+			// Set up already (by the try before): log in.
+			if (!/answered 400/.test(error.message)) throw error;
+		}
+		try {
+			return await login(baseUrl, owner);
+		} catch (error) {
+			if (!/answered 401/.test(error.message) || Date.now() > until) throw error;
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
+	}
 }
 
 /**
