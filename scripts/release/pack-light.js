@@ -19,10 +19,11 @@
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
-const os = require('node:os');
 const path = require('node:path');
 
 const { expectedFiles, problems } = require('./check-tarball');
+// Removed when done, and at exit or on Ctrl-C if the build is cut short.
+const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
@@ -51,7 +52,7 @@ function run(cmd, args, options) {
  * options.tsc: a tscCommand() result (default: the clone's or npx's).
  */
 function packLight({ root = ROOT, dest = root, tsc = tscCommand(root) } = {}) {
-	const work = fs.mkdtempSync(path.join(os.tmpdir(), 'uag-pack-light-'));
+	const work = tempDir('uag-pack-light-');
 	try {
 		const pkgDir = path.join(work, 'package');
 		// The repository's compiler options, without the type check and the type packages it needs.
@@ -79,7 +80,7 @@ function packLight({ root = ROOT, dest = root, tsc = tscCommand(root) } = {}) {
 		}
 		return { tgz, files, size: info.size, via: tsc.via };
 	} finally {
-		fs.rmSync(work, { recursive: true, force: true });
+		removeTempDir(work);
 	}
 }
 
