@@ -18,6 +18,10 @@ function refusals(env) {
 	}
 	if (env.RELEASE_MODE !== 'true') missing.push('RELEASE_MODE is not "true" (the release workflow sets it, as n8n-node release does)');
 	if (env.npm_config_provenance !== 'true') missing.push('npm publish runs without --provenance');
+	// Between releases package.json's version ends in -dev (a packed file then says it is no
+	// release); a tag v0.1.0-dev would otherwise publish it.
+	const version = env.npm_package_version ?? '';
+	if (version.includes('-')) missing.push(`the version ${version} is a development version (the release commit sets X.Y.Z with npm version)`);
 	return missing;
 }
 
