@@ -143,7 +143,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 					key: 'error.type',
 					value: type,
 					message:
-						'The gateway refused this API key: it may be wrong, disabled, expired or used up, or not allowed from this IP. Check the API Key on the gateway\'s key page.',
+						"The gateway refused this API key: it may be wrong, disabled, expired or used up, or not allowed from this IP. Check the API Key on the gateway's key page.",
 				},
 			})),
 			{

@@ -2,11 +2,12 @@ import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { GatewayContext } from '../transport/context';
+import { nodeErrorOf } from '../transport/nodeError';
 import { gatewayRequest, GatewayRequestError } from '../transport/request';
 import {
 	readBillingQuota,
 	readUsageToken,
-	USAGE_TOKEN_PATH,
+	QUOTA_ROUTE,
 	type QuotaAnswer,
 	type QuotaReading,
 } from './quota';
@@ -127,7 +128,7 @@ async function relayQuota(
 	if ('problem' in usage) {
 		problems.push(usage.problem);
 		if (usage.status === 429)
-			note = `${USAGE_TOKEN_PATH} is rate limited (20 reads per 20 minutes per IP): read from the billing routes instead.`;
+			note = `${QUOTA_ROUTE} is rate limited (20 reads per 20 minutes per IP): read from the billing routes instead.`;
 	} else {
 		return fromQuota(usage);
 	}
@@ -144,10 +145,18 @@ async function relayQuota(
 	);
 }
 
-async function readOnce(
+/**
+ * Reads a balance: `GET /v1/balance` (a commercial build's extension, read as often as asked, as
+ * before), else the relay's quota routes, at most once per node run (every item of Get Token
+ * Balance, the spend guard and a trigger poll share that reading: its route allows 20 reads per 20
+ * minutes per IP); `fresh` reads the relay's quota again (the spend guard's reading after a run,
+ * never made on the rate-limited route).
+ */
+export async function readBalance(
 	ctx: GatewayContext,
 	kind: BalanceKind,
 	itemIndex?: number,
+	fresh?: 'fresh',
 ): Promise<Balance> {
 	const name = `noBalanceRoute:${kind}`;
 	let missing = await recall<string>(ctx, name, ROUTE_MEMORY_MS);
@@ -161,7 +170,7 @@ async function readOnce(
 			});
 			return balanceRecord(ctx, kind, body, itemIndex);
 		} catch (error) {
-			if (!routeMissing(error)) throw error;
+			if (!routeMissing(error)) throw nodeErrorOf(ctx.getNode(), error, itemIndex);
 			missing = `GET ${PATHS[kind]}: HTTP 404 (${(error as GatewayRequestError).gatewaySaid ?? 'not found'})`;
 			await remember(ctx, name, missing);
 		}
@@ -175,28 +184,18 @@ async function readOnce(
 				itemIndex,
 			},
 		);
-	return await relayQuota(ctx, missing, itemIndex);
-}
-
-/**
- * Reads a balance: `GET /v1/balance` (a commercial build's extension), else the relay's quota
- * routes. At most once per node run (every item of Get Token Balance, the spend guard and the
- * trigger's poll share the reading); `fresh` reads again, through the same route, unless that route
- * is the rate-limited quota route.
- */
-export async function readBalance(
-	ctx: GatewayContext,
-	kind: BalanceKind,
-	itemIndex?: number,
-	fresh?: 'fresh',
-): Promise<Balance> {
-	if (fresh) return await readOnce(ctx, kind, itemIndex);
-	return await oncePerRun(ctx, `balance:${kind}`, async () => await readOnce(ctx, kind, itemIndex));
+	const noBalance = missing;
+	if (fresh) return await relayQuota(ctx, noBalance, itemIndex);
+	return await oncePerRun(
+		ctx,
+		'relayQuota',
+		async () => await relayQuota(ctx, noBalance, itemIndex),
+	);
 }
 
 /** Whether a later read of this balance costs one of the quota route's 20 reads per 20 minutes. */
 export function rateLimitedSource(balance: Balance): boolean {
-	return balance.source === `GET ${USAGE_TOKEN_PATH}`;
+	return balance.source === `GET ${QUOTA_ROUTE}`;
 }
 
 /**

@@ -37,7 +37,10 @@ export async function chargeJson(
 	const refund =
 		snapshot!.state === 'failed'
 			? quota === 0
-				? { refunded: true, note: 'The task failed and the gateway refunded it: nothing was charged.' }
+				? {
+						refunded: true,
+						note: 'The task failed and the gateway refunded it: nothing was charged.',
+					}
 				: { note: 'The task failed; the gateway kept this charge.' }
 			: {};
 	// 0 is 0 in every unit: a refund needs no conversion.

@@ -30,7 +30,7 @@ export interface QuotaReading {
 
 export type QuotaAnswer = QuotaReading | { problem: string; status?: number; transient: boolean };
 
-export const USAGE_TOKEN_PATH = '/api/usage/token/';
+export const QUOTA_ROUTE = '/api/usage/token/';
 const SUBSCRIPTION_PATH = '/v1/dashboard/billing/subscription';
 const USAGE_PATH = '/v1/dashboard/billing/usage';
 /** What the billing routes give as the granted amount of an unlimited key. */
@@ -81,10 +81,10 @@ export async function readUsageToken(
 	ctx: GatewayContext,
 	itemIndex?: number,
 ): Promise<QuotaAnswer> {
-	const answer = await quietGet(ctx, USAGE_TOKEN_PATH, 'reading the key quota', itemIndex);
+	const answer = await quietGet(ctx, QUOTA_ROUTE, 'reading the key quota', itemIndex);
 	if ('problem' in answer) return answer;
 	const body = asObject(answer.body);
-	const refused = refusalOf(body, USAGE_TOKEN_PATH);
+	const refused = refusalOf(body, QUOTA_ROUTE);
 	if (refused) return { problem: refused, status: answer.status, transient: false };
 	const data = asObject(body?.data);
 	const available = numberOf(data?.total_available);
@@ -92,12 +92,12 @@ export async function readUsageToken(
 	const unlimited = data?.unlimited_quota === true;
 	if (!data || (available === undefined && !unlimited))
 		return {
-			problem: `GET ${USAGE_TOKEN_PATH}: the answer holds no total_available`,
+			problem: `GET ${QUOTA_ROUTE}: the answer holds no total_available`,
 			status: answer.status,
 			transient: false,
 		};
 	return {
-		source: `GET ${USAGE_TOKEN_PATH}`,
+		source: `GET ${QUOTA_ROUTE}`,
 		unlimited,
 		...(await rawQuota(
 			ctx,
@@ -109,9 +109,11 @@ export async function readUsageToken(
 }
 
 /** The billing routes' amounts in USD, by the unit the gateway shows them in. */
-function billingUnit(
-	site: { status: SiteStatus } | { problem: string },
-): { toUsd?: (n: number) => number; unit: string; note?: string } {
+function billingUnit(site: { status: SiteStatus } | { problem: string }): {
+	toUsd?: (n: number) => number;
+	unit: string;
+	note?: string;
+} {
 	if (!('status' in site))
 		return {
 			unit: 'as configured on the gateway (USD, CNY or raw quota)',
@@ -119,7 +121,10 @@ function billingUnit(
 		};
 	const { display, quotaPerUnit, usdRate } = site.status;
 	if (display === 'TOKENS')
-		return { toUsd: (n) => quotaToUsd(n, site.status), unit: `raw quota (${quotaPerUnit} per USD)` };
+		return {
+			toUsd: (n) => quotaToUsd(n, site.status),
+			unit: `raw quota (${quotaPerUnit} per USD)`,
+		};
 	if (display === 'CNY')
 		return usdRate
 			? { toUsd: (n) => roundUsd(n / usdRate), unit: `CNY (${usdRate} per USD)` }

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { CREDENTIAL_TYPE, gatewayCredentials, type GatewayContext } from '../transport/context';
-import { isStop } from '../transport/nodeError';
+import { isStop, nodeErrorOf } from '../transport/nodeError';
 import { gatewayRequest, GatewayRequestError } from '../transport/request';
 import { readPastedKey } from '../transport/secrets';
 import { originsFrom } from '../transport/urls';
@@ -132,7 +132,7 @@ export async function quietGet(
 		});
 		return { body: answer.body, status: answer.status, headers: answer.headers };
 	} catch (error) {
-		if (isStop(error)) throw error;
+		if (isStop(error)) throw nodeErrorOf(ctx.getNode(), error, itemIndex);
 		const failed = error instanceof GatewayRequestError ? error : undefined;
 		const status = failed?.httpCode ? Number(failed.httpCode) : undefined;
 		const said = (failed?.gatewaySaid ?? (error as Error).message).slice(0, MAX_SAID);

@@ -64,7 +64,13 @@ export async function readSiteStatus(
 			if ('problem' in answer) return { problem: answer.problem, transient: answer.transient };
 			return siteStatusOf(answer.body);
 		};
-		return await keptBriefly(ctx, 'siteStatus', KEEP_MS, read, (r) => !('transient' in r && r.transient));
+		return await keptBriefly(
+			ctx,
+			'siteStatus',
+			KEEP_MS,
+			read,
+			(r) => !('transient' in r && r.transient),
+		);
 	});
 }
 

@@ -358,7 +358,9 @@ export function videoEstimate(
 	const seconds = length.seconds ?? billing.defaultSeconds;
 	const sizeRatio = billingRatio(billing, ask.values, ask.extra);
 	const detail = [
-		length.seconds === undefined ? `${seconds} s (no length sent: the channel's default)` : `${seconds} s`,
+		length.seconds === undefined
+			? `${seconds} s (no length sent: the channel's default)`
+			: `${seconds} s`,
 		sizeRatio !== 1 ? `size ratio ${sizeRatio}` : undefined,
 	]
 		.filter(Boolean)

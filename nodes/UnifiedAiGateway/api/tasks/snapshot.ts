@@ -166,7 +166,10 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
  * the task record of `GET /v1/video/generations/{id}` carries `quota`, final once the task is
  * finished (0 after a failed task's refund). Not read while the task runs.
  */
-function settledQuotaOf(task: IDataObject, phase: TaskPhase | 'unknown'): { settledQuota?: number } {
+function settledQuotaOf(
+	task: IDataObject,
+	phase: TaskPhase | 'unknown',
+): { settledQuota?: number } {
 	if (phase !== 'succeeded' && phase !== 'failed') return {};
 	const quota = task.quota;
 	return typeof quota === 'number' && Number.isFinite(quota) && quota >= 0

@@ -89,7 +89,9 @@ export function chargeText(charged: ChargeTally): string | undefined {
 	const by = difference(compared);
 	const of = compared.items === charged.items ? '' : ` for ${compared.items} of them`;
 	const side =
-		compared.items > 0 ? ` (estimated ${usd(compared.estimatedUsd)}${of}${by ? `, ${by}` : ''})` : '';
+		compared.items > 0
+			? ` (estimated ${usd(compared.estimatedUsd)}${of}${by ? `, ${by}` : ''})`
+			: '';
 	const refunds = charged.refunded > 0 ? `, ${charged.refunded} refunded` : '';
 	return `charged ${usd(charged.totalUsd)} for ${charged.items} item${charged.items === 1 ? '' : 's'}${refunds}${side}`;
 }

@@ -28,7 +28,11 @@ export interface SpendGuard<P> {
 	estimateOf(prepared: P): ItemEstimate | undefined;
 }
 
-export type Estimator<P> = (prepared: P, settings: SpendSettings, prices: PriceList) => ItemEstimate;
+export type Estimator<P> = (
+	prepared: P,
+	settings: SpendSettings,
+	prices: PriceList,
+) => ItemEstimate;
 
 const NOT_SENT = 'Nothing was sent.';
 

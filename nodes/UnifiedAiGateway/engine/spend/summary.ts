@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import type { BalanceKind } from '../../api/account';
+import { MAX_HINT_LENGTH } from '../hints';
 import { chargeText, type ChargeTally } from './charged';
 import { usd, type RunEstimate } from './tally';
 import type { SpendSettings } from './types';
@@ -78,7 +79,9 @@ export function spendHint(
 ): string {
 	if (refused) return "Spend guard: nothing submitted (each item's error says why)";
 	const paid = charged && charged.items > 0 ? `, charged ${usd(charged.totalUsd)}` : '';
-	return `Estimated spend: ${plural(submitted.items)} submitted, ${estimateText(submitted)}${paid} (details: spendSummary)`;
+	const line = `Estimated spend: ${plural(submitted.items)} submitted, ${estimateText(submitted)}${paid}`;
+	const details = ' (details: spendSummary, first item)';
+	return line.length + details.length <= MAX_HINT_LENGTH ? `${line}${details}` : line;
 }
 
 export interface SummaryInput {
