@@ -12,7 +12,7 @@ import type { TaskSnapshot } from './tasks/snapshot';
  * have none) the item says "not reported", never a guess.
  */
 
-export const CHARGE_SOURCE = "the gateway's task record (data.quota)";
+const CHARGE_SOURCE = "the gateway's task record (data.quota)";
 export const NOT_REPORTED = 'not reported';
 
 const SYNC_NOTE =

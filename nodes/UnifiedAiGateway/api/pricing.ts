@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { GatewayContext } from '../transport/context';
-import { keptBriefly, oncePerRun, quietGet } from './runReads';
+import { asObject, keptBriefly, numberOf, oncePerRun, quietGet } from './runReads';
 
 /*
  * The gateway's own price list, `GET /api/pricing` of the relay (docs/gateway-contract.md §10.11):
@@ -35,18 +35,6 @@ export interface PriceList {
 const UNSET_RATIO = 37.5;
 const KEEP_MS = 60_000;
 
-function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
-
-/** A number, or a number written as text; anything else (NaN, words, objects) is none. */
-function numberOf(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
-
 function unusable(reason: string): PriceList {
 	return { find: () => ({ unpriced: reason }) };
 }
@@ -78,7 +66,7 @@ function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string):
 }
 
 /** The answer of `GET /api/pricing` as a price list, whatever it holds. */
-export function priceListOf(body: unknown): PriceList {
+function priceListOf(body: unknown): PriceList {
 	const root = asObject(body);
 	if (!root) return unusable("the gateway's price list answer is not a JSON object");
 	if (root.success === false)

@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { roundUsd } from '../registry/prices';
 import type { GatewayContext } from '../transport/context';
-import { quietGet, type QuietAnswer } from './runReads';
+import { asObject, numberOf, quietGet } from './runReads';
 import { quotaToUsd, readSiteStatus, type SiteStatus } from './siteStatus';
 
 /*
@@ -35,17 +35,6 @@ const SUBSCRIPTION_PATH = '/v1/dashboard/billing/subscription';
 const USAGE_PATH = '/v1/dashboard/billing/usage';
 /** What the billing routes give as the granted amount of an unlimited key. */
 const UNLIMITED_GRANT = 1e8;
-
-function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
-
-function numberOf(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) ? n : undefined;
-}
 
 /** The answer's refusal in its own words: `success: false` or an `error` object, even with HTTP 200. */
 function refusalOf(body: IDataObject | undefined, path: string): string | undefined {
@@ -119,23 +108,33 @@ function billingUnit(site: { status: SiteStatus } | { problem: string }): {
 			unit: 'as configured on the gateway (USD, CNY or raw quota)',
 			note: `Unit not known: ${site.problem}`,
 		};
-	const { display, quotaPerUnit, usdRate } = site.status;
-	if (display === 'TOKENS')
-		return {
-			toUsd: (n) => quotaToUsd(n, site.status),
-			unit: `raw quota (${quotaPerUnit} per USD)`,
-		};
+	const { display, usdRate } = site.status;
+	if (display === 'TOKENS') return { toUsd: (n) => quotaToUsd(n, site.status), unit: 'USD' };
 	if (display === 'CNY')
 		return usdRate
-			? { toUsd: (n) => roundUsd(n / usdRate), unit: `CNY (${usdRate} per USD)` }
+			? { toUsd: (n) => roundUsd(n / usdRate), unit: 'USD' }
 			: { unit: 'CNY', note: 'Not converted to USD: the gateway names no exchange rate' };
 	return { toUsd: (n) => roundUsd(n), unit: 'USD' };
 }
 
-function billingProblem(answer: QuietAnswer, path: string): QuotaAnswer | undefined {
+/** One billing route's number field and its answer, or why there is none. */
+async function billingField(
+	ctx: GatewayContext,
+	path: string,
+	field: string,
+	itemIndex?: number,
+): Promise<
+	{ value: number; body: IDataObject } | { problem: string; status?: number; transient: boolean }
+> {
+	const answer = await quietGet(ctx, path, 'reading the key quota', itemIndex);
 	if ('problem' in answer) return answer;
-	const refused = refusalOf(asObject(answer.body), path);
-	return refused ? { problem: refused, status: answer.status, transient: false } : undefined;
+	const body = asObject(answer.body) ?? {};
+	const refused = refusalOf(body, path);
+	if (refused) return { problem: refused, status: answer.status, transient: false };
+	const value = numberOf(body[field]);
+	if (value === undefined)
+		return { problem: `GET ${path}: the answer holds no ${field}`, transient: false };
+	return { value, body };
 }
 
 /**
@@ -146,36 +145,22 @@ export async function readBillingQuota(
 	ctx: GatewayContext,
 	itemIndex?: number,
 ): Promise<QuotaAnswer> {
-	const subscription = await quietGet(ctx, SUBSCRIPTION_PATH, 'reading the key quota', itemIndex);
-	const failed = billingProblem(subscription, SUBSCRIPTION_PATH);
-	if (failed) return failed;
-	const granted = numberOf(asObject((subscription as { body: unknown }).body)?.hard_limit_usd);
-	if (granted === undefined)
-		return {
-			problem: `GET ${SUBSCRIPTION_PATH}: the answer holds no hard_limit_usd`,
-			transient: false,
-		};
-	const usage = await quietGet(ctx, USAGE_PATH, 'reading the key quota', itemIndex);
-	const usageFailed = billingProblem(usage, USAGE_PATH);
-	if (usageFailed) return usageFailed;
-	const hundredths = numberOf(asObject((usage as { body: unknown }).body)?.total_usage);
-	if (hundredths === undefined)
-		return { problem: `GET ${USAGE_PATH}: the answer holds no total_usage`, transient: false };
-	const unlimited = granted >= UNLIMITED_GRANT;
-	const used = hundredths / 100;
+	const granted = await billingField(ctx, SUBSCRIPTION_PATH, 'hard_limit_usd', itemIndex);
+	if ('problem' in granted) return granted;
+	const usage = await billingField(ctx, USAGE_PATH, 'total_usage', itemIndex);
+	if ('problem' in usage) return usage;
+	const unlimited = granted.value >= UNLIMITED_GRANT;
+	const used = usage.value / 100;
 	const { toUsd, unit, note } = billingUnit(await readSiteStatus(ctx, itemIndex));
 	const convert = (n: number) => (toUsd ? toUsd(n) : n);
 	return {
 		source: `GET ${SUBSCRIPTION_PATH} and …/usage`,
 		unlimited,
-		remaining: unlimited ? null : convert(granted - used),
+		remaining: unlimited ? null : convert(granted.value - used),
 		used: convert(used),
 		inUsd: toUsd !== undefined,
-		unit: toUsd ? 'USD' : unit,
+		unit,
 		...(note ? { note } : {}),
-		raw: {
-			subscription: (subscription as { body: IDataObject }).body,
-			usage: (usage as { body: IDataObject }).body,
-		},
+		raw: { subscription: granted.body, usage: usage.body },
 	};
 }

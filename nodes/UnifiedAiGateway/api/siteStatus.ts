@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { roundUsd } from '../registry/prices';
 import type { GatewayContext } from '../transport/context';
-import { keptBriefly, oncePerRun, quietGet } from './runReads';
+import { keptBriefly, numberOf, oncePerRun, quietGet } from './runReads';
 
 /*
  * `GET /api/status` of the relay (docs/gateway-contract.md §10.11), no key needed: how many units
@@ -27,12 +27,12 @@ export type SiteStatusReading = { status: SiteStatus } | { problem: string };
 const KEEP_MS = 60_000;
 
 function positive(value: unknown): number | undefined {
-	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-	return typeof n === 'number' && Number.isFinite(n) && n > 0 ? n : undefined;
+	const n = numberOf(value);
+	return n !== undefined && n > 0 ? n : undefined;
 }
 
 /** The answer's facts, or what is wrong with it. */
-export function siteStatusOf(body: unknown): SiteStatusReading {
+function siteStatusOf(body: unknown): SiteStatusReading {
 	const root = body && typeof body === 'object' ? (body as IDataObject) : undefined;
 	const data = root?.data && typeof root.data === 'object' ? (root.data as IDataObject) : undefined;
 	if (!root || root.success === false || !data)

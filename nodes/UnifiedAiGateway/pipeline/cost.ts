@@ -142,7 +142,7 @@ export function imageEstimate(
 	const images = requestedImages(request);
 	const unitUsd = roundUsd(usd * groupRatio);
 	return {
-		model: model.host === 'alt' ? `${model.id} (alt host)` : model.id,
+		model: model.id,
 		detail: requestDetail(request, undefined),
 		amountUsd: roundUsd(unitUsd * images),
 		unitUsd,

@@ -21,7 +21,7 @@ export interface ChargeTally {
 }
 
 /** How far the charge may stray from the estimate before the output pane says so. */
-export const CHARGE_TOLERANCE = 0.2;
+const CHARGE_TOLERANCE = 0.2;
 
 function chargeOf(output: INodeExecutionData[], itemIndex: number): IDataObject | undefined {
 	for (const item of output) {

@@ -102,7 +102,6 @@ async function checkBalance(
 		kind,
 		before: balance.unlimited ? 'unlimited' : balance.remaining!,
 		source: balance.source,
-		unitsPerUsd,
 		...(balance.inUsd ? { inUsd: true } : {}),
 		...(balance.note ? { note: balance.note } : {}),
 		rateLimited: rateLimitedSource(balance),

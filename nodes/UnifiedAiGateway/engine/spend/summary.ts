@@ -18,8 +18,6 @@ export interface BalanceReading {
 	source?: string;
 	/** The amounts are USD (the relay's quota, converted). */
 	inUsd?: boolean;
-	/** Balance units per USD the check used (1 for USD). */
-	unitsPerUsd?: number;
 	note?: string;
 	/** Its route allows 20 reads per 20 minutes per IP: read once per run, not again after it. */
 	rateLimited?: boolean;
@@ -45,7 +43,7 @@ const plural = (n: number, word = 'item') => `${n} ${word}${n === 1 ? '' : 's'}`
  * What the estimate says: "about 0.045 USD"; with items the node could not price, their cost is
  * unknown, never 0: "cost unknown (2 not priced)", "about 0.045 USD for 1 priced, cost unknown for 2".
  */
-export function estimateText(run: RunEstimate): string {
+function estimateText(run: RunEstimate): string {
 	const priced = run.items - run.unpricedItems;
 	if (run.unpricedItems === 0) return `about ${usd(run.totalUsd)}`;
 	if (priced === 0) return `cost unknown (${run.unpricedItems} not priced)`;
