@@ -114,11 +114,13 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 	};
 
 	// The Base URL goes to authenticate() as typed; it applies the node's rule (normaliseOrigin),
-	// so `/v1`, `/V1/` or none all test the address the node uses.
+	// so `/v1`, `/V1/` or none all test the address the node uses. The key's model list is the one
+	// route every build answers only to a valid key: the commercial builds, plain new-api and one-api
+	// alike (`/v1/balance` is a commercial extension, docs/gateway-contract.md §10.11).
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{ $credentials.baseUrl }}',
-			url: '/v1/balance',
+			url: '/v1/models',
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
 			// A redirect is reported as a failed test, never followed with the key.
@@ -128,28 +130,38 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			{
 				type: 'responseSuccessBody',
 				properties: {
-					key: 'success',
-					value: false,
-					message:
-						'The gateway refused this API key (its balance check answered success: false). Check the API Key, and that the key is not deleted or disabled.',
-				},
-			},
-			{
-				type: 'responseSuccessBody',
-				properties: {
 					key: 'error.code',
 					value: 'invalid_api_key',
 					message:
 						"The gateway says the API key is invalid (401). Copy the key again from the gateway's key page.",
 				},
 			},
+			// The relay's key check answers in its own error type (new-api, one-api).
+			...['new_api_error', 'one_api_error'].map((type) => ({
+				type: 'responseSuccessBody' as const,
+				properties: {
+					key: 'error.type',
+					value: type,
+					message:
+						"The gateway refused this API key: it may be wrong, disabled, expired or used up, or not allowed from this IP. Check the API Key on the gateway's key page.",
+				},
+			})),
 			{
 				type: 'responseSuccessBody',
 				properties: {
 					key: 'success',
+					value: false,
+					message:
+						'The gateway refused this API key (it answered success: false). Check the API Key, and that the key is not deleted or disabled.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'data',
 					value: undefined,
 					message:
-						'The gateway did not confirm this key: the answer held no balance. Check the API Key, and that the Base URL is the gateway address (for example https://gateway.example.com/v1).',
+						"The gateway did not confirm this key: its answer held no model list. Check the API Key, and that the Base URL is the gateway's address (for example https://gateway.example.com/v1).",
 				},
 			},
 		],

@@ -8,14 +8,14 @@ const balance = { resource: 'account', operation: 'getTokenBalance' };
 describe('credential', () => {
 	test('the Test button says OK for a good key', async () => {
 		expect(await testCredential(ctx.creds)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const [request] = ctx.sim.find('GET', '/v1/balance');
+		const [request] = ctx.sim.find('GET', '/v1/models');
 		expect(request.hasAuth && request.authValid).toBe(true);
 	});
 
 	test('the Test button fails for a bad key and says the key was refused', async () => {
 		const result = await testCredential({ ...ctx.creds, apiKey: 'sk-wrong-key' });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/refused this API key/);
+		expect(result.message).toMatch(/the API key is invalid/);
 	});
 
 	test('the Test button fails for a base URL that is not the gateway', async () => {

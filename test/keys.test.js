@@ -85,7 +85,7 @@ describe('a key pasted with whitespace', () => {
 		const result = await runNode({ parameters: balance, credentials: { ...ctx.creds, apiKey: pasted } });
 		expect(result.error).toBeUndefined();
 		expect(await testCredential({ ...ctx.creds, apiKey: pasted })).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const sent = ctx.sim.find('GET', '/v1/balance');
+		const sent = [...ctx.sim.find('GET', '/v1/balance'), ...ctx.sim.find('GET', '/v1/models')];
 		expect(sent).toHaveLength(2);
 		expect(sent.every((r) => r.authExact)).toBe(true);
 	});
@@ -158,7 +158,7 @@ describe('a key as people paste it (docs/gateway-contract.md §5), in the creden
 		['"Bearer " typed in full width', `\uFF22\uFF45\uFF41\uFF52\uFF45\uFF52 ${API_KEY}`],
 	])('%s: the Test button sends exactly `Bearer <key>`', async (_name, pasted) => {
 		expect(await testCredential({ ...ctx.creds, apiKey: pasted })).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(ctx.sim.find('GET', '/v1/balance').map((r) => r.authExact)).toEqual([true]);
+		expect(ctx.sim.find('GET', '/v1/models').map((r) => r.authExact)).toEqual([true]);
 	});
 
 	test('a space inside: the Test button names it and its position, sends nothing and never shows the key', async () => {

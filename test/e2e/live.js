@@ -156,7 +156,7 @@ async function checkCredentialTls(server, cookie, ctx) {
 		assert.equal(secure.requests.length, 0, 'a request reached the gateway through a refused certificate');
 		const insecure = await test({ ignoreSSLIssues: true, apiKey: `Bearer ${apiKey}` });
 		assert.equal(insecure.status, 'OK', `with Ignore SSL Issues on: ${JSON.stringify(insecure)}`);
-		assert.deepEqual(secure.find('GET', '/v1/balance').map((r) => r.authExact), [true], 'the pasted "Bearer " key was not sent as exactly Bearer <key>');
+		assert.deepEqual(secure.find('GET', '/v1/models').map((r) => r.authExact), [true], 'the pasted "Bearer " key was not sent as exactly Bearer <key>');
 		return strict.message;
 	} finally {
 		await secure.close();

@@ -48,7 +48,7 @@ describe('a self-signed gateway, Ignore SSL Issues off', () => {
 describe('Ignore SSL Issues (Insecure) on', () => {
 	test('the Test button connects', async () => {
 		expect(await testCredential(insecure())).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(ctx.sim.find('GET', '/v1/balance')).toHaveLength(1);
+		expect(ctx.sim.find('GET', '/v1/models')).toHaveLength(1);
 	});
 
 	test.each(SUBMIT_ROUTES.filter((r) => r.name !== 'upload').map((r) => [r.name, r]))('%s: the submit and its task reads reach the gateway', async (_name, route) => {

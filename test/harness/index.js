@@ -247,7 +247,15 @@ function makeAdditionalData(credentials, workflowId, executionId = 'exec-1') {
 	};
 }
 
-function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-test', settings = {}) {
+/*
+ * Every run gets a credential id of its own unless a test names one (`credentialId`): the node keeps
+ * some free answers (the gateway's price list, its quota unit) a minute across runs of one credential,
+ * so two tests never see each other's; a test of that keeping gives its runs the same id.
+ */
+let credentialRuns = 0;
+const runCredentialId = (credentialId) => credentialId ?? `cred-${++credentialRuns}`;
+
+function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-test', settings = {}, credentialId) {
 	const node = {
 		id: 'node-1',
 		name: 'Gateway',
@@ -255,7 +263,7 @@ function makeWorkflow(nodeName, type, parameters, staticData, workflowId = 'wf-t
 		typeVersion: 1,
 		position: [0, 0],
 		parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: 'cred', name: 'Gateway' } },
+		credentials: { [CREDENTIAL_TYPE]: { id: runCredentialId(credentialId), name: 'Gateway' } },
 		...type,
 	};
 	const workflow = new wf.Workflow({
@@ -301,22 +309,23 @@ async function runNode({
 	executionId = 'exec-1',
 	subWorkflows = 'record',
 	instanceBaseUrl,
+	credentialId,
 }) {
 	if (!binaryService || binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode)) {
 		await useBinaryMode(binaryMode);
 	}
 	const undoFault = binaryFault ? injectStorageFault(binaryFault) : undefined;
 	try {
-		return await runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl });
+		return await runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl, credentialId });
 	} finally {
 		undoFault?.();
 	}
 }
 
-async function runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl }) {
+async function runNodeIn({ node, parameters, credentials, items, onError, stopAfterMs, nodeSettings, executionTimeoutS, executionId, subWorkflows, instanceBaseUrl, credentialId }) {
 	// `nodeSettings`: the node's Settings tab (retryOnFail, maxTries, waitBetweenTries, ...).
 	const settings = executionTimeoutS === undefined ? {} : { executionTimeout: executionTimeoutS };
-	const { workflow, node: nodeData } = makeWorkflow(node, { ...(onError ? { onError } : {}), ...nodeSettings }, parameters, undefined, undefined, settings);
+	const { workflow, node: nodeData } = makeWorkflow(node, { ...(onError ? { onError } : {}), ...nodeSettings }, parameters, undefined, undefined, settings, credentialId);
 	const additionalData = makeAdditionalData(credentials, workflow.id, executionId);
 	if (executionTimeoutS !== undefined) additionalData.executionTimeoutTimestamp = Date.now() + executionTimeoutS * 1000;
 	if (instanceBaseUrl) additionalData.instanceBaseUrl = instanceBaseUrl;
@@ -390,18 +399,18 @@ async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
  * they know in the process (pollClaims.ts), so independent watchers need their own.
  * pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no such method).
  */
-async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs, binaryMode, binaryFault }) {
+async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs, binaryMode, binaryFault, credentialId }) {
 	if (!binaryService || (binaryMode && binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode))) await useBinaryMode(binaryMode ?? 'default');
 	const undoFault = binaryFault ? injectStorageFault(binaryFault) : undefined;
 	try {
-		return await pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs });
+		return await pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId });
 	} finally {
 		undoFault?.();
 	}
 }
 
-async function pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs }) {
-	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId);
+async function pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId }) {
+	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId, {}, credentialId);
 	const additionalData = makeAdditionalData(credentials, workflow.id);
 	const context = new core.PollContext(workflow, node, additionalData, mode, 'manual');
 	if (pollBudgetMs !== undefined) context.getPollBudgetMs = () => pollBudgetMs;

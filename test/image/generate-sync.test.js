@@ -50,6 +50,9 @@ describe('Generate: sync GPT models', () => {
 		});
 		expect(items[0].json.estimatedCost).toEqual({
 			amount: 0.0225, callAmount: 0.0225, currency: 'USD', per: 'call', basePrice: 0.015, resolutionTier: '2K', multiplier: 1.5, images: 1, note: NOTE,
+			// This gateway (the simulator's commercial build) has no price list of its own: the document's price, and why.
+			source: "the document's list price",
+			fallback: expect.stringMatching(/^the gateway's price list could not be read \(GET \/api\/pricing: HTTP 404/),
 		});
 	});
 

@@ -5,7 +5,7 @@ const { API_KEY, useSimulator } = require('../support');
 const { runNode, binaryBuffer } = require('../harness');
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const NOTE = 'List price per call (the gateway price list): one charge per request, whatever the number of images. Estimate from the gateway price list; the account plan decides the final charge.';
+const NOTE = "The document's list price per call: one charge per request, whatever the number of images. A list price, not a bill: the gateway's own prices and the account plan decide the charge.";
 
 function params(operation, model, overrides = {}) {
 	return {

@@ -31,6 +31,8 @@ const ERROR_ITEM = {
 		downloadFailed: { type: 'boolean' },
 		// The spend guard's summary rides on the run's first item, failed or not.
 		spendSummary: { type: 'object' },
+		// A failed task whose answer carries its charge (0 after the gateway's refund).
+		charge: { type: 'object' },
 	},
 };
 

@@ -23,6 +23,32 @@ export interface SimulatorOptions {
   retiredModels?: string[];
   /** The language of that answer when the request's Accept-Language is not zh. Default 'en'. */
   retiredLanguage?: 'en' | 'zh';
+  /** The gateway build played after every reset (profiles.js). Default 'commercial'. */
+  profile?: Profile;
+}
+
+/**
+ * commercial: the document's gateway (/v1/balance, /v1/tasks, uploads), no relay money routes until
+ * setPricing; plainNewApi: new-api without the extensions (its quota, price list, status and billing
+ * routes, task records with `quota`); oneApi: one-api (no video, no /api/pricing, no /api/usage/token/).
+ */
+export type Profile = 'commercial' | 'plainNewApi' | 'oneApi';
+
+/** GET /api/status values, served as given (text or NaN too). */
+export interface SiteStatusValues {
+  quota_per_unit?: unknown;
+  quota_display_type?: 'USD' | 'CNY' | 'TOKENS' | 'CUSTOM' | string;
+  usd_exchange_rate?: unknown;
+}
+
+/** One model's entry of GET /api/pricing (fields of new-api's), laid over the simulator's default. */
+export interface PriceEntry {
+  quota_type?: unknown;
+  model_price?: unknown;
+  model_ratio?: unknown;
+  completion_ratio?: unknown;
+  enable_groups?: string[];
+  [key: string]: unknown;
 }
 
 export type RecordedPart =
@@ -113,6 +139,8 @@ export interface Scenario {
   editQuery?: 'edits';
   /** A video task's URL is `{serverAddress}/v1/videos/{id}/content`: the relay's own configured address. */
   serverAddress?: string;
+  /** plainNewApi: what the task record's `quota` settles at, in USD (default: the price list's price × ratios). */
+  chargeUsd?: number;
 }
 
 export interface BalanceValues {
@@ -203,6 +231,12 @@ export interface Simulator {
   setBalance(kind: 'token' | 'user', values: BalanceValues): void;
   /** null restores the default catalogue. */
   setModels(models: ModelObject[] | null): void;
+  /** The build played until the next reset(), which restores the start option's. */
+  setProfile(profile: Profile): void;
+  readonly profile: Profile;
+  setSiteStatus(values: SiteStatusValues): void;
+  /** Price list entries by model (null leaves a model out) and group ratios; serves the list on the commercial profile too. */
+  setPricing(entries?: Record<string, PriceEntry | null>, options?: { groupRatio?: Record<string, unknown> }): void;
   task(taskId: string): TaskRecord | undefined;
   /** Every task created since reset(), oldest first. */
   taskIds(): string[];

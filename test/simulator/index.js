@@ -87,6 +87,12 @@ async function startSimulator(options = {}) {
     scenario: (model, opts) => sim.setScenario(model, opts),
     setBalance: (kind, values) => sim.setBalance(kind, values),
     setModels: (models) => sim.setModels(models),
+    setProfile: (profile) => sim.setProfile(profile),
+    get profile() {
+      return sim.profile;
+    },
+    setSiteStatus: (values) => sim.setSiteStatus(values),
+    setPricing: (entries, options) => sim.setPricing(entries, options),
     /** Every task created since reset(), oldest first: what the gateway billed as tasks. */
     taskIds: () => [...sim.tasks.keys()],
     /** Every result URL a synchronous image answer carried since reset(): what it billed without a task. */

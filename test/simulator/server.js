@@ -10,6 +10,7 @@ const { takeFault, applyFault } = require('./faults');
 const { applyGates } = require('./gates');
 const { requestId } = require('./ids');
 const { byName, relayText, relayEnvelope } = require('./relay-texts');
+const { lacks } = require('./profiles');
 
 const MAX_BODY = 128 * 1024 * 1024;
 const MAX_RECORDED_TEXT = 1024 * 1024;
@@ -156,7 +157,7 @@ async function handle(sim, origin, routes, req, res) {
     res.writeHead(204, { ...CORS, 'Access-Control-Max-Age': '600' });
     return res.end();
   }
-  const { route, params, pathMatched } = matchRoute(routes, ctx.method, ctx.path);
+  const { route, params, pathMatched } = lacks(sim, origin, ctx.path) ? {} : matchRoute(routes, ctx.method, ctx.path);
   if (!route) {
     const status = pathMatched ? 405 : 404;
     const message = `Invalid URL (${ctx.method} ${ctx.path}) (request id: ${ctx.reqId})`;

@@ -2,11 +2,13 @@
 // Mutable simulator state shared by all three origins.
 const { defaultModels, canonicalVideo } = require('./catalog');
 const { OUTCOMES, VARIANTS } = require('./tasks');
+const { PROFILES } = require('./profiles');
 
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
   'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps', 'serverAddress',
+  'chargeUsd',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -36,6 +38,7 @@ function checkScenario(opts) {
   if (steps !== undefined && !(Array.isArray(steps) && steps.length > 0 && steps.every((st) => st && STATUSES.includes(st.status) && (st.progress === undefined || (st.progress >= 0 && st.progress <= 100))))) {
     throw new TypeError(`scenario: readSteps must be a non-empty list of { status (${STATUSES.join(', ')}), progress (0-100) }`);
   }
+  if (opts.chargeUsd !== undefined && !(typeof opts.chargeUsd === 'number' && opts.chargeUsd >= 0)) throw new TypeError('scenario: chargeUsd must be USD >= 0');
   const d = opts.durationMs;
   if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');
   const e = opts.estimatedTime;
@@ -45,7 +48,10 @@ function checkScenario(opts) {
 }
 
 class SimState {
-  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [], retiredLanguage = 'en' } = {}) {
+  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [], retiredLanguage = 'en', profile = 'commercial' } = {}) {
+    if (!PROFILES.includes(profile)) throw new TypeError(`profile must be one of ${PROFILES.join(', ')}`);
+    // The build the simulator plays after every reset() (profiles.js).
+    this.startProfile = profile;
     if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey must be a non-empty string');
     if (!(timeScale >= 0)) throw new TypeError('timeScale must be a number >= 0');
     if (!Array.isArray(retiredModels) || retiredModels.some((id) => typeof id !== 'string')) throw new TypeError('retiredModels must be an array of model ids');
@@ -75,6 +81,28 @@ class SimState {
     this.uploads = new Map();
     this.balances = defaultBalances();
     this.models = defaultModels();
+    this.profile = this.startProfile;
+    // The relay's money (routes/money.js, prices.js): its quota unit, its price list, the quota route's reads.
+    this.site = { quota_per_unit: 500000, quota_display_type: 'USD', usd_exchange_rate: 7.3 };
+    this.pricing = { served: false, entries: new Map(), groupRatio: { default: 1, vip: 0.8 } };
+    this.usageTokenReads = [];
+  }
+
+  setProfile(profile) {
+    if (!PROFILES.includes(profile)) throw new TypeError(`setProfile: profile must be one of ${PROFILES.join(', ')}`);
+    this.profile = profile;
+  }
+
+  /** Raw values are served as given (text, NaN…): a test of an answer that makes no sense sets one. */
+  setSiteStatus(values) {
+    this.site = { ...this.site, ...values };
+  }
+
+  /** Prices per model (an entry's fields; null leaves the model out) and the group ratios; serves the list on every profile but one-api. */
+  setPricing(entries = {}, { groupRatio } = {}) {
+    for (const [model, entry] of Object.entries(entries)) this.pricing.entries.set(model, entry === null ? null : { ...entry });
+    if (groupRatio !== undefined) this.pricing.groupRatio = groupRatio;
+    this.pricing.served = true;
   }
 
   hasModel(id) {

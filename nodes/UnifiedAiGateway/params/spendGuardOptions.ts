@@ -17,7 +17,7 @@ const VIDEO_PRICES: INodeProperties = {
 	placeholder: 'Add Video Price',
 	default: {},
 	description:
-		"The gateway publishes no video price (video is pre-charged by the site's price and the duration). Give your site's USD price per second for a model and the estimate includes its videos.",
+		"For models the gateway's own price list does not price (the document publishes no video price; video is pre-charged by the site's price and the duration): your site's USD price per second for a model, and the estimate includes its videos",
 	options: [
 		{
 			displayName: 'Price',
@@ -68,7 +68,7 @@ export function spendGuardOptions(
 			typeOptions: { minValue: 0, numberPrecision: 6 },
 			default: 1,
 			description:
-				'The gateway reports balances in the unit its operator configured (USD, CNY or a token count). How many of those units make one USD, e.g. 7.2 for CNY or 500000 for tokens.',
+				"The unit of GET /v1/balance is the operator's setting (USD, CNY or a token count): how many of those units make one USD, e.g. 7.2 for CNY or 500000 for tokens. Not used where the node reads the key's quota from the relay's own routes (plain new-api, one-api): it converts that to USD itself.",
 		},
 		{
 			displayName: 'Check Balance Before Submitting',
@@ -77,7 +77,7 @@ export function spendGuardOptions(
 			default: 'token',
 			options: BALANCE_KIND_OPTIONS,
 			description:
-				'Reads the balance once per run. If the estimate exceeds what remains, nothing is sent. Unlimited quota always passes.',
+				"Reads the balance once per run (GET /v1/balance, or on plain new-api and one-api the key's own quota). If the estimate exceeds what remains, nothing is sent. Unlimited quota always passes.",
 		},
 		{
 			displayName: 'Max Estimated Cost per Run (USD)',
@@ -86,7 +86,7 @@ export function spendGuardOptions(
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			default: 1,
 			description:
-				"Before the first request, the list-price estimate of all this run's items (model, size, resolution, n) is summed. Over this amount nothing is sent, and the error lists the items that make up the total.",
+				"Before the first request, the estimate of all this run's items (the gateway's own price list where it has one, else the document's list price; model, size, resolution, n) is summed. Over this amount nothing is sent, and the error lists the items that make up the total.",
 		},
 		{
 			displayName: 'Stop If Balance Cannot Be Read',

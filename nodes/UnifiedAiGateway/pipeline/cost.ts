@@ -1,24 +1,33 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { PriceList, PriceLookup } from '../api/pricing';
+import { PRICE_SOURCES } from '../engine/spend/tally';
 import type { ItemEstimate } from '../engine/spend/types';
-import type { FieldRule, ModelSpec } from '../registry/models';
+import type { FieldRule, ModelSpec, RelayBilling } from '../registry/models';
 import { listPrice, roundUsd } from '../registry/prices';
 
 /*
  * What a generation costs, before it is sent (the spend guard's estimate) and in its output
- * (`estimatedCost`): the one price computation. A model with a price in the registry is priced
- * from it (registry/prices.ts, docs/gateway-contract.md §2.8). docs/gateway-contract.md §2.8 gives
- * no video price: a video is pre-charged by the site's price and its duration, so its estimate
- * exists only when the user gives a price per second for the model (Spend Guard → Video Prices per
- * Second); the length is what the request asks for, else the model's default.
+ * (`estimatedCost`): the one price computation. First the gateway's own price list
+ * (docs/gateway-contract.md §10.11: `model_price` × the default group's ratio; × the images asked,
+ * or × the seconds and a size ratio where the model's row says the relay bills by the second);
+ * where it has no usable price, the document's list price in the registry (registry/prices.ts,
+ * docs/gateway-contract.md §2.8), which gives no video price: a video is then priced only when the
+ * user gives a price per second for the model (Spend Guard → Video Prices per Second); the length
+ * is what the request asks for, else the model's default.
  */
 
-export const COST_NOTE =
-	'Estimate from the gateway price list; the account plan decides the final charge.';
+const GROUP_GUESS =
+	"the default group's ratio (a guess: the key's own group is not readable with the key)";
+/** Where the estimate says the true figure is found. */
+const CHARGE_NOTE = 'The gateway reports what it charged in `charge` where its answer carries it.';
+
+const COST_NOTE =
+	"A list price, not a bill: the gateway's own prices and the account plan decide the charge.";
 
 const PER_TEXT = {
-	call: 'List price per call (the gateway price list): one charge per request, whatever the number of images.',
-	image: 'List price per image (the gateway price list, alt host): each image made is charged.',
+	call: "The document's list price per call: one charge per request, whatever the number of images.",
+	image: "The document's list price per image (alt host): each image made is charged.",
 };
 
 /**
@@ -27,7 +36,7 @@ const PER_TEXT = {
  * `amount` is the share of one of the `outputItems` the request became, so the amounts of a
  * run's items add up to its cost (n = 4 is one call, not four); `callAmount` is the whole request.
  */
-export function estimateCost(
+function estimateCost(
 	spec: Omit<ModelSpec, 'id'>,
 	request: IDataObject,
 	images: number,
@@ -79,7 +88,7 @@ function requestDetail(request: IDataObject, tier: string | undefined): string {
 }
 
 /** One item's part of a run's estimate (engine/spend) from the registry's list price, before anything is sent. */
-export function listPriceEstimate(
+function listPriceEstimate(
 	model: { id: string; host: string; spec: Omit<ModelSpec, 'id'> },
 	request: IDataObject,
 ): ItemEstimate {
@@ -103,6 +112,81 @@ export function listPriceEstimate(
 		unitUsd: roundUsd((cost.basePrice as number) * (cost.multiplier as number)),
 		per,
 		units: per === 'image' ? images : 1,
+	};
+}
+
+/** Why a model of the alt host is not priced from the Base URL's price list. */
+const ALT_NOT_LISTED = "the alt host's models are not in the Base URL's price list";
+
+/**
+ * One image item's part of a run's estimate: the gateway's price × the default group's ratio × the
+ * images asked (the relay bills an image call per image asked); else the document's list price,
+ * saying why.
+ */
+export function imageEstimate(
+	model: { id: string; host: string; spec: Omit<ModelSpec, 'id'> },
+	request: IDataObject,
+	prices: PriceList,
+): ItemEstimate {
+	const lookup: PriceLookup =
+		model.host === 'main' ? prices.find(model.id) : { unpriced: ALT_NOT_LISTED };
+	if ('unpriced' in lookup) {
+		const listed = listPriceEstimate(model, request);
+		return {
+			...listed,
+			...(listed.amountUsd === null ? {} : { source: 'document' as const }),
+			fallback: lookup.unpriced,
+		};
+	}
+	const { usd, groupRatio } = lookup.price;
+	const images = requestedImages(request);
+	const unitUsd = roundUsd(usd * groupRatio);
+	return {
+		model: model.id,
+		detail: requestDetail(request, undefined),
+		amountUsd: roundUsd(unitUsd * images),
+		unitUsd,
+		per: 'image',
+		units: images,
+		source: 'gateway',
+		gatewayPrice: usd,
+		groupRatio,
+	};
+}
+
+/**
+ * An image item's `estimatedCost`: from the run's estimate where the gateway's price list priced
+ * it, else the document's list price of the images made (estimateCost), with the reason.
+ */
+export function imageCostJson(
+	spec: Omit<ModelSpec, 'id'>,
+	request: IDataObject,
+	images: number,
+	estimate: ItemEstimate | undefined,
+	outputItems = images,
+): IDataObject {
+	if (estimate?.source === 'gateway') {
+		const callAmount = estimate.amountUsd as number;
+		const items = Math.max(1, outputItems);
+		const share =
+			items > 1 ? ` This item's amount is its share of the ${items} items the call made.` : '';
+		return {
+			amount: roundUsd(callAmount / items),
+			callAmount,
+			currency: 'USD',
+			per: 'image',
+			source: PRICE_SOURCES.gateway,
+			basePrice: estimate.gatewayPrice,
+			groupRatio: estimate.groupRatio,
+			images: estimate.units,
+			note: `The gateway's price per image (GET /api/pricing) × ${GROUP_GUESS} × the images asked.${share} ${CHARGE_NOTE}`,
+		};
+	}
+	const cost = estimateCost(spec, request, images, outputItems);
+	return {
+		...cost,
+		...(cost.amount === null ? {} : { source: PRICE_SOURCES.document }),
+		...(estimate?.fallback ? { fallback: estimate.fallback } : {}),
 	};
 }
 
@@ -132,7 +216,7 @@ function ruleOn(rule: FieldRule | undefined, route: string | undefined): FieldRu
 }
 
 /** The length a video request will be billed for, and whether it was assumed rather than asked for. */
-export interface RequestedLength {
+interface RequestedLength {
 	seconds?: number;
 	/**
 	 * 'absent': the request names no length and the row says what the channel makes (and bills)
@@ -146,7 +230,7 @@ export interface RequestedLength {
  * bills when none is sent (docs/gateway-contract.md §10.9: Grok 8 s; Seedance 2.5 picks, so the
  * longest, 30 s, is assumed); else the row's default length. A length the model picks (-1) is no length.
  */
-export function requestedLength(
+function requestedLength(
 	values: IDataObject,
 	extra: IDataObject,
 	row: ModelSpec | undefined,
@@ -173,7 +257,7 @@ export function requestedLength(
  * price per second of the model (Spend Guard) × the requested length. An id without a row
  * (`known` false) has an unknown price unless the user gives one and a length.
  */
-export function perSecondEstimate(
+function perSecondEstimate(
 	modelId: string,
 	length: RequestedLength | number | undefined,
 	usdPerSecond: Record<string, number>,
@@ -210,7 +294,7 @@ export function perSecondEstimate(
 }
 
 /** An item's `estimatedCost` from a per-second estimate when its price is known; else the item keeps its price note. */
-export function perSecondCostJson(estimate: ItemEstimate | undefined): IDataObject {
+function perSecondCostJson(estimate: ItemEstimate | undefined): IDataObject {
 	if (!estimate || estimate.amountUsd === null) return {};
 	return {
 		estimatedCost: {
@@ -220,6 +304,107 @@ export function perSecondCostJson(estimate: ItemEstimate | undefined): IDataObje
 			pricePerSecond: estimate.unitUsd,
 			seconds: estimate.units,
 			note: 'Your price per second (Spend Guard) × the requested length; the site price and the account plan decide the final charge.',
+		},
+	};
+}
+
+/** A per-second family's ratio for this request: the value its row names, else 1. */
+function billingRatio(billing: RelayBilling, values: IDataObject, extra: IDataObject): number {
+	if (!billing.ratio) return 1;
+	const value = at(values, billing.ratio.key) ?? at(extra, billing.ratio.key);
+	if (value === undefined || value === null || value === '') return 1;
+	const wanted = String(value).trim().toLowerCase();
+	const found = Object.entries(billing.ratio.values).find(([v]) => v.toLowerCase() === wanted);
+	return found ? found[1] : 1;
+}
+
+/** What a video request asks for, as the estimate reads it. */
+export interface VideoAsk {
+	modelId: string;
+	model?: ModelSpec;
+	values: IDataObject;
+	extra: IDataObject;
+	route?: string;
+}
+
+/**
+ * One video item's part of a run's estimate: the gateway's price × the default group's ratio, per
+ * call, or × the seconds and the size ratio where the row says the relay bills by the second;
+ * else the user's price per second (perSecondEstimate), saying why.
+ */
+export function videoEstimate(
+	ask: VideoAsk,
+	usdPerSecond: Record<string, number>,
+	prices: PriceList,
+): ItemEstimate {
+	const length = requestedLength(ask.values, ask.extra, ask.model, ask.route);
+	const lookup = prices.find(ask.modelId);
+	if ('unpriced' in lookup) {
+		const yours = perSecondEstimate(ask.modelId, length, usdPerSecond, ask.model !== undefined);
+		return {
+			...yours,
+			...(yours.amountUsd === null ? {} : { source: 'yours' as const }),
+			fallback: lookup.unpriced,
+		};
+	}
+	const { usd, groupRatio } = lookup.price;
+	const unitUsd = roundUsd(usd * groupRatio);
+	const gateway = { source: 'gateway' as const, gatewayPrice: usd, groupRatio, unitUsd };
+	const billing = ask.model?.relayBilling;
+	if (billing?.per !== 'second') {
+		const detail = length.seconds === undefined ? '' : `${length.seconds} s`;
+		return { model: ask.modelId, detail, amountUsd: unitUsd, per: 'call', units: 1, ...gateway };
+	}
+	const seconds = length.seconds ?? billing.defaultSeconds;
+	const sizeRatio = billingRatio(billing, ask.values, ask.extra);
+	const detail = [
+		length.seconds === undefined
+			? `${seconds} s (no length sent: the channel's default)`
+			: `${seconds} s`,
+		sizeRatio !== 1 ? `size ratio ${sizeRatio}` : undefined,
+	]
+		.filter(Boolean)
+		.join(', ');
+	return {
+		model: ask.modelId,
+		detail,
+		amountUsd: roundUsd(unitUsd * seconds * sizeRatio),
+		per: 'second',
+		units: seconds,
+		sizeRatio,
+		...gateway,
+	};
+}
+
+/**
+ * A video item's `estimatedCost` where it is priced (the gateway's price list, or your price per
+ * second); else the item keeps its price note (videoOutput.ts modelNotes).
+ */
+export function videoCostJson(estimate: ItemEstimate | undefined): IDataObject {
+	if (estimate?.source !== 'gateway') {
+		const yours = perSecondCostJson(estimate);
+		if (!yours.estimatedCost) return {};
+		return {
+			estimatedCost: {
+				...(yours.estimatedCost as IDataObject),
+				source: PRICE_SOURCES.yours,
+				...(estimate?.fallback ? { fallback: estimate.fallback } : {}),
+			},
+		};
+	}
+	const perSecond = estimate.per === 'second';
+	return {
+		estimatedCost: {
+			amount: estimate.amountUsd,
+			currency: 'USD',
+			per: estimate.per,
+			source: PRICE_SOURCES.gateway,
+			basePrice: estimate.gatewayPrice,
+			groupRatio: estimate.groupRatio,
+			...(perSecond ? { seconds: estimate.units, sizeRatio: estimate.sizeRatio } : {}),
+			note: perSecond
+				? `The gateway's price per second (GET /api/pricing) × the seconds × the size ratio × ${GROUP_GUESS}. ${CHARGE_NOTE}`
+				: `The gateway's price per call (GET /api/pricing) × ${GROUP_GUESS}. ${CHARGE_NOTE}`,
 		},
 	};
 }

@@ -6,6 +6,7 @@ import type { RunOptions } from '../engine/running/perItem';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
+import type { PriceList } from '../api/pricing';
 import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
 import type { PaidResult } from '../engine/files/downloadWords';
@@ -44,8 +45,8 @@ export interface GenerationAdapter<P, S extends Submitted> {
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<P>;
 	/** The one billed call (reference uploads first) and its answer parsed: a task id, or the sync result. */
 	submit(ctx: IExecuteFunctions, prepared: P, itemIndex: number): Promise<S>;
-	/** The item's part of the run's cost, before anything is sent (engine/spend). */
-	estimate(prepared: P, settings: SpendSettings): ItemEstimate;
+	/** The item's part of the run's cost, before anything is sent (engine/spend), the gateway's prices at hand. */
+	estimate(prepared: P, settings: SpendSettings, prices: PriceList): ItemEstimate;
 	/** The output items of a finished item. */
 	output(
 		ctx: IExecuteFunctions,
@@ -67,7 +68,7 @@ export async function runGeneration<P, S extends Submitted>(
 	const spendGuard = createSpendGuard<P>(
 		ctx,
 		() => readSpendSettings(ctx),
-		(prepared, settings) => adapter.estimate(prepared, settings),
+		(prepared, settings, prices) => adapter.estimate(prepared, settings, prices),
 	);
 	const concurrency = readConcurrency(ctx);
 	const wait = readWaitForCompletion(

@@ -30,6 +30,24 @@ export interface ModelSpec {
 	fields?: Partial<Record<ModelOperation, Record<string, FieldRule>>>;
 	limits?: ModelLimits;
 	price?: ModelPrice;
+	/**
+	 * How the relay bills the model beyond the one figure of the gateway's price list, where it is not
+	 * per call (docs/gateway-contract.md §10.11): task channels that bill by the second.
+	 */
+	relayBilling?: RelayBilling;
+}
+
+/**
+ * A task channel of the relay that bills by the second (docs/gateway-contract.md §10.11: Sora-style
+ * `/v1/videos`, Veo, Wan): the price list's `model_price` × the seconds made × a size or resolution
+ * ratio. Every other family (Seedance, Kling, Vidu, Hailuo, Grok) is billed per call.
+ */
+export interface RelayBilling {
+	per: 'second';
+	/** What the channel makes, and bills, when the request names no length. */
+	defaultSeconds: number;
+	/** The ratio named by one body key's value (a dotted key is nested); a value not listed is 1. */
+	ratio?: { key: string; values: Readonly<Record<string, number>> };
 }
 
 export type ModelOperation = 'generate' | 'edit' | 'video';

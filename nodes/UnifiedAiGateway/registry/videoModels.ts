@@ -1,4 +1,4 @@
-import type { FieldRule, ModelLimits, ModelSpec } from './types';
+import type { FieldRule, ModelLimits, ModelSpec, RelayBilling } from './types';
 
 /*
  * Video models of docs/gateway-contract.md §2.1, with the per-model rules of §4.8, §4.9 and §8. The Video resource's
@@ -165,6 +165,31 @@ const SORA_FIELDS: Record<string, FieldRule> = {
 		description: 'Landscape or portrait (720p only)',
 	},
 };
+
+/*
+ * How the relay bills the families it bills by the second (docs/gateway-contract.md §10.11): the
+ * gateway's price × the seconds made × a size or resolution ratio; a request that names no length is
+ * billed at the channel's default.
+ */
+/** Sora-style `/v1/videos` channels: 4 s when no length is sent; the large sizes cost 1.666667×. */
+const SORA_BILLING: RelayBilling = {
+	per: 'second',
+	defaultSeconds: 4,
+	ratio: { key: 'size', values: { '1792x1024': 1.666667, '1024x1792': 1.666667 } },
+};
+/** Veo (the relay's Gemini task channel): 8 s when no length is sent; 4k × 1.5 (3.1). */
+const VEO_BILLING: RelayBilling = {
+	per: 'second',
+	defaultSeconds: 8,
+	ratio: { key: 'metadata.resolution', values: { '4k': 1.5 } },
+};
+/** Veo 3.1 Fast under Google's id: 4k × 2.333333 (its 4k price over its standard one). */
+const VEO_FAST_BILLING: RelayBilling = {
+	...VEO_BILLING,
+	ratio: { key: 'metadata.resolution', values: { '4k': 2.333333 } },
+};
+/** Wan (the relay's Ali channel): 5 s when no length is sent; its resolution ratios for 2.7 are not published. */
+const WAN_BILLING: RelayBilling = { per: 'second', defaultSeconds: 5 };
 
 /** A duration "by channel" (Veo default 8, Seedance by channel): 0 sends nothing. */
 function duration(description: string): FieldRule {
@@ -389,6 +414,11 @@ function family(fields: VideoRow['fields'], limits: ModelLimits, ...ids: string[
 	return ids.map((id) => video({ id, fields, limits }));
 }
 
+/** The same rows, billed by the relay by the second. */
+function bySecond(relayBilling: RelayBilling, rows: ModelSpec[]): ModelSpec[] {
+	return rows.map((row) => ({ ...row, relayBilling }));
+}
+
 export const VIDEO_MODELS: readonly ModelSpec[] = [
 	...family(GROK_FIELDS, GROK_LIMITS, 'grok-imagine-video-1.5'),
 	video({
@@ -397,13 +427,14 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 		limits: GROK_LIMITS,
 		recommendedId: 'grok-imagine-video-1.5',
 	}),
-	...family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-flash', 'veo-3.1-pro'),
+	...bySecond(VEO_BILLING, family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-flash', 'veo-3.1-pro')),
 	// "images allowed" (docs/gateway-contract.md §4.8): one goes in `image`, several in `images`.
 	video({
 		id: 'sora-2',
 		fields: SORA_FIELDS,
 		limits: { referenceField: 'image' },
 		description: SORA_RETIRED,
+		relayBilling: SORA_BILLING,
 	}),
 	...family(
 		SEEDANCE_1_FIELDS,
@@ -423,9 +454,11 @@ export const VIDEO_MODELS: readonly ModelSpec[] = [
 		'doubao-seedance-2-0-260128',
 		'doubao-seedance-2-0-fast-260128',
 	),
-	...family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-fast-generate-preview', 'veo3.1-fast'),
-	...family(OMNI_FIELDS, URLS_IN_IMAGES, 'gemini-omni-flash-preview'),
-	...family(WAN_FIELDS, URLS_IN_IMAGES, 'wan2.7-t2v', 'wan2.7-i2v'),
+	...bySecond(VEO_FAST_BILLING, family(VEO_FIELDS, VEO_LIMITS, 'veo-3.1-fast-generate-preview')),
+	...bySecond(VEO_BILLING, family(VEO_FIELDS, VEO_LIMITS, 'veo3.1-fast')),
+	// Read by the relay's Gemini task channel, as Veo (its `metadata` keys).
+	...bySecond(VEO_BILLING, family(OMNI_FIELDS, URLS_IN_IMAGES, 'gemini-omni-flash-preview')),
+	...bySecond(WAN_BILLING, family(WAN_FIELDS, URLS_IN_IMAGES, 'wan2.7-t2v', 'wan2.7-i2v')),
 	...family(KLING_FIELDS, URLS_IN_IMAGES, 'kling-v3'),
 	...family(HAILUO_FIELDS, URLS_IN_IMAGES, 'MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-02'),
 	...family(VIDU_FIELDS, URLS_IN_IMAGES, 'viduq3-pro', 'viduq3-turbo'),

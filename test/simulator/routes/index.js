@@ -4,6 +4,7 @@ const models = require('./models');
 module.exports = {
   main: [
     ...require('./balance'),
+    ...require('./money'),
     ...models.main,
     ...require('./chat'),
     ...require('./images'),

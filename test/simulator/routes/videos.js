@@ -10,6 +10,7 @@ const { unixSeconds } = require('../ids');
 const { detectImageType } = require('../image-type');
 const { multipartParts, tooLarge, MAX_UPLOAD } = require('./uploads');
 const { videoSource } = require('./files');
+const { taskChargeUsd } = require('../prices');
 
 const SIZES = ['1280x720', '720x1280'];
 const GROK_SECONDS = ['6', '10', '12', '16', '20'];
@@ -60,7 +61,7 @@ function validateJson(sim, body) {
 function paramsOf(model, body) {
   const asked = body.duration != null && Number(body.duration) > 0 ? String(body.duration) : undefined;
   const seconds = body.seconds ?? asked ?? defaultSeconds(model);
-  return { prompt: body.prompt, seconds, size: body.size || '1280x720', aspect_ratio: body.aspect_ratio ?? body.metadata?.aspectRatio };
+  return { prompt: body.prompt, seconds, size: body.size || '1280x720', aspect_ratio: body.aspect_ratio ?? body.metadata?.aspectRatio, resolution: body.resolution ?? body.metadata?.resolution };
 }
 
 function createShape(task) {
@@ -75,8 +76,8 @@ function unified(ctx) {
   const body = jsonBody(ctx);
   const model = validateJson(ctx.sim, body);
   const task = createTask(ctx.sim, { model, family: 'video', route: 'video.generations', origin: 'main', params: paramsOf(model, body) });
-  // scenario videoSubmit 'openai': the upstream relay answers this route with the OpenAI video object.
-  if (task.scenario.videoSubmit === 'openai') return sendJson(ctx, 200, createShape(task));
+  // scenario videoSubmit 'openai', and every plain new-api: the upstream relay answers this route with the OpenAI video object.
+  if (task.scenario.videoSubmit === 'openai' || ctx.sim.profile === 'plainNewApi') return sendJson(ctx, 200, createShape(task));
   sendJson(ctx, 200, { status: 'queued', task_id: task.id, progress: '0%', code: 'success' });
 }
 
@@ -158,6 +159,13 @@ module.exports = [
   { method: 'GET', path: /^\/v1\/videos\/(?<id>[^/]+)\/content$/, style: 'task', handler: content },
   { method: 'GET', path: /^\/v1\/video\/generations\/(?<id>[^/]+)$/, style: 'task', handler: (ctx) => {
     const task = videoTask(ctx);
-    sendJson(ctx, 200, upperCaseView(task, readTaskState(task)));
+    const view = upperCaseView(task, readTaskState(task));
+    // A plain new-api's task record carries the task's charge in raw quota: the pre-charge while it
+    // runs, settled once finished, 0 after the refund of a failed one.
+    if (ctx.sim.profile === 'plainNewApi') {
+      const refunded = ['FAILURE'].includes(view.data.status);
+      view.data.quota = refunded ? 0 : Math.round(taskChargeUsd(ctx.sim, task) * ctx.sim.site.quota_per_unit);
+    }
+    sendJson(ctx, 200, view);
   } },
 ];

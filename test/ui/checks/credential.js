@@ -2,7 +2,7 @@
 /*
  * The credential made from the node panel (the editor's own flow for a new user): its form, the
  * connection test with a wrong key then the right one (the simulator records the GET
- * /v1/balance of each), then the model list loaded through it.
+ * /v1/models of each), then the model list loaded through it.
  */
 
 const editor = require('../editor');
@@ -13,7 +13,7 @@ const WRONG_KEY = 'sk-sim-wrong-key';
 
 const OPEN = `a new credential from the node opens the ${CREDENTIAL_DISPLAY_NAME} form`;
 const WRONG = 'credential test with a wrong key: n8n shows the gateway refusing it';
-const OK = 'credential test with the right key: "Connection tested successfully" (GET /v1/balance)';
+const OK = 'credential test with the right key: "Connection tested successfully" (GET /v1/models)';
 const LIST = 'model list ("From list") loads the gateway\'s image models';
 
 async function openForm(page, env) {
@@ -28,7 +28,7 @@ async function openForm(page, env) {
 
 async function wrongKey(page, env) {
 	const modal = editor.credentialModal(page);
-	const before = env.sim.find('GET', '/v1/balance').length;
+	const before = env.sim.find('GET', '/v1/models').length;
 	await modal.getByTestId('parameter-input-apiKey').locator('input').fill(WRONG_KEY);
 	await modal.getByTestId('credential-save-button').click();
 	const failed = modal.getByText(/Couldn.t connect with these settings/);
@@ -39,21 +39,21 @@ async function wrongKey(page, env) {
 	if (await details.isVisible()) await details.click();
 	const text = await modal.innerText();
 	check(/refused this API key|API key is invalid/i.test(text), `the failed test does not show the credential's message about the key; the form says:\n${text}`);
-	const calls = env.sim.find('GET', '/v1/balance').slice(before);
-	check(calls.length >= 1 && calls.every((r) => r.hasAuth && !r.authValid), `the simulator saw ${calls.length} GET /v1/balance with a wrong key (expected at least 1, with the wrong Bearer key)`);
+	const calls = env.sim.find('GET', '/v1/models').slice(before);
+	check(calls.length >= 1 && calls.every((r) => r.hasAuth && !r.authValid), `the simulator saw ${calls.length} GET /v1/models with a wrong key (expected at least 1, with the wrong Bearer key)`);
 }
 
 async function rightKey(page, env) {
 	const modal = editor.credentialModal(page);
 	const name = (await modal.getByTestId('credential-name').innerText()).trim();
-	const before = env.sim.find('GET', '/v1/balance').length;
+	const before = env.sim.find('GET', '/v1/models').length;
 	await modal.getByTestId('parameter-input-apiKey').locator('input').fill(env.goodKey);
 	await modal.getByTestId('credential-save-button').click();
 	// 1.123 shows the result in the form; 2.x closes the form when the test passes (it stays open on a failure).
 	const shown = await editor.credentialTestOutcome(page, 20000);
 	if (shown === 'failed' || shown === 'none') throw new Error(`saving with the right key shows ${shown === 'failed' ? '"Couldn\'t connect"' : 'no test result'}; the form says:\n${await modal.innerText()}`);
-	const calls = env.sim.find('GET', '/v1/balance').slice(before);
-	check(calls.some((r) => r.authValid), `the simulator recorded no GET /v1/balance with the right key (${calls.length} calls since saving)`);
+	const calls = env.sim.find('GET', '/v1/models').slice(before);
+	check(calls.some((r) => r.authValid), `the simulator recorded no GET /v1/models with the right key (${calls.length} calls since saving)`);
 	if (shown === 'closed') await editor.openNodeCredential(page); // it tests again on opening
 	const success = modal.getByTestId('credentials-config-container-test-success');
 	await waitUntil(async () => (await success.isVisible()) && /Connection tested successfully/.test(await success.innerText()), 'no visible "Connection tested successfully"', 20000).catch(async (e) => {

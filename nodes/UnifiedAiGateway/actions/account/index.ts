@@ -9,7 +9,8 @@ export const { operations, description } = resourceModule('account', [
 			name: 'Get Token Balance',
 			value: 'getTokenBalance',
 			action: 'Get token balance',
-			description: 'Remaining and used quota of this API key (GET /v1/balance). Free.',
+			description:
+				"Remaining and used quota of this API key (GET /v1/balance, or on plain new-api and one-api the key's own quota routes). Free.",
 		},
 		getTokenBalance,
 	],

@@ -7,7 +7,8 @@ import type { QueryRoute } from '../../api/tasks/routes';
 import { extractResultUrls, type ResultUrlOptions } from '../../api/tasks/results';
 import { taskIdOf } from '../../api/tasks/snapshot';
 import type { RunOptions } from '../../engine/running/perItem';
-import { estimateCost, listPriceEstimate } from '../../pipeline/cost';
+import { imageCostJson, imageEstimate } from '../../pipeline/cost';
+import { chargeJson } from '../../api/charges';
 import {
 	runGeneration,
 	type GenerationAdapter,
@@ -233,7 +234,7 @@ async function output(
 	job: ImageJob,
 	submitted: ImageSubmitted,
 	itemIndex: number,
-	{ snapshot, files }: OutputContext,
+	{ snapshot, estimate, files }: OutputContext,
 ): Promise<INodeExecutionData[]> {
 	const urls = snapshot
 		? snapshot.urls
@@ -250,7 +251,8 @@ async function output(
 		);
 	}
 	const revised = revisedPrompts(snapshot?.raw ?? submitted.raw);
-	const estimatedCost = estimateCost(job.model.spec, submitted.request, urls.length);
+	const estimatedCost = imageCostJson(job.model.spec, submitted.request, urls.length, estimate);
+	const charge = await chargeJson(ctx, snapshot, urls.length, itemIndex);
 	const taskId = snapshot?.taskId ?? submitted.taskId;
 	const json = (url: string, index: number): IDataObject => ({
 		url,
@@ -263,6 +265,7 @@ async function output(
 		imageCount: urls.length,
 		request: deepCopy(submitted.request),
 		estimatedCost: deepCopy(estimatedCost),
+		charge: deepCopy(charge),
 		...(submitted.uploads.length > 0 ? { uploadedReferences: deepCopy(submitted.uploads) } : {}),
 		// The task's own query route did not know it: which one answered (api/tasks/routes.ts fallbacks).
 		...(snapshot?.answeredBy ? { answeredBy: snapshot.answeredBy } : {}),
@@ -287,13 +290,17 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 		waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES },
 		prepare: async (ctx, i) => await prepare(ctx, i, operation),
 		submit,
-		estimate: (job) => listPriceEstimate(job.model, job.body),
+		estimate: (job, _settings, prices) => imageEstimate(job.model, job.body, prices),
 		output,
-		describePending: (job, submitted) => ({
+		describePending: (job, submitted, estimate) => ({
 			model: job.model.id,
 			request: deepCopy(submitted.request),
-			estimatedCost: deepCopy(
-				estimateCost(job.model.spec, submitted.request, Number(submitted.request.n ?? 1), 1),
+			estimatedCost: imageCostJson(
+				job.model.spec,
+				submitted.request,
+				Number(submitted.request.n ?? 1),
+				estimate,
+				1,
 			),
 		}),
 	};

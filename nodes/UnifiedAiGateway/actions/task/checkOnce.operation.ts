@@ -24,6 +24,7 @@ import { readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { reportedChargeJson } from '../../api/charges';
 import { requireTaskId } from './get.operation';
 import { BY_ROUTE, languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
 
@@ -222,6 +223,7 @@ export async function execute(
 		const json: IDataObject = {
 			...carried(entry.input),
 			...taskJson(snapshot),
+			...(await reportedChargeJson(this, snapshot, i)),
 			queryRoute: route,
 			pending: snapshot.state === 'pending',
 			firstCheckedAt: checkedAt,

@@ -7,6 +7,7 @@ import type { QueryRoute } from '../../api/tasks/routes';
 import { kindOf } from '../../params/inputs';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { rawJson, taskJson } from '../../pipeline/taskOutput';
+import { reportedChargeJson } from '../../api/charges';
 import { languageField, languageOf, queryRouteField, taskIdField } from './taskFields';
 
 export const description: INodeProperties[] = [
@@ -23,7 +24,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			language: languageOf(this, i, routeName),
 			itemIndex: i,
 		});
-		return { ...taskJson(snapshot), queryRoute: routeName, raw: rawJson(snapshot) };
+		return {
+			...taskJson(snapshot),
+			...(await reportedChargeJson(this, snapshot, i)),
+			queryRoute: routeName,
+			raw: rawJson(snapshot),
+		};
 	});
 }
 

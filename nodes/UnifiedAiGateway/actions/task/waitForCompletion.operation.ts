@@ -16,6 +16,7 @@ import {
 import type { RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { itemDownload, itemsPerUrl, rawJson, taskJson } from '../../pipeline/taskOutput';
+import { reportedChargeJson } from '../../api/charges';
 import { requireTaskId } from './get.operation';
 import {
 	BY_ROUTE,
@@ -74,7 +75,12 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		},
 		succeed: async (_prepared, submitted, i, snapshot) => {
 			const download = this.getNodeParameter('download', i, false) as boolean;
-			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };
+			const json = {
+				...taskJson(snapshot!),
+				...(await reportedChargeJson(this, snapshot!, i)),
+				queryRoute: submitted.route,
+				raw: rawJson(snapshot!),
+			};
 			if (!download) return [{ json }];
 			return await itemsPerUrl(
 				this,

@@ -14,7 +14,8 @@ import { readNumber } from '../../params/inputs';
 import { ALLOW_UNUSUAL_LABEL, type ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
-import { perSecondCostJson, perSecondEstimate, requestedLength } from '../../pipeline/cost';
+import { videoCostJson, videoEstimate } from '../../pipeline/cost';
+import { chargeJson } from '../../api/charges';
 import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/prepare';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
@@ -135,7 +136,7 @@ async function output(
 	ctx: IExecuteFunctions,
 	p: PreparedVideo,
 	submitted: Submitted,
-	_itemIndex: number,
+	itemIndex: number,
 	{ snapshot, estimate, files }: OutputContext,
 ): Promise<INodeExecutionData[]> {
 	const task = snapshot!;
@@ -144,7 +145,8 @@ async function output(
 		...videoFacts(p, task),
 		queryRoute: submitted.route,
 		...modelNotes(p.modelId, p.model),
-		...perSecondCostJson(estimate),
+		...videoCostJson(estimate),
+		charge: await chargeJson(ctx, task, 1, itemIndex),
 	};
 	const viaContent = VIDEO_ROUTES[p.route].contentDownload;
 	const download = files('video', {
@@ -163,18 +165,12 @@ export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
-	estimate: (p, settings) =>
-		perSecondEstimate(
-			p.modelId,
-			requestedLength(p.values, p.extra, p.model, p.route),
-			settings.videoUsdPerSecond,
-			p.model !== undefined,
-		),
+	estimate: (p, settings, prices) => videoEstimate(p, settings.videoUsdPerSecond, prices),
 	output,
 	// Pending items (not waited for, or still running) also say which model and price apply.
 	describePending: (p, _submitted, estimate) => ({
 		model: p.modelId,
 		...modelNotes(p.modelId, p.model),
-		...perSecondCostJson(estimate),
+		...videoCostJson(estimate),
 	}),
 };

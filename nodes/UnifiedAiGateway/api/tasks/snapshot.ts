@@ -23,6 +23,8 @@ export interface TaskSnapshot {
 	expiresAt?: string;
 	/** The route that answered when the task's own route is missing on this gateway (`GET /v1/video/generations/{id}`). */
 	answeredBy?: string;
+	/** The finished task's charge in the relay's raw quota, where the answer carries it (settledQuotaOf). */
+	settledQuota?: number;
 	raw: IDataObject;
 }
 
@@ -154,8 +156,25 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		actualTimeS: firstNumber(root.actual_time, data?.actual_time),
 		...expiryOf(root, data),
 		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
+		...settledQuotaOf(data ?? root, phase),
 		raw: root,
 	};
+}
+
+/**
+ * A finished task's charge as the relay settled it, in raw quota (docs/gateway-contract.md §10.11):
+ * the task record of `GET /v1/video/generations/{id}` carries `quota`, final once the task is
+ * finished (0 after a failed task's refund). Not read while the task runs.
+ */
+function settledQuotaOf(
+	task: IDataObject,
+	phase: TaskPhase | 'unknown',
+): { settledQuota?: number } {
+	if (phase !== 'succeeded' && phase !== 'failed') return {};
+	const quota = task.quota;
+	return typeof quota === 'number' && Number.isFinite(quota) && quota >= 0
+		? { settledQuota: quota }
+		: {};
 }
 
 /** `expires_at` wherever the answer gives it (top level, `data`, the first result image). */

@@ -13,6 +13,7 @@ import { describeResults, otherResults } from './partialResults';
 import { receiptsSettled } from './receipts';
 import { hintInNodeWait, hintJobRun } from './runHints';
 import { estimatedTimeOf } from '../../api/tasks/snapshot';
+import { reportedChargeJson } from '../../api/charges';
 import { isToolRun, toolPendingJson, toolWait, type ToolTask } from './toolMode';
 import { TaskFeed } from '../waiting/taskFeed';
 import { waitForTasks, type PendingTask, type WaitOutcome } from '../waiting/waiter';
@@ -220,7 +221,12 @@ async function awaitResults<P, S extends Submitted>(
 			if (memory && finished(state)) memory.built(i, state.output!);
 		}
 		if (state.output) output.push(...state.output);
-		else output.push(errorItem(ctx, errorJson(state), state.error, i));
+		else {
+			// A failed task whose answer carries its charge shows it (0 after the gateway's refund).
+			const snapshot = state.outcome?.snapshot;
+			const charge = snapshot ? await reportedChargeJson(ctx, snapshot, i) : {};
+			output.push(errorItem(ctx, { ...errorJson(state), ...charge }, state.error, i));
+		}
 	}
 	return output;
 }

@@ -1,9 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { readComparableBalance, type Balance } from '../../api/account';
+import { rateLimitedSource, readComparableBalance, type Balance } from '../../api/account';
+import { readPriceList, type PriceList } from '../../api/pricing';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
+import { chargeHint, tallyCharges } from './charged';
 import {
 	plannedText,
 	runSummary,
@@ -26,7 +28,11 @@ export interface SpendGuard<P> {
 	estimateOf(prepared: P): ItemEstimate | undefined;
 }
 
-export type Estimator<P> = (prepared: P, settings: SpendSettings) => ItemEstimate;
+export type Estimator<P> = (
+	prepared: P,
+	settings: SpendSettings,
+	prices: PriceList,
+) => ItemEstimate;
 
 const NOT_SENT = 'Nothing was sent.';
 
@@ -90,19 +96,26 @@ async function checkBalance(
 			),
 		};
 	}
+	// A quota the node turned into USD needs no Balance Units per USD.
+	const unitsPerUsd = balance.inUsd ? 1 : settings.balanceUnitsPerUsd;
 	const reading: BalanceReading = {
 		kind,
 		before: balance.unlimited ? 'unlimited' : balance.remaining!,
+		source: balance.source,
+		...(balance.inUsd ? { inUsd: true } : {}),
+		...(balance.note ? { note: balance.note } : {}),
+		rateLimited: rateLimitedSource(balance),
 	};
 	if (balance.unlimited) return { reading };
-	const need = run.totalUsd * settings.balanceUnitsPerUsd;
+	const need = run.totalUsd * unitsPerUsd;
 	if (need <= balance.remaining!) return { reading };
 	const name = kind === 'token' ? 'Token' : 'User';
+	const have = balance.inUsd ? `${balance.remaining} USD` : `${balance.remaining}`;
 	return {
 		reading,
 		refusal: stop(
 			ctx,
-			`${name} balance ${balance.remaining}, this run needs ${needText(run.totalUsd, settings.balanceUnitsPerUsd)} — top up or lower the batch`,
+			`${name} balance ${have}, this run needs ${needText(run.totalUsd, unitsPerUsd)} — top up or lower the batch`,
 			`${NOT_SENT} ${itemsText(run)}`,
 		),
 	};
@@ -132,8 +145,10 @@ export function createSpendGuard<P>(
 			} catch (error) {
 				return error as Error;
 			}
+			// The gateway's own prices, read once per run (and kept a minute): a free read, never billed.
+			const prices = await readPriceList(ctx);
 			for (const { itemIndex, prepared } of items) {
-				const found = estimate(prepared, settings);
+				const found = estimate(prepared, settings, prices);
 				estimates.set(itemIndex, found);
 				byPrepared.set(prepared, found);
 			}
@@ -158,17 +173,23 @@ export function createSpendGuard<P>(
 				reading.before !== 'unlimited' &&
 				submitted.items > 0
 			) {
-				try {
-					const after = await readComparableBalance(ctx, reading.kind, 0);
-					reading.after = after.unlimited ? 'unlimited' : after.remaining!;
-				} catch (error) {
-					reading.afterError = (error as Error).message;
-				}
+				// The quota route allows 20 reads per 20 minutes per IP: one per run, not two.
+				if (reading.rateLimited) reading.afterSkipped = true;
+				else
+					try {
+						const after = await readComparableBalance(ctx, reading.kind, 0, 'fresh');
+						reading.after = after.unlimited ? 'unlimited' : after.remaining!;
+					} catch (error) {
+						reading.afterError = (error as Error).message;
+					}
 			}
-			const summary = runSummary({ planned, submitted, settings, reading, refused });
+			const charged = tallyCharges(output, submittedItems, estimates);
+			const summary = runSummary({ planned, submitted, settings, reading, refused, charged });
 			writeCustomData(ctx, String(summary.text));
 			if (output.length > 0) output[0].json.spendSummary = summary;
-			addHint(ctx, spendHint(submitted, refused), 'info');
+			addHint(ctx, spendHint(submitted, refused, charged), 'info');
+			const differs = chargeHint(charged);
+			if (differs) addHint(ctx, differs, 'warning');
 		},
 
 		estimateOf: (prepared) => byPrepared.get(prepared),

@@ -1,5 +1,12 @@
 import { roundUsd } from '../../registry/prices';
-import type { ItemEstimate } from './types';
+import type { ItemEstimate, PriceSource } from './types';
+
+/** Where an estimate's price comes from, in words. */
+export const PRICE_SOURCES: Record<PriceSource, string> = {
+	gateway: "the gateway's price list",
+	document: "the document's list price",
+	yours: 'your price per second (Spend Guard)',
+};
 
 /** A run's estimate: the priced total and the lines that make it up, count per model and size. */
 export interface RunEstimate {
@@ -12,6 +19,10 @@ export interface RunEstimate {
 	unpricedLines: string[];
 	/** Models of the unpriced items, for hints. */
 	unpricedModels: string[];
+	/** Where the priced items' prices come from (PRICE_SOURCES), most items first. */
+	sources: string[];
+	/** Why the gateway's price list did not price some: "gpt-image-2, nano-banana: <reason>". */
+	fallbacks: string[];
 }
 
 /** Lines shown in an error or a summary before "… and N more". */
@@ -72,5 +83,25 @@ export function tally(estimates: ItemEstimate[]): RunEstimate {
 			),
 		),
 		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
+		sources: sourcesOf(estimates),
+		fallbacks: fallbacksOf(estimates),
 	};
+}
+
+function sourcesOf(estimates: ItemEstimate[]): string[] {
+	const counts = new Map<PriceSource, number>();
+	for (const e of estimates) if (e.source) counts.set(e.source, (counts.get(e.source) ?? 0) + 1);
+	return [...counts.entries()].sort((a, b) => b[1] - a[1]).map(([s]) => PRICE_SOURCES[s]);
+}
+
+/** One line per reason, naming its models: the same reason for every model is said once. */
+function fallbacksOf(estimates: ItemEstimate[]): string[] {
+	const models = new Map<string, Set<string>>();
+	for (const e of estimates) {
+		if (!e.fallback) continue;
+		const found = models.get(e.fallback) ?? new Set<string>();
+		found.add(e.model);
+		models.set(e.fallback, found);
+	}
+	return firstLines([...models.entries()].map(([why, ids]) => `${[...ids].join(', ')}: ${why}`));
 }

@@ -14,7 +14,20 @@ export interface ItemEstimate {
 	units?: number;
 	/** Why there is no price: "video cost is not estimated"… */
 	unpriced?: string;
+	/** Where the price comes from (pipeline/cost.ts PRICE_SOURCES); none when unpriced. */
+	source?: PriceSource;
+	/** Why the gateway's own price list did not price it (the estimate fell back, or is unpriced). */
+	fallback?: string;
+	/** The gateway's price before any ratio (its `model_price`), when it priced the item. */
+	gatewayPrice?: number;
+	/** The `default` group's ratio applied: a guess, the key's own group is not readable. */
+	groupRatio?: number;
+	/** A per-second family's size or resolution ratio. */
+	sizeRatio?: number;
 }
+
+/** The gateway's price list, the document's list price (docs/gateway-contract.md §2.8), your price per second. */
+export type PriceSource = 'gateway' | 'document' | 'yours';
 
 /** The Spend Guard options of one node run (params/spendGuardOptions.ts). */
 export interface SpendSettings {

@@ -1,0 +1,123 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { GatewayContext } from '../transport/context';
+import { asObject, keptBriefly, numberOf, oncePerRun, quietGet } from './runReads';
+
+/*
+ * The gateway's own price list, `GET /api/pricing` of the relay (docs/gateway-contract.md §10.11):
+ * public by default, no key needed (one sent is ignored). Read at most once per node run and kept a
+ * minute across runs. Nothing in it ever fails a generation: an answer that is missing, refused,
+ * a web page, another shape or absurd leaves the estimate on the document's list price, and the
+ * reason is said.
+ */
+
+/** A model's price as the gateway lists it, with the group ratio that applies. */
+export interface GatewayPrice {
+	/** `model_price`: USD per call, or per second on a channel that bills by the second. */
+	usd: number;
+	/**
+	 * The `default` group's ratio: the key's own group (and so its ratio) is not readable with the
+	 * key, so this is a guess, and said to be one.
+	 */
+	groupRatio: number;
+	/** Why the ratio is 1 although the list gave none. */
+	groupRatioNote?: string;
+}
+
+/** What the list says of one model: its price, or why it has none the node can use. */
+export type PriceLookup = { price: GatewayPrice } | { unpriced: string };
+
+export interface PriceList {
+	find(model: string): PriceLookup;
+}
+
+/** The relay's placeholder ratio of a model the admin gave no price (the relay refuses it). */
+const UNSET_RATIO = 37.5;
+const KEEP_MS = 60_000;
+
+function unusable(reason: string): PriceList {
+	return { find: () => ({ unpriced: reason }) };
+}
+
+/** What one entry of the list says about its model. */
+function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string): PriceLookup {
+	const quotaType = numberOf(entry.quota_type);
+	if (quotaType === 1) {
+		const usd = numberOf(entry.model_price);
+		if (usd === undefined || usd < 0)
+			return {
+				unpriced: `the gateway's price list gives it no usable per-call price (model_price ${JSON.stringify(entry.model_price ?? null).slice(0, 40)})`,
+			};
+		return { price: { usd, groupRatio, ...(ratioNote ? { groupRatioNote: ratioNote } : {}) } };
+	}
+	if (quotaType === 0) {
+		const ratio = numberOf(entry.model_ratio);
+		if (ratio === UNSET_RATIO)
+			return {
+				unpriced: `the gateway has set no price for it (model_ratio ${UNSET_RATIO}, the relay's placeholder)`,
+			};
+		return {
+			unpriced: `the gateway prices it by tokens (model_ratio ${JSON.stringify(entry.model_ratio ?? null).slice(0, 20)}), which cannot be known before the call`,
+		};
+	}
+	return {
+		unpriced: `the gateway's price list gives an unknown quota_type (${JSON.stringify(entry.quota_type ?? null).slice(0, 20)})`,
+	};
+}
+
+/** The answer of `GET /api/pricing` as a price list, whatever it holds. */
+function priceListOf(body: unknown): PriceList {
+	const root = asObject(body);
+	if (!root) return unusable("the gateway's price list answer is not a JSON object");
+	if (root.success === false)
+		return unusable(
+			`the gateway refused its price list (${String(root.message ?? 'no reason given').slice(0, 120)})`,
+		);
+	if (!Array.isArray(root.data))
+		return unusable("the gateway's price list has another shape (no data list)");
+	if (root.data.length === 0) return unusable("the gateway's price list is empty");
+	const groups = asObject(root.group_ratio);
+	let groupRatio = 1;
+	let ratioNote: string | undefined;
+	if (groups && 'default' in groups) {
+		const ratio = numberOf(groups.default);
+		if (ratio === undefined || ratio < 0)
+			return unusable(
+				`the gateway's price list gives no usable ratio for the default group (${JSON.stringify(groups.default ?? null).slice(0, 30)})`,
+			);
+		groupRatio = ratio;
+	} else {
+		ratioNote = 'the price list names no default group ratio: 1 assumed';
+	}
+	const entries = new Map<string, IDataObject>();
+	for (const item of root.data) {
+		const entry = asObject(item);
+		const name = entry?.model_name;
+		if (entry && typeof name === 'string' && !entries.has(name)) entries.set(name, entry);
+	}
+	return {
+		find: (model) => {
+			const entry = entries.get(model);
+			if (!entry) return { unpriced: "the model is not in the gateway's price list" };
+			return entryPrice(entry, groupRatio, ratioNote);
+		},
+	};
+}
+
+/** The gateway's price list, read once per node run (and kept a minute across runs). */
+export async function readPriceList(ctx: GatewayContext): Promise<PriceList> {
+	return await oncePerRun(ctx, 'priceList', async () => {
+		const read = async (): Promise<{ list: PriceList; transient: boolean }> => {
+			const answer = await quietGet(ctx, '/api/pricing', "reading the gateway's price list");
+			if ('problem' in answer) {
+				const why =
+					answer.status === 401 || answer.status === 403
+						? `the gateway does not make its price list public (${answer.problem})`
+						: `the gateway's price list could not be read (${answer.problem})`;
+				return { list: unusable(why), transient: answer.transient };
+			}
+			return { list: priceListOf(answer.body), transient: false };
+		};
+		return (await keptBriefly(ctx, 'priceList', KEEP_MS, read, (r) => !r.transient)).list;
+	});
+}
