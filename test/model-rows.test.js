@@ -7,10 +7,11 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const { useSimulator, API_KEY } = require('./support');
-const { registryModels, defaultModels } = require('./simulator/catalog');
+const { defaultModels } = require('./simulator/catalog');
+// The registry the node ships (and the simulator's catalogue reads).
+const { MODELS: ROWS } = require('../dist/nodes/UnifiedAiGateway/registry/models.js');
 
 const ROOT = path.join(__dirname, '..');
-const ROWS = registryModels();
 const REGISTRY_IDS = new Set(ROWS.map((row) => row.id));
 const idsOf = (group) => [...new Set(ROWS.filter((row) => row.group === group).map((row) => row.id))];
 const FILE_OF = { text: 'registry/textModels.ts', image: 'registry/imageModels.ts', video: 'registry/videoModels.ts' };
