@@ -11,12 +11,19 @@
  * Code that runs only while a module loads (the registry's rows, tsc's export lines) is
  * `ignoreStatic`: each such mutant would cost a run of every file.
  */
+import layers from './layers.js';
+
+// One layer per run (run.js sets MUTATION_LAYER), each with its own reports; all of them without.
+const layer = process.env.MUTATION_LAYER;
+const name = layer ? layer.replace('/', '-') : 'all';
+const mutate = layer ? [layers.distGlob(layer)] : Object.keys(layers.LAYERS).map(layers.distGlob);
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
 	testRunner: 'jest',
 	plugins: ['@stryker-mutator/jest-runner'],
 	jest: { projectType: 'custom', configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
-	mutate: ['transport', 'params', 'registry', 'engine/waiting', 'engine/spend'].map((layer) => `dist/nodes/UnifiedAiGateway/${layer}/**/*.js`),
+	mutate,
 	coverageAnalysis: 'perTest',
 	ignoreStatic: true,
 	concurrency: 2,
@@ -25,11 +32,11 @@ const config = {
 	timeoutMS: 30000,
 	dryRunTimeoutMinutes: 60,
 	incremental: true,
-	incrementalFile: 'reports/mutation/stryker-incremental.json',
+	incrementalFile: `reports/mutation/${name}/stryker-incremental.json`,
 	ignorePatterns: ['test/lines/n8n-2', 'test/scan/node_modules', 'demo-output', '.e2e', '.n8n-e2e', 'reports', '.mutation-coverage.jsonl', '*.tgz'],
 	reporters: ['clear-text', 'progress-append-only', 'html', 'json'],
-	htmlReporter: { fileName: 'reports/mutation/index.html' },
-	jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+	htmlReporter: { fileName: `reports/mutation/${name}/index.html` },
+	jsonReporter: { fileName: `reports/mutation/${name}/mutation.json` },
 	clearTextReporter: { allowColor: false, logTests: false, maxTestsToLog: 0, reportScoreTable: true },
 	thresholds: { high: 90, low: 80, break: null },
 	tempDirName: '.stryker-tmp',
