@@ -14,7 +14,7 @@ let current;
 
 beforeAll(async () => {
 	current = await currentDefaults();
-}, 60000);
+}, 180000);
 
 test("the node's defaults are the locked ones", () => {
 	expect(differences(readLock(), current)).toEqual([]);
@@ -54,7 +54,7 @@ describe('the lock can fail', () => {
 		const field = '(in code) waiting.pollIntervalSeconds left out, image route (seconds)';
 		const before = current.unifiedAiGateway.defaults['image/generate'][field];
 		expect(differences(current, changed)).toEqual([`unifiedAiGateway image/generate: ${field}: ${before} → 60`, HOW]);
-	}, 30000);
+	}, 90000);
 
 	test('a Max Wait the engine gets that the description does not show is reported too', async () => {
 		const commonFields = require(path.join(DIST, 'params/commonFields.js'));
@@ -72,5 +72,5 @@ describe('the lock can fail', () => {
 		const field = '(in code) waiting.maxWaitMinutes left out (minutes)';
 		const before = current.unifiedAiGateway.defaults['image/generate'][field];
 		expect(differences(current, changed)).toEqual([`unifiedAiGateway image/generate: ${field}: ${before} → ${before * 2}`, HOW]);
-	}, 30000);
+	}, 90000);
 });
