@@ -3,11 +3,8 @@
 // n8n against the simulator; here each case the runs rarely meet): the tally of a run per model and
 // size, the summary's every field, the executions list's line and its custom-data key, and custom
 // data that n8n refuses.
-const path = require('node:path');
-
-const SPEND = path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGateway', 'engine', 'spend');
-const { tally, usd } = require(path.join(SPEND, 'tally.js'));
-const { runSummary, spendHint, plannedText, customDataKey, writeCustomData } = require(path.join(SPEND, 'summary.js'));
+const { tally, usd } = require('../dist/nodes/UnifiedAiGateway/engine/spend/tally.js');
+const { runSummary, spendHint, plannedText, customDataKey, writeCustomData } = require('../dist/nodes/UnifiedAiGateway/engine/spend/summary.js');
 
 const NOTE = 'List prices (the gateway price list) and your video prices per second; the account plan decides the final charge.';
 const priced = (model, detail, amountUsd, unitUsd = amountUsd, per = 'call') => ({ model, detail, amountUsd, unitUsd, per });
