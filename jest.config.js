@@ -16,8 +16,8 @@ module.exports = {
 	setupFilesAfterEnv: ['<rootDir>/test/harness/after-env.js'],
 	// The side folders' own installs (n8n 2.x line, n8n's scanner) and the n8n host folders (two
 	// package.json files of one name, which jest's module map would report as a collision) are not
-	// modules of the tests.
-	modulePathIgnorePatterns: ['<rootDir>/test/lines/', '<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/'],
+	// modules of the tests, nor is Stryker's sandbox (`npm run test:mutation`, a copy of the checkout).
+	modulePathIgnorePatterns: ['<rootDir>/test/lines/', '<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/', '<rootDir>/.stryker-tmp/'],
 	reporters: verbose ? ['default'] : [['summary', { summaryThreshold: 0 }]],
 	testTimeout: 30000,
 	maxWorkers: 2,

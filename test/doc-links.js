@@ -20,8 +20,9 @@ const PKG = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
 /** https://github.com/<owner>/<name>, as package.json's repository names it. */
 const REPO = PKG.repository.url.replace(/^git\+/, '').replace(/\.git$/, '');
 
-// Folders that are not the package's documentation: installs, outputs, build results.
-const SKIP = new Set(['node_modules', '.git', 'dist', 'demo-output', '.artifacts', 'test/lines', 'test/scan', 'test/n8n/hosts']);
+// Folders that are not the package's documentation: installs, outputs, build results, Stryker's
+// sandbox copy of the checkout and its reports (npm run test:mutation).
+const SKIP = new Set(['node_modules', '.git', 'dist', 'demo-output', '.artifacts', 'test/lines', 'test/scan', 'test/n8n/hosts', '.stryker-tmp', 'reports']);
 
 function walk(rel, keep, out = []) {
 	for (const entry of fs.readdirSync(path.join(ROOT, rel), { withFileTypes: true })) {

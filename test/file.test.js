@@ -51,9 +51,21 @@ function expectUploadOutput(json, { filename, contentType, bytes }) {
 	expect(json.content_type).toBe(contentType);
 	expect(json.bytes).toBe(bytes);
 	expect(Number.isInteger(json.created_at)).toBe(true);
-	expect(Math.abs(json.created_at * 1000 - Date.now())).toBeLessThan(60_000);
 	expect(json.expiresAt).toBe(new Date(json.created_at * 1000 + HOURS_72).toISOString());
 }
+
+describe("the upload's times are the gateway's", () => {
+	test('created_at is what the gateway answered, and the URL expires 72 h after it, not after n8n\'s clock', async () => {
+		// A gateway whose clock reads two days and a second ago: only the answer can give this time.
+		const createdAt = Math.floor(Date.now() / 1000) - 2 * 24 * 3600 - 1;
+		const answer = { url: `${ctx.sim.filesUrl}/uploads/abc/pixel.png`, filename: 'pixel.png', content_type: 'image/png', bytes: IMAGES.png.length, created_at: createdAt };
+		ctx.sim.inject({ method: 'POST', path: '/v1/uploads/images', status: 200, body: answer });
+		const result = await upload([await itemWith(IMAGES.png, 'pixel.png', 'image/png')]);
+		expect(result.error).toBeUndefined();
+		expect(ctx.sim.count('POST', '/v1/uploads/images')).toBe(1);
+		expect(result.items[0].json).toEqual({ ...answer, expiresAt: new Date(createdAt * 1000 + HOURS_72).toISOString() });
+	});
+});
 
 describe('allowed images', () => {
 	test.each([

@@ -11,6 +11,8 @@ test("the node's parameter names are the locked ones", () => {
 	expect(differences(readLock(), currentNames())).toEqual([]);
 });
 
+// These compare the built node with itself changed: they hold whatever the lock says, so a new
+// field fails the first test alone.
 describe('the lock can fail', () => {
 	/** The built nodes with one description changed. */
 	const changed = (edit) => (name) => {
@@ -21,7 +23,7 @@ describe('the lock can fail', () => {
 
 	test('a renamed field: the old name is reported removed, the new one added, and how to proceed', () => {
 		const renamed = currentNames(changed((properties) => properties.map((p) => (p.name === 'videoSeconds_sora2' ? { ...p, name: 'videoSecondsSora' } : p))));
-		expect(differences(readLock(), renamed)).toEqual([
+		expect(differences(currentNames(), renamed)).toEqual([
 			'unifiedAiGateway video/generate: removed videoSeconds_sora2: a saved workflow that set it loses the value (a rename needs a node version or a migration)',
 			'unifiedAiGateway video/generate: added videoSecondsSora',
 			'If the change is on purpose, see docs/DEVELOPMENT.md ("Parameter names") and run `node test/parameter-names.js --update`.',
@@ -34,7 +36,7 @@ describe('the lock can fail', () => {
 				properties.map((p) => (p.name === 'waiting' ? { ...p, options: [...p.options, { displayName: 'Extra', name: 'extra', type: 'string', default: '' }] } : p)),
 			),
 		);
-		const lines = differences(readLock(), added);
+		const lines = differences(currentNames(), added);
 		expect(lines).toContain('unifiedAiGateway video/generate: added waiting.extra');
 		expect(lines).toContain('unifiedAiGateway task/waitForCompletion: added waiting.extra');
 		expect(lines.filter((line) => /removed/.test(line))).toEqual([]);
@@ -45,6 +47,6 @@ describe('the lock can fail', () => {
 			const node = loadNode(name);
 			return name === 'unifiedAiGateway' ? { description: { ...node.description, version: [1, 1.1] } } : node;
 		});
-		expect(differences(readLock(), versioned)[0]).toBe('unifiedAiGateway: version 1 → [1,1.1]');
+		expect(differences(currentNames(), versioned)[0]).toBe('unifiedAiGateway: version 1 → [1,1.1]');
 	});
 });

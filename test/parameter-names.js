@@ -100,7 +100,7 @@ function writeLock(current) {
 	fs.writeFileSync(LOCK, `${JSON.stringify({ about, nodes: current }, null, '\t')}\n`);
 }
 
-module.exports = { currentNames, differences, readLock, namesOfNode, NODES, LOCK };
+module.exports = { currentNames, differences, readLock, namesOfNode, contexts, mayShow, NODES, LOCK };
 
 if (require.main === module) {
 	require('./build-current').ensureCurrent();

@@ -88,6 +88,18 @@ describe('Max Estimated Cost per Run', () => {
 		expect(customData(result)).toMatchObject({ gateway_Gateway_spend: '3 items submitted, about 0.045 USD' });
 	});
 
+	test('an estimate exactly at the cap is sent; the cap a hundredth of a cent under it sends nothing', async () => {
+		// 3 × gpt-image-2 (1:1, 1K) at 0.015 USD a call = 0.045 USD: the cap is a most, not a less-than.
+		const at = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: 0.045 } }));
+		expect(at.error).toBeUndefined();
+		expect(posts()).toHaveLength(3);
+		expect(at.items[0].json.spendSummary).toMatchObject({ estimatedTotalUsd: 0.045, maxRunCostUsd: 0.045 });
+		ctx.fresh();
+		const under = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: 0.0449 } }));
+		expect(under.error.message).toBe('Estimated cost 0.045 USD is over the Max Estimated Cost per Run of 0.0449 USD: nothing was sent.');
+		expect(besidesPrices()).toHaveLength(0);
+	});
+
 	test('a run that fails after its submits still says in custom data what it was sending', async () => {
 		ctx.sim.inject({ method: 'POST', path: '/v1/images/generations', status: 400 });
 		const result = await run(image('gpt-image-2', { spendGuard: { maxRunCostUsd: 1 } }));
@@ -131,6 +143,18 @@ describe('Check Balance Before Submitting', () => {
 		const result = await run(image('gpt-image-2', { resolution: '4k', spendGuard: { checkBalance: 'token' } }));
 		expect(result.error.message).toBe('Token balance 0.05, this run needs about 0.0675 USD — top up or lower the batch');
 		expect(result.error.description).toMatch(/^Nothing was sent\. The run's 3 items: 3 × gpt-image-2 \(1:1, 4K\)/);
+		expect(ctx.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/pricing', 'GET /v1/balance']);
+	});
+
+	test('an estimate exactly at the balance is sent; a balance a hundredth of a cent under it sends nothing', async () => {
+		ctx.sim.setBalance('token', { remain: 0.045 });
+		const at = await run(image('gpt-image-2', { spendGuard: { checkBalance: 'token' } }));
+		expect(at.error).toBeUndefined();
+		expect(posts()).toHaveLength(3);
+		ctx.fresh();
+		ctx.sim.setBalance('token', { remain: 0.0449 });
+		const under = await run(image('gpt-image-2', { spendGuard: { checkBalance: 'token' } }));
+		expect(under.error.message).toBe('Token balance 0.0449, this run needs about 0.045 USD — top up or lower the batch');
 		expect(ctx.sim.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/pricing', 'GET /v1/balance']);
 	});
 

@@ -30,6 +30,10 @@ const rows = [
 	['§2.3 Shape A: status, task_id, progress text, result_url ("read this first"), result.items[] with status success and data[].url', async (h) => {
 		const json = await h.readAs('generic', { status: 'completed', task_id: ID, progress: '100%', result_url: U, result: { items: [{ id: 'i0', status: 'success', data: [{ url: U2 }] }] } });
 		expect(json).toMatchObject({ taskId: ID, state: 'succeeded', progress: 100, url: U });
+		// A finished task with no readable progress says 100 anyway: the progress text is proven read
+		// by a running task of the same shape, and by a finished one whose text says less.
+		expect(await h.readAs('generic', { status: 'in_progress', task_id: ID, progress: '37%' })).toMatchObject({ state: 'pending', progress: 37 });
+		expect(await h.readAs('generic', { status: 'completed', task_id: ID, progress: '99%', result_url: U })).toMatchObject({ state: 'succeeded', progress: 99 });
 		expect(json.urls).toEqual([U, U2]);
 	}],
 	['§2.3 Shape B: code, data.id, data.status, integer progress, data.result.images[] with url as an array of strings, expires_at, timestamps, estimated_time', async (h) => {

@@ -22,9 +22,13 @@ const rows = [
 		expect(json).toMatchObject({ filename: 'ref.png', content_type: 'image/png' });
 		expect(typeof json.url === 'string' && typeof json.bytes === 'number' && typeof json.created_at === 'number').toBe(true);
 	}],
-	['§2.6 chat completion: text at choices[0].message.content', async (h) => {
+	['§2.6 chat completion: text at choices[0].message.content', async (h, ctx) => {
+		const content = 'Exactly what the gateway answered (§2.6).';
+		const answer = { id: 'chatcmpl-conformance', object: 'chat.completion', created: 1767225600, model: 'gpt-5.6-sol', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }], usage: { prompt_tokens: 1, completion_tokens: 8, total_tokens: 9 } };
+		ctx.sim.inject({ method: 'POST', path: '/v1/chat/completions', status: 200, body: answer });
 		const [json] = h.ok(await h.run({ resource: 'text', operation: 'message', modelId: { __rl: true, mode: 'id', value: 'gpt-5.6-sol' }, messages: { values: [{ role: 'user', content: 'hi' }] }, simplifyOutput: true, options: {} }));
-		expect(JSON.stringify(json).length).toBeGreaterThan(2);
+		expect(json.text).toBe(content);
+		expect(ctx.sim.find('POST', '/v1/chat/completions')[0].body.messages).toEqual([{ role: 'user', content: 'hi' }]);
 	}],
 	['§2.8 gpt-image-2: 0.015 USD per call at 1K, 2K = 1.5 (0.0225 USD)', async (h) => {
 		const [one] = h.ok(await h.image('gpt-image-2', { resolution: '1k' }));

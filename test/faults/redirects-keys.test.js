@@ -1,8 +1,11 @@
 'use strict';
-// Fault matrix: redirects and key forms × every submit route. A submit redirected elsewhere is
-// never re-sent there; a key pasted with whitespace, quotes, `Bearer ` or full-width characters works
-// on every route and shows up nowhere; one with a character no key has is refused before sending.
-const { API_KEY, useSimulator } = require('../support');
+// Fault matrix: redirects and key forms × every submit route, and redirects × the GETs of the
+// gateway (a task read, the balance, a download from the gateway's own origin). A submit redirected
+// elsewhere is never re-sent there; a GET is followed, with the key only on the gateway's origins;
+// a key pasted with whitespace, quotes, `Bearer ` or full-width characters works on every route and
+// shows up nowhere; one with a character no key has is refused before sending.
+const { API_KEY, useSimulator, createTask } = require('../support');
+const { binaryBuffer } = require('../harness');
 const { SUBMIT_ROUTES, runRoute, expectNoKey } = require('./runner');
 
 const ctx = useSimulator({ scenario: { durationMs: 50 } });
@@ -66,5 +69,59 @@ describe.each(SUBMIT_ROUTES.map((r) => [r.name, r]))('%s', (_name, route) => {
 		const visible = JSON.stringify(run.result.items.map((i) => i.json));
 		for (const part of [pasted, 'sim good', 'sim\u200Bgood', 'sk–sim']) expect(visible).not.toContain(part);
 		expectNoKey(run, ctx.sim);
+	});
+});
+
+/*
+ * The GETs: each redirected once to the same path on the gateway's origin (followed with the key:
+ * the answer is read) and to another origin (followed without the key: a read finds nothing there,
+ * a file arrives). [name, path of the GET on main, parameters, (json, binary) → what the user gets].
+ */
+const GET_ROUTES = [
+	['a task read (Task → Get)', (id) => `/v1/images/generations/${id}`, (id) => ({ resource: 'task', operation: 'get', taskId: id, queryRoute: 'image' }), 'gpt-image-2-async'],
+	['the balance (Account → Get Token Balance)', () => '/v1/balance', () => ({ resource: 'account', operation: 'getTokenBalance' }), undefined],
+	['a download from the gateway origin (the video content route)', (id) => `/v1/videos/${id}/content`, (id) => ({ resource: 'task', operation: 'downloadResult', taskId: id, queryRoute: 'video', useContentRoute: true }), 'sora-2'],
+];
+
+describe.each(GET_ROUTES)('GET: %s', (name, pathOf, parametersOf, model) => {
+	async function setUp() {
+		ctx.sim.scenario('*', { durationMs: 0 });
+		ctx.sim.setBalance('token', { remain: 42.5 });
+		return model ? await createTask(ctx.sim, { model, ...(model === 'sora-2' ? { path: '/v1/videos', extra: { seconds: '8', size: '1280x720' } } : {}) }) : undefined;
+	}
+	const run = async (id) => await runRoute({ parameters: parametersOf(id) }, ctx.creds);
+	const isMp4 = (buffer) => buffer.toString('ascii', 4, 8) === 'ftyp';
+
+	test.each([301, 302, 307, 308])('redirected (%s) to the same path on the gateway origin: followed with the key, the answer read', async (status) => {
+		const id = await setUp();
+		const path = pathOf(id);
+		ctx.sim.redirect({ method: 'GET', path, origin: 'main', to: 'main', status, times: 1 });
+		const result = await run(id);
+		const [item] = result.result.items;
+		expect(item.json.error).toBeUndefined();
+		const hops = ctx.sim.find('GET', path, 'main');
+		expect(hops).toHaveLength(2);
+		expect(hops.every((hop) => hop.authExact)).toBe(true);
+		if (name.startsWith('a download')) expect(isMp4(await binaryBuffer(item.binary.data))).toBe(true);
+		else if (id) expect(item.json.taskId).toBe(id);
+		else expect(item.json.remainingBalance).toBe(42.5);
+		expectNoKey(result, ctx.sim);
+	});
+
+	test.each([302, 307])('redirected (%s) to another origin: followed there without the key', async (status) => {
+		const id = await setUp();
+		const path = pathOf(id);
+		const location = name.startsWith('a download') ? `/files/${id}.mp4` : path;
+		ctx.sim.redirect({ method: 'GET', path, origin: 'main', to: 'files', location, status });
+		const result = await run(id);
+		const [item] = result.result.items;
+		const [gateway] = ctx.sim.find('GET', path, 'main');
+		expect(gateway.authExact).toBe(true);
+		const elsewhere = ctx.sim.requests.filter((r) => r.origin === 'files');
+		expect(elsewhere.map((r) => `${r.method} ${r.path}`)).toContain(`GET ${location}`);
+		expect(elsewhere.every((r) => !r.hasAuth)).toBe(true);
+		if (name.startsWith('a download')) expect(isMp4(await binaryBuffer(item.binary.data))).toBe(true);
+		else expect(item.json.error).toBeDefined();
+		expectNoKey(result, ctx.sim);
 	});
 });

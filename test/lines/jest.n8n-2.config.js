@@ -15,7 +15,7 @@ const fromLine = (name) => [
 module.exports = {
 	...base,
 	rootDir: path.resolve(__dirname, '../..'),
-	modulePathIgnorePatterns: ['<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/'],
+	modulePathIgnorePatterns: ['<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/', '<rootDir>/.stryker-tmp/'],
 	setupFiles: [...base.setupFiles, '<rootDir>/test/lines/n8n-2.setup.js'],
 	moduleNameMapper: Object.fromEntries(['n8n-workflow', 'n8n-core', '@n8n/di', '@n8n/backend-common'].flatMap(fromLine)),
 };

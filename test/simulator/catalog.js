@@ -1,30 +1,51 @@
 'use strict';
-// Model ids of docs/gateway-contract.md §2.1 and how the simulator routes them.
+// Model ids of docs/gateway-contract.md §2.1 and how the simulator routes them. A model is one row
+// of the node's registry (dist/…/registry/models.js MODELS): every image and video row is served,
+// placed by its row (host, sync / task / either, the GPT family by its id); adding a row is all the
+// simulator needs. Below, only what the gateway has beyond the registry (text ids, ids without a
+// row) and what the simulator answers per id (the contract's own video table for the tags, Grok's
+// and Seedance 2.5's defaults).
+const path = require('node:path');
 
-const TEXT = ['gpt-5.6-sol', 'claude-sonnet-4', 'deepseek-v3'];
-const IMAGE_SYNC = ['gpt-image-2', 'gpt-image-2.5'];
-const IMAGE_ASYNC = ['gpt-image-2-async', 'gpt-image-2.5-async'];
-const IMAGE_SWITCH = ['gpt-image-2.5-flare', 'gpt-image-2.5-sunburst']; // sync unless scenario mode 'task'
-const NANO = ['nano-banana', 'nano-banana-2', 'nano-banana-2-lite', 'nano-banana-pro', 'gemini-3-pro-image-preview'];
+const REGISTRY = path.join(__dirname, '..', '..', 'dist', 'nodes', 'UnifiedAiGateway', 'registry', 'models.js');
+
+function registryModels() {
+  try {
+    return require(REGISTRY).MODELS;
+  } catch (error) {
+    throw new Error(`the simulator serves the models of the built registry (${path.relative(process.cwd(), REGISTRY)}): run npm run build first (${error.message})`);
+  }
+}
+
+const ROWS = registryModels();
+const ids = (test) => [...new Set(ROWS.filter(test).map((row) => row.id))];
+const isGptId = (id) => id.startsWith('gpt-image');
+const mainImage = (mode, gpt) => ids((m) => m.group === 'image' && m.host === 'main' && m.mode === mode && isGptId(m.id) === gpt);
+
+// The gateway serves any chat model; the node has rows for some.
+const TEXT = [...new Set([...ids((m) => m.group === 'text'), 'claude-sonnet-4', 'deepseek-v3'])];
+const IMAGE_SYNC = mainImage('sync', true);
+const IMAGE_ASYNC = mainImage('task', true);
+const IMAGE_SWITCH = mainImage('either', true); // sync unless scenario mode 'task'
+const NANO = mainImage('task', false);
 // docs/gateway-contract.md §10.9: the Nano Banana GA ids gateways list today, answered like nano-banana (a task).
-const NANO_GA = ['gemini-3.1-flash-image', 'gemini-3-pro-image', 'gemini-3.1-flash-lite-image'];
-const ALT = ['gemini-2.5-flash-image', 'gemini-3-pro-image-preview', 'gemini-3.1-flash-image-preview'];
+const NANO_GA = mainImage('either', false);
+const ALT = ids((m) => m.group === 'image' && m.host === 'alt');
 const GROK = 'grok-imagine-video-1.5';
-const VIDEO_ALIASES = { 'grok-imagine-1.5-video': GROK };
-const VIDEO = [
+// An old id kept for existing clients: its row names the recommended one.
+const VIDEO_ALIASES = Object.fromEntries(ROWS.filter((m) => m.group === 'video' && m.recommendedId).map((m) => [m.id, m.recommendedId]));
+// The video ids of the contract's table (§2.1), tagged as the document's gateway tags them …
+const CONTRACT_VIDEO = [
   GROK, 'veo-3.1-flash', 'veo-3.1-pro', 'sora-2',
   'seedance-1.0-fast', 'seedance-1.0-mini', 'seedance-1.0-pro', 'seedance-1.5-pro',
   'seedance-2.0', 'seedance-2.0-fast',
 ];
-
-// docs/gateway-contract.md §10.9: video ids gateways list beyond the contract's table that the node has rows for …
-const LIVE_VIDEO = [
-  'doubao-seedance-2-5-260628', 'doubao-seedance-2-0-260128', 'doubao-seedance-2-0-fast-260128',
-  'veo-3.1-fast-generate-preview', 'veo3.1-fast', 'gemini-omni-flash-preview',
-  'wan2.7-t2v', 'wan2.7-i2v', 'kling-v3', 'MiniMax-Hailuo-2.3', 'MiniMax-Hailuo-02', 'viduq3-pro', 'viduq3-turbo',
-];
+const VIDEO_ROWS = ids((m) => m.group === 'video' && !(m.id in VIDEO_ALIASES));
+const VIDEO = VIDEO_ROWS.filter((id) => CONTRACT_VIDEO.includes(id));
+// … and the ids gateways list beyond it that the node has rows for (docs/gateway-contract.md §10.9) …
+const LIVE_VIDEO = VIDEO_ROWS.filter((id) => !CONTRACT_VIDEO.includes(id));
 // … and some it has none for (only in relayCatalogue()): the node sends them the unified request's own fields.
-const UNLISTED_VIDEO = ['kling-v2-6', 'viduq2', 'wan2.6-i2v', 'T2V-01', 'pixverse-v5'];
+const UNLISTED_VIDEO = ['kling-v2-6', 'viduq2', 'wan2.6-i2v', 'T2V-01', 'pixverse-v5'].filter((id) => !VIDEO_ROWS.includes(id));
 // Seedance 2.5's duration defaults to -1: left out, the model picks 10 s and bills them (docs/gateway-contract.md §10.9).
 const SEEDANCE_25 = 'doubao-seedance-2-5-260628';
 
@@ -109,6 +130,7 @@ function altModels() {
 }
 
 module.exports = {
+  registryModels,
   TEXT, IMAGE_SYNC, IMAGE_ASYNC, IMAGE_SWITCH, NANO, NANO_GA, ALT, VIDEO, LIVE_VIDEO, UNLISTED_VIDEO, SEEDANCE_25, GROK, VIDEO_ALIASES,
   canonicalVideo, isVideo, isMainImage, isAlt, isNano, gptFamily, defaultModels, altModels, relayCatalogue, relayKinds,
 };
