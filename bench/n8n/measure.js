@@ -53,6 +53,22 @@ const rssNow = (runners) => Object.fromEntries(runners.map((r) => [r.name, rssMb
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
+ * n8n's REST API as the editor calls it; the answer's JSON. A read is asked again for up to 90 s:
+ * n8n answers 503 "Database is not ready" while its database ping waits behind a large save (seen
+ * with the hand-built loop's 2,000 items in SQLite, and with its 600 on a loaded machine).
+ */
+async function rest(stack, method, route, body) {
+	for (let tries = 0; ; tries++) {
+		try {
+			return (await restJson(stack.baseUrl, method, route, body, stack.cookie)).json;
+		} catch (e) {
+			if (method !== 'GET' || tries >= 45 || !/answered 503|fetch failed/.test(e.message)) throw e;
+			await sleep(2000);
+		}
+	}
+}
+
+/**
  * The stored execution through n8n's REST API (what the editor loads): status, and the stored
  * data as n8n keeps it in its database (a flatted JSON string; an object on a line that parses it).
  * Waits until the execution has left "running" (its data is written as it ends).
@@ -60,7 +76,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 async function storedExecution(stack, id, timeoutMs = 60_000) {
 	const until = Date.now() + timeoutMs;
 	for (;;) {
-		const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions/${id}`, undefined, stack.cookie);
+		const json = await rest(stack, 'GET', `/rest/executions/${id}`);
 		if (!['new', 'running', 'waiting'].includes(json.status) || Date.now() > until) {
 			const text = typeof json.data === 'string' ? json.data : JSON.stringify(json.data ?? null);
 			return { status: json.status, bytes: Buffer.byteLength(text), binaries: binariesIn(text), largestStringKb: largestString(text) / 1024 };
@@ -130,4 +146,4 @@ async function sampleV8(baseUrl, everyMs = 500) {
 	};
 }
 
-module.exports = { cpuSeconds, rssMb, rssNow, sampleRss, sampleV8, storedExecution };
+module.exports = { cpuSeconds, rest, rssMb, rssNow, sampleRss, sampleV8, storedExecution };

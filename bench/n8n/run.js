@@ -10,7 +10,7 @@
  */
 
 const { KINDS, loopOf, INTERVAL_S } = require('./workflows');
-const { cpuSeconds, sampleRss, sampleV8, storedExecution } = require('./measure');
+const { cpuSeconds, rest, sampleRss, sampleV8, storedExecution } = require('./measure');
 const { created } = require('./simulator');
 const { restJson } = require('../../test/n8n');
 
@@ -50,7 +50,7 @@ const RUNNING = ['new', 'running', 'waiting', 'unknown'];
 /** The executions of a workflow started since `since` (n8n's execution list, newest first). */
 async function executionsOf(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=100`, undefined, stack.cookie);
+	const json = await rest(stack, 'GET', `/rest/executions?filter=${filter}&limit=100`);
 	const list = json.results ?? json;
 	// n8n's list can hold one execution twice (seen once: 11 entries for 10 executions, most likely
 	// one that ended while the list was read): one entry per id, a finished one first.
