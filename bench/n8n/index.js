@@ -250,7 +250,7 @@ async function main(args) {
 			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s; load: ${uptime()}`);
 			await sleep(2000);
 		}
-		failed = report(runs, baseline, { heapCapMb, queueScale: Boolean(opts.items) }) !== 0;
+		failed = report(runs, baseline, { heapCapMb, queue: opts.queue, queueScale: Boolean(opts.items) }) !== 0;
 	} catch (e) {
 		failed = true;
 		console.log(`bench-n8n failed: ${n8n.redact(e.stack || e.message)}`);
