@@ -37,11 +37,10 @@ const { execFileSync } = require('child_process');
 
 const n8n = require('../../test/n8n');
 const cli = require('../../test/e2e/cli');
-const { restJson } = require('../../test/n8n');
 const { created } = require('./simulator');
 const { startStack } = require('./stack');
 const { whatTheGatewaySaw, plannedSlowestMs, post, records } = require('./run');
-const { cpuSeconds, rssNow, sampleRss, sampleV8 } = require('./measure');
+const { cpuSeconds, rest, rssNow, sampleRss, sampleV8 } = require('./measure');
 const { databaseSize, growth } = require('./database');
 const { DURABLE, PROBES, LOOP, PARK_S, trigger } = require('./durableWorkflows');
 
@@ -60,22 +59,6 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const uptime = () => /load average: (.*)$/.exec(execFileSync('uptime', { encoding: 'utf8' }).trim())?.[1] ?? '?';
 const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : '-');
 const kb = (bytes) => bytes / 1024;
-/**
- * n8n's REST API as the editor calls it. A read is asked again for up to 90 s: n8n answers 503
- * "Database is not ready" while its database ping waits behind a large save (seen with the
- * hand-built loop's 2,000 items in SQLite).
- */
-async function call(stack, method, route, body) {
-	for (let tries = 0; ; tries++) {
-		try {
-			return (await restJson(stack.baseUrl, method, route, body, stack.cookie)).json;
-		} catch (e) {
-			if (method !== 'GET' || tries >= 45 || !/answered 503|fetch failed/.test(e.message)) throw e;
-			await sleep(2000);
-		}
-	}
-}
-
 /** The simulator as every durable run wants it: sora-2 tasks of 60-180 s without estimated_time, the recorder. */
 function prepareSimulator(sim) {
 	sim.reset();
@@ -97,13 +80,13 @@ function runDataOf(stack, data) {
  */
 async function newestExecution(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const list = await call(stack, 'GET', `/rest/executions?filter=${filter}&limit=100`);
+	const list = await rest(stack, 'GET', `/rest/executions?filter=${filter}&limit=100`);
 	const [e] = (list.results ?? list).filter((x) => x.mode !== 'integrated' && Date.parse(x.startedAt) >= since - 1000).sort((a, b) => Number(b.id) - Number(a.id));
 	return e && { id: String(e.id), status: e.status, waitTill: e.waitTill };
 }
 
 async function execution(stack, id) {
-	return await call(stack, 'GET', `/rest/executions/${id}`);
+	return await rest(stack, 'GET', `/rest/executions/${id}`);
 }
 
 /** Everything measured around a run: CPU of every process, RSS, V8 in main (regular), the database. */
@@ -244,8 +227,8 @@ async function triggerRun(stack, sim, { run, count, vars }) {
 	}
 	const ids = created.map((t) => t.id);
 	const submittedAt = Date.now();
-	const saved = await call(stack, 'POST', '/rest/workflows', { ...trigger(ids, run, vars), active: false });
-	await call(stack, 'POST', `/rest/workflows/${saved.id}/activate`, { versionId: saved.versionId });
+	const saved = await rest(stack, 'POST', '/rest/workflows', { ...trigger(ids, run, vars), active: false });
+	await rest(stack, 'POST', `/rest/workflows/${saved.id}/activate`, { versionId: saved.versionId });
 	const publishedAt = Date.now();
 	console.log(`    ${run}: ${ids.length} tasks submitted in ${((submittedAt - started) / 1000).toFixed(1)} s; trigger published at ${((publishedAt - started) / 1000).toFixed(1)} s; load ${uptime()}`);
 	const fired = new Map();
@@ -263,7 +246,7 @@ async function triggerRun(stack, sim, { run, count, vars }) {
 		if (allAt !== undefined && Date.now() - allAt > SETTLE_MS) break;
 		if (Date.now() - started > 40 * 60_000) break;
 	}
-	await call(stack, 'POST', `/rest/workflows/${saved.id}/deactivate`, {}).catch(() => {});
+	await rest(stack, 'POST', `/rest/workflows/${saved.id}/deactivate`, {}).catch(() => {});
 	const { polls: pollList, last } = await polls.stop();
 	const measured = await measuring.stop();
 	const gateway = whatTheGatewaySaw(sim);

@@ -33,7 +33,8 @@
  *   E2E_KEEP=1         keep the temp folder (n8n logs, database)
  *
  * The last line: bench-n8n wall_over_ideal=… reads_per_task=… loop_wall_over_ideal=…
- * loop_reads_per_task=… heap_cap_mb=… rss_peak_over_baseline_mb=… failed=… duplicate_submits=…
+ * loop_reads_per_task=… main_cpu_over_loop=… heap_cap_mb=… rss_peak_over_baseline_mb=… failed=…
+ * duplicate_submits=…
  * (the default scenario; with --items, a bench-n8n-queue line).
  */
 
@@ -249,7 +250,7 @@ async function main(args) {
 			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s; load: ${uptime()}`);
 			await sleep(2000);
 		}
-		failed = report(runs, baseline, { heapCapMb, queueScale: Boolean(opts.items) }) !== 0;
+		failed = report(runs, baseline, { heapCapMb, queue: opts.queue, queueScale: Boolean(opts.items) }) !== 0;
 	} catch (e) {
 		failed = true;
 		console.log(`bench-n8n failed: ${n8n.redact(e.stack || e.message)}`);

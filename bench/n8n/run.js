@@ -10,7 +10,7 @@
  */
 
 const { KINDS, loopOf, INTERVAL_S } = require('./workflows');
-const { cpuSeconds, sampleRss, sampleV8, storedExecution } = require('./measure');
+const { cpuSeconds, rest, sampleRss, sampleV8, storedExecution } = require('./measure');
 const { created } = require('./simulator');
 const { restJson } = require('../../test/n8n');
 
@@ -50,7 +50,7 @@ const RUNNING = ['new', 'running', 'waiting', 'unknown'];
 /** The executions of a workflow started since `since` (n8n's execution list, newest first). */
 async function executionsOf(stack, workflowId, since) {
 	const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-	const { json } = await restJson(stack.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=100`, undefined, stack.cookie);
+	const json = await rest(stack, 'GET', `/rest/executions?filter=${filter}&limit=100`);
 	const list = json.results ?? json;
 	// n8n's list can hold one execution twice (seen once: 11 entries for 10 executions, most likely
 	// one that ended while the list was read): one entry per id, a finished one first.
@@ -93,8 +93,10 @@ async function benchRun(stack, sim, options) {
 			await sleep(250);
 			const recs = records(sim, run);
 			const enough = side === 'package' ? recs.filter((r) => r.query.event === 'end').length >= planned.length : planned.every((p) => recs.filter((r) => r.query.kind === p.kind).reduce((n, r) => n + Number(r.query.files), 0) >= p.count);
-			// n8n's view every 2 s (and once the records are complete): a failed or stopped execution records nothing more.
-			if (enough || turn % 8 === 0) {
+			// n8n's view every 4 s (and once the records are complete): a failed or stopped execution
+			// records nothing more. Not more often: each list costs main 20-80 ms of CPU (measured), a
+			// cost per second of the run that is no part of the work compared (measure.js sampleV8).
+			if (enough || turn % 16 === 0) {
 				seen = (await Promise.all(workflowIds.map((id) => executionsOf(stack, id, started)))).flat();
 				const over = seen.length >= planned.length && seen.every((e) => !RUNNING.includes(e.status));
 				if (over || (enough && side === 'package')) break;
