@@ -42,6 +42,27 @@ function firstNumber(...values: unknown[]): number | undefined {
 	return found as number | undefined;
 }
 
+/**
+ * The task ids a query answer names as its own (`task_id`, `data.task_id`, `data.id`, `id`;
+ * `request_id` is left out: some answers carry the id of the HTTP request there).
+ */
+function taskIdsNamed(body: unknown): string[] {
+	const root = objectIn(body);
+	const data = objectIn(root?.data);
+	return [root?.task_id, data?.task_id, data?.id, root?.id]
+		.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+		.map((v) => v.trim());
+}
+
+/**
+ * Another task's id, when a query answer names task ids and none of them is the one asked for
+ * (docs/gateway-contract.md §10.2): that answer is not this task's state, whatever it says.
+ */
+export function otherTaskIdOf(body: unknown, asked: string): string | undefined {
+	const named = taskIdsNamed(body);
+	return named.length > 0 && !named.includes(asked.trim()) ? named[0] : undefined;
+}
+
 /** The task id a submit or query answer carries, in any of its shapes. */
 export function taskIdOf(body: unknown): string | undefined {
 	const root = objectIn(body);
@@ -142,7 +163,8 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		}
 	}
 	return {
-		taskId: taskIdOf(root) ?? taskId,
+		// The user's id is the id: an answer never renames the task (query.ts refuses one naming another).
+		taskId,
 		status,
 		phase,
 		state,

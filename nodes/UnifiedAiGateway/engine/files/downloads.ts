@@ -9,6 +9,7 @@ import {
 } from '../../transport/request';
 import {
 	certificateProblem,
+	discard,
 	isTimeoutCode,
 	networkCodeOf,
 	type ByteStream,
@@ -50,7 +51,7 @@ import {
 	deadlineWords,
 	tooLarge,
 } from './downloadWords';
-import { receive, discard } from './receive';
+import { receive } from './receive';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
 const DOWNLOAD_ATTEMPTS = 3;

@@ -248,24 +248,6 @@ export async function receive(
 	}
 }
 
-/**
- * Ends a body nothing was read from, and its connection. n8n 2.x hands a streamed body over
- * through axios's length guard, a stream made from a generator that opens the connection's own
- * stream only when first read: destroyed unread, it leaves that connection open. So one chunk is
- * pulled, then the reading is ended, which destroys the body and, through it, the connection
- * (on n8n 1.x, where the body is the connection's own stream, the same steps close it).
- */
-export function discard(stream: ByteStream): void {
-	const reading = stream[Symbol.asyncIterator]();
-	const end = async () => {
-		await reading.return?.();
-	};
-	reading
-		.next()
-		.then(end, end)
-		.catch(() => stream.destroy());
-}
-
 /** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */
 function fileNameOf(
 	response: GatewayResponse<unknown>,
