@@ -3,7 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { gatewayText } from '../transport/errors';
 import type { ByteStream } from '../transport/request';
 import { ANSWER_LIMITS } from '../transport/responses';
-import { SseReader } from './sse';
+import { MAX_SSE_LINE, SseLineTooLong, SseReader } from './sse';
 
 /** A stream that did not deliver a whole answer; the operation turns it into a node error. */
 export class ChatStreamError extends Error {
@@ -109,6 +109,10 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 		stream.destroy();
 	}
 	if (failure) throw failure;
+	if (broken instanceof SseLineTooLong)
+		throw cutOff(
+			`one line of the event stream passed ${MAX_SSE_LINE / 1024 / 1024} million characters, far past any event, so the reading stopped`,
+		);
 	if (tooLarge)
 		throw cutOff(
 			`more than ${ANSWER_LIMITS.chatStream / 1024 / 1024} MB arrived (counted after decompression), far past any answer, so the reading stopped`,

@@ -2,6 +2,9 @@
 // or a redirect hop off the gateway's own origins, on this n8n host (loopback, the unspecified
 // address), on the link (link-local) or at a cloud metadata service. Checked before anything is
 // sent, with n8n's SSRF protection on or off.
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
 import type { GatewayContext } from './context';
 
 export type AddressKind = 'loopback' | 'unspecified' | 'link-local' | 'metadata';
@@ -218,9 +221,12 @@ export interface Blocked {
 }
 
 /** Thrown instead of sending a request that is refused (transport/request.ts turns it into the error). */
-export class RequestBlocked extends Error {
-	constructor(readonly blocked: Blocked) {
-		super(`${blocked.url} was not requested`);
+export class RequestBlocked extends NodeOperationError {
+	constructor(
+		node: INode,
+		readonly blocked: Blocked,
+	) {
+		super(node, `${blocked.url} was not requested`);
 	}
 }
 
@@ -259,6 +265,7 @@ export async function checkAddress(
 	ctx: GatewayContext,
 	url: string,
 	gatewayUrls: string[],
+	redirectedFrom?: string,
 ): Promise<void> {
 	let parsed: URL;
 	try {
@@ -271,13 +278,14 @@ export async function checkAddress(
 	if (!found) return;
 	if (found.kind !== 'metadata' && (await gatewayKinds(ctx, gatewayUrls)).has(found.kind)) return;
 	if (await allowedByN8n(ctx, url, found)) return;
-	throw new RequestBlocked({
+	throw new RequestBlocked(ctx.getNode(), {
 		by: 'node',
 		url,
 		host: parsed.host,
 		kind: found.kind,
 		address: found.address,
 		settings: n8nHasSsrfSettings(ctx),
+		...(redirectedFrom ? { redirectedFrom } : {}),
 	});
 }
 

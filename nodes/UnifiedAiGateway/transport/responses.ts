@@ -53,8 +53,13 @@ export function decodeText(bytes: Uint8Array, headers?: Record<string, unknown>)
  * gzip answer of 1 MB on the wire can inflate to gigabytes: read whole, it would cost n8n that.
  */
 export const ANSWER_LIMITS = {
-	/** A task read, a task's submit answer, a balance, an upload's answer: kilobytes. */
+	/** A task read, a balance, an upload's answer, an error: kilobytes. */
 	task: 1024 * 1024,
+	/**
+	 * A billed submit's answer (a task): kilobytes too, but refusing it loses a paid task's id, so
+	 * the bound is wide (a relay may echo the request, references included).
+	 */
+	submit: 16 * 1024 * 1024,
 	/** GET /v1/models and price lists: 20,000 models are about 3 MB. */
 	list: 8 * 1024 * 1024,
 	/** A chat completion (a long answer, tool calls). */
@@ -82,7 +87,7 @@ export interface BoundedRead {
 	bytes: Buffer;
 	/** Bytes that arrived (after decompression); past the limit, the reading stopped there. */
 	received: number;
-	/** More than the limit arrived: `bytes` holds only the first `limit`. */
+	/** More than the limit arrived: refused, `bytes` is empty. */
 	over: boolean;
 }
 
@@ -102,7 +107,8 @@ export async function readBounded(body: unknown, limit: number): Promise<Bounded
 					: Buffer.from(
 							typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body),
 						);
-		return { bytes: bytes.subarray(0, limit), received: bytes.length, over: bytes.length > limit };
+		const over = bytes.length > limit;
+		return { bytes: over ? Buffer.alloc(0) : bytes, received: bytes.length, over };
 	}
 	const chunks: Buffer[] = [];
 	let received = 0;
@@ -115,7 +121,10 @@ export async function readBounded(body: unknown, limit: number): Promise<Bounded
 			break;
 		}
 	}
-	return { bytes: Buffer.concat(chunks), received, over: received > limit };
+	// Past the limit nothing of it is used: its bytes are not joined.
+	return received > limit
+		? { bytes: Buffer.alloc(0), received, over: true }
+		: { bytes: Buffer.concat(chunks), received, over: false };
 }
 
 /**
@@ -175,8 +184,21 @@ export async function readSmallStream(
 	headers?: Record<string, unknown>,
 	limit = ERROR_BODY_LIMIT,
 ): Promise<unknown> {
-	const { bytes } = await readBounded(stream, limit);
-	return parseBody(bytes, headers);
+	const readable = stream as ByteStream | undefined;
+	if (!readable || typeof readable.on !== 'function') return parseBody(stream, headers);
+	// Its first bytes: what explains an error fits in them, the rest is left unread.
+	const chunks: Buffer[] = [];
+	let size = 0;
+	for await (const chunk of readable) {
+		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+		chunks.push(buffer.subarray(0, limit - size));
+		size += buffer.length;
+		if (size >= limit) {
+			readable.destroy();
+			break;
+		}
+	}
+	return parseBody(Buffer.concat(chunks), headers);
 }
 
 /** Whether a network code means no answer came in time (the request's timeout, or the OS's). */

@@ -41,17 +41,15 @@ export async function sendFollowingRedirects(
 	let from: string | undefined;
 	for (let hop = 0; ; hop++) {
 		const withKey = keyOrigins.has(originOf(current.url) ?? '');
-		let response: FullResponse;
-		try {
-			if (!withKey) await checkAddress(ctx, current.url, [...keyOrigins]);
-			response = await sendOnce(ctx, current, withKey);
-		} catch (error) {
-			if (error instanceof RequestBlocked && from) error.blocked.redirectedFrom = from;
+		if (!withKey) await checkAddress(ctx, current.url, [...keyOrigins], from);
+		const asked = current;
+		const response = await sendOnce(ctx, asked, withKey).catch(async (error: unknown) => {
 			// n8n's SSRF protection (2.x) said no before anything was sent: which hop, and what it named.
-			const ssrf = error instanceof RequestBlocked ? undefined : ssrfBlockOf(error);
-			if (ssrf) throw new RequestBlocked(blockedByN8n(current.url, ssrf, from));
-			throw error;
-		}
+			const ssrf = ssrfBlockOf(error);
+			return await Promise.reject(
+				ssrf ? new RequestBlocked(ctx.getNode(), blockedByN8n(asked.url, ssrf, from)) : error,
+			);
+		});
 		const location = header(response.headers, 'location');
 		if (!REDIRECTS.has(response.statusCode) || !location || hop >= MAX_REDIRECTS) {
 			return { ...response, url: current.url };

@@ -25,6 +25,7 @@ import {
 	routeOf,
 	taskIdField,
 } from './taskFields';
+import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
@@ -73,7 +74,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			return { taskId: requireTaskId(this, i), route, language: languageOf(this, i, route) };
 		},
 		succeed: async (_prepared, submitted, i, snapshot) => {
-			const download = this.getNodeParameter('download', i, false) as boolean;
+			const download = readBoolean(this, 'download', i, false, 'Download Files');
 			const json = { ...taskJson(snapshot!), queryRoute: submitted.route, raw: rawJson(snapshot!) };
 			if (!download) return [{ json }];
 			return await itemsPerUrl(
@@ -89,6 +90,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 						maxWaitMs: wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs,
 					},
 					continueOnFail: run.continueOnFail,
+					reread: { route: submitted.route!, language: submitted.language },
 				}),
 			);
 		},

@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { GatewayContext } from '../../transport/context';
 import { gatewayCredentials } from '../../transport/context';
 import { answerError, gatewayRequest, GatewayRequestError } from '../../transport/request';
@@ -102,13 +104,21 @@ export async function queryTask(
 				answeredBy: reading.label,
 			});
 		} catch (error) {
-			if (error instanceof GatewayRequestError && error.rule === 'another-task') throw error;
+			if (error instanceof GatewayRequestError && error.rule === 'another-task')
+				throw keepingTask(error, taskId);
 			if (!routeMissing(error, route.fallbackOn))
-				throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+				throw keepingTask(nodeErrorOf(ctx.getNode(), error, options.itemIndex), taskId);
 			firstMissing ??= error;
 			// Every reading missed: the answer of the first one tried tells the user the most.
 			if (step + 1 >= readings.length)
-				throw nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex);
+				throw keepingTask(nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex), taskId);
 		}
 	}
+}
+
+/** Whatever a read failed of, its error keeps the task it was about (an error item's taskId). */
+function keepingTask<E extends { context?: IDataObject }>(error: E, taskId: string): E {
+	if (error.context && error.context.taskId === undefined && !error.context.stopped)
+		error.context.taskId = taskId;
+	return error;
 }

@@ -23,6 +23,11 @@ export interface TaskSnapshot {
 	expiresAt?: string;
 	/** The route that answered when the task's own route is missing on this gateway (`GET /v1/video/generations/{id}`). */
 	answeredBy?: string;
+	/**
+	 * Failed only because it says finished and names no file yet: a gateway may flag a task
+	 * completed one read before it writes its URL, so a wait reads it again before believing it.
+	 */
+	urlMissing?: boolean;
 	raw: IDataObject;
 }
 
@@ -147,6 +152,7 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		textInResultUrl,
 	);
 	let state: TaskSnapshot['state'] = 'pending';
+	let urlMissing = false;
 	if (phase === 'failed') {
 		state = 'failed';
 		error = error ?? `The gateway reported the task as ${status} without a reason`;
@@ -160,6 +166,7 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		} else {
 			state = 'failed';
 			error = `The task is ${status} but the gateway gave no result URL, so there is nothing to download`;
+			urlMissing = true;
 		}
 	}
 	return {
@@ -176,6 +183,7 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		actualTimeS: firstNumber(root.actual_time, data?.actual_time),
 		...expiryOf(root, data),
 		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
+		...(urlMissing ? { urlMissing } : {}),
 		raw: root,
 	};
 }

@@ -6,7 +6,6 @@ import { sleep } from 'n8n-workflow';
 import { cancelSignalOf } from '../../transport/context';
 import type { GatewayResponse } from '../../transport/request';
 import { networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
-import { redact } from '../../transport/secrets';
 import { holdsWholeFile, storeBinary, type BinaryMode } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
 import {
@@ -14,14 +13,13 @@ import {
 	type Attempting,
 	DownloadError,
 	type Attempt,
-	SHOWN_CHARS,
 	storageError,
 	stopped,
 	advice,
 	shown,
 	capitalized,
 	header,
-	notMediaLabel,
+	shapeOf,
 	deadlineWords,
 	tooLarge,
 } from './downloadWords';
@@ -174,17 +172,16 @@ export async function receive(
 		const media = sniffMedia(first);
 		if (!media) {
 			if (!ended) stream.destroy();
-			// Redacted before it is cut: a key that crosses the cut is still found whole.
-			const sent =
-				first.length === 0
-					? ''
-					: redact(first.toString('utf8'), limits.secrets).slice(0, SHOWN_CHARS);
-			const label = notMediaLabel(first, contentType);
+			// Its kind and size only, never its bytes: the URL may point at a service that is no file host.
+			const sent = shapeOf(first, contentType, {
+				declared: limits.declared,
+				read: ended ? undefined : first.length,
+			});
 			return {
 				error: limits.fail(
-					`${capitalized(source.who)} sent ${label} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${sent} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
 					[
-						`First bytes: ${sent ? JSON.stringify(sent) : '(none)'}`,
+						'What it sent is not copied here: a result URL may point at a service that is not a file host.',
 						advice(options, url, limits.secrets),
 					].join('\n'),
 					{ host: source.host, status: response.status },

@@ -64,6 +64,8 @@ interface Watch {
 	failures: number;
 	/** Doubtful answers in a row (no reading of the task), for the report. */
 	doubtful: number;
+	/** Reads in a row that said finished with no file yet (POLL_POLICY.readsWithoutUrl). */
+	withoutUrl: number;
 	busy: boolean;
 	/** When it was due, as the last pass over the wait saw it. */
 	dueAt: number;
@@ -126,6 +128,7 @@ export async function waitForTasks(
 				polls: 0,
 				failures: 0,
 				doubtful: 0,
+				withoutUrl: 0,
 				busy: false,
 				dueAt: 0,
 			});
@@ -271,11 +274,23 @@ async function pollOnce(
 		watch.failures = 0;
 		watch.doubtful = 0;
 		watch.notBefore = 0;
+		// Finished without its file: read again a few times (at the interval) before it is failed.
+		watch.withoutUrl = snapshot.urlMissing ? watch.withoutUrl + 1 : 0;
+		if (snapshot.urlMissing && watch.withoutUrl < POLL_POLICY.readsWithoutUrl) {
+			watch.notBefore = Date.now() + watch.paced.intervalMs;
+			return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
+		}
 		if (snapshot.state !== 'pending')
 			schedule.finished(watch.paced, Date.now(), snapshot.actualTimeS);
 		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
 		if (snapshot.state === 'failed')
-			return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
+			return {
+				...common(),
+				kind: 'failed',
+				message: snapshot.urlMissing
+					? `${snapshot.error ?? 'The task gave no result URL'} (read ${watch.withoutUrl} times)`
+					: (snapshot.error ?? 'The task failed'),
+			};
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
 	} else {
 		watch.lastError = read.error.message;
@@ -285,15 +300,46 @@ async function pollOnce(
 			return {
 				...common(),
 				kind: 'failed',
-				message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message),
+				message: doubtfulVerdict(
+					watch.task.taskId,
+					watch.doubtful,
+					read.error.message,
+					watch.snapshot ? lastSeen(watch.snapshot) : undefined,
+				),
 				error: read.error,
 			};
 		}
+		// A Retry-After past the wait's end is no "soon": the wait ends now, saying so, instead of
+		// holding the task's next read until its deadline.
+		const retryAfter = read.error.retryAfterMs;
+		if (retryAfter !== undefined && Date.now() + retryAfter > watch.deadlineAt)
+			return retryAfterOutcome(watch, Date.now() + retryAfter);
 		schedule.faulted(watch.paced);
 		watch.notBefore =
-			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
+			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, retryAfter);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
+}
+
+/** The gateway asked not to be read again before `until`, past the wait's end: a timeout, said so. */
+function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
+	const when =
+		until > 8.64e15 || !Number.isFinite(until) ? 'a date far away' : new Date(until).toISOString();
+	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
+	return {
+		kind: 'timeout',
+		task: watch.task,
+		polls: watch.polls,
+		waitedMs: Date.now() - watch.paced.startedAt,
+		snapshot: watch.snapshot,
+		lastError: watch.lastError,
+		message: `Task ${watch.task.taskId} was not read again: the gateway asked to wait until ${when} (Retry-After), past the end of this wait (${last}). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`,
+	};
+}
+
+/** A reading as the wait's reports name it: "'in_progress' at 40%". */
+function lastSeen(snapshot: TaskSnapshot): string {
+	return `'${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`;
 }
 
 function timeoutOutcome(watch: Watch): WaitOutcome {
@@ -303,7 +349,7 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 			? `${Math.round(window / 100) / 10} s`
 			: `${Math.round((window / 60_000) * 10) / 10} min`;
 	const last = watch.snapshot
-		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
+		? `last status ${lastSeen(watch.snapshot)}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
 		: 'no answer read';
 	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
 	const message = watch.cutByExecution
