@@ -178,11 +178,11 @@ export async function classifyHost(
  * The address n8n's SSRF lists are asked about for a refused one. n8n's default blocked ranges
  * (2.41) hold loopback, `0.0.0.0/8`, link-local and `fd00::/8`, so "allowed" by its lists means the
  * user allowed it, except for what they miss: `::` stands for the loopback it reaches (`::1`),
- * Alibaba Cloud's metadata address for the link-local metadata address.
+ * Alibaba Cloud's metadata address (in 100.64.0.0/10) for the link-local metadata address.
  */
 function standIn(found: Classified): string {
 	if (found.kind === 'unspecified' && found.address.includes(':')) return '::1';
-	if (found.kind === 'metadata' && !found.address.startsWith('169.254.')) return '169.254.169.254';
+	if (found.kind === 'metadata' && found.address === '100.100.100.200') return '169.254.169.254';
 	return found.address;
 }
 
