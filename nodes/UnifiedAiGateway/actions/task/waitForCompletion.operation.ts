@@ -70,6 +70,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		concurrency: readConcurrency(this),
 		wait,
 		prepare: (i) => {
+			// Checked now, not when the task has finished: a bad switch stops the run before any wait.
+			readBoolean(this, 'download', i, false, 'Download Files');
 			const route = routeOf(this, run, i);
 			return { taskId: requireTaskId(this, i), route, language: languageOf(this, i, route) };
 		},
