@@ -323,8 +323,11 @@ async function pollOnce(
 
 /** The gateway asked not to be read again before `until`, past the wait's end: a timeout, said so. */
 function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
+	// To the second: the header names whole seconds, and reading it took a few milliseconds.
 	const when =
-		until > 8.64e15 || !Number.isFinite(until) ? 'a date far away' : new Date(until).toISOString();
+		until > 8.64e15 || !Number.isFinite(until)
+			? 'a date far away'
+			: new Date(Math.round(until / 1000) * 1000).toISOString();
 	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
 	return {
 		kind: 'timeout',
