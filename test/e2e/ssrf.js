@@ -24,6 +24,7 @@ const http = require('node:http');
 const os = require('node:os');
 
 const { startInstance, stopOnSignal } = require('../n8n/instance');
+const { tempDir } = require('../n8n/tempdirs');
 const cli = require('./cli');
 const { SIM_API_KEY } = require('../n8n/redact');
 
@@ -139,13 +140,15 @@ async function main() {
 	const offSignal = stopOnSignal(() => instance);
 	const started = Date.now();
 	try {
+		// Packed once, into a folder of its own: each line's instance (and its folder) goes when it is done.
+		const packDir = tempDir('e2e-ssrf-pack-');
 		let tgz;
 		for (const version of VERSIONS) {
 			instance = await startInstance({
 				version,
 				mode: 'execute',
 				prefix: 'e2e-ssrf-',
-				...(tgz ? { tgz } : {}),
+				...(tgz ? { tgz } : { packDir }),
 				simulator: { apiKey: SIM_API_KEY, host: lan },
 				workflows: [],
 			});
@@ -176,11 +179,19 @@ async function main() {
 				report(`${label}: nothing of the service in any item`, () => assert.ok(!text.includes(SECRET) && !/First bytes/.test(text)));
 				const fetched = [];
 				for (const row of rows) {
-					const want = expected(setting, row.name);
+					// Allowed, a service that answers JSON is asked, and its answer refused as no image, unquoted.
+					const want = expected(setting, row.name) === 'fetch' && !row.url.endsWith('.png') ? 'ask' : expected(setting, row.name);
 					const item = items.find((i) => i.json.taskId === row.taskId);
-					report(`${label}: ${row.name} ${want === 'fetch' ? 'fetched' : want === 'n8n' ? 'blocked by n8n, said so' : 'refused'}`, () => {
+					const says = { fetch: 'fetched', ask: 'asked (allowed), its JSON not stored nor quoted', n8n: 'blocked by n8n, said so', refuse: 'refused' };
+					report(`${label}: ${row.name} ${says[want]}`, () => {
 						assert.ok(item, 'no item for the task');
 						const json = item.json;
+						if (want === 'ask') {
+							assert.match(json.error, /sent JSON of \d+ bytes instead of an image/);
+							assert.ok(!item.binary, 'a file was stored');
+							fetched.push(new URL(row.url).pathname);
+							return;
+						}
 						if (want === 'fetch') {
 							assert.equal(json.error, undefined, json.error);
 							assert.ok(item.binary?.data, 'no file');

@@ -189,28 +189,15 @@ export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 	};
 	for (let i = 0; i < count; i++) {
 		const options = perItem(i);
-		if (isSet(options, 'maxRunCostUsd')) {
-			const cap = checked(
-				ctx,
-				'maxRunCostUsd',
-				options.maxRunCostUsd,
-				NUMBER_LIMITS.maxRunCostUsd,
-				i,
-				many,
-			);
+		const numberOf = (name: 'maxRunCostUsd' | 'balanceUnitsPerUsd') =>
+			isSet(options, name)
+				? checked(ctx, name, options[name], NUMBER_LIMITS[name], i, many)
+				: undefined;
+		const cap = numberOf('maxRunCostUsd');
+		if (cap !== undefined)
 			settings.capUsd = settings.capUsd === undefined ? cap : Math.min(settings.capUsd, cap);
-		}
-		if (isSet(options, 'balanceUnitsPerUsd')) {
-			const units = checked(
-				ctx,
-				'balanceUnitsPerUsd',
-				options.balanceUnitsPerUsd,
-				NUMBER_LIMITS.balanceUnitsPerUsd,
-				i,
-				many,
-			);
-			if (i === 0) settings.balanceUnitsPerUsd = units;
-		}
+		const units = numberOf('balanceUnitsPerUsd');
+		if (units !== undefined && i === 0) settings.balanceUnitsPerUsd = units;
 	}
 	if (isSet(raw, 'checkBalance')) {
 		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user')

@@ -329,6 +329,14 @@ function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
 			? 'a date far away'
 			: new Date(Math.round(until / 1000) * 1000).toISOString();
 	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
+	return timedOut(
+		watch,
+		`Task ${watch.task.taskId} was not read again: the gateway asked to wait until ${when} (Retry-After), past the end of this wait (${last}). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`,
+	);
+}
+
+/** The wait of one task ended before the task did: what it saw, and why it ended. */
+function timedOut(watch: Watch, message: string): WaitOutcome {
 	return {
 		kind: 'timeout',
 		task: watch.task,
@@ -336,7 +344,7 @@ function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
 		waitedMs: Date.now() - watch.paced.startedAt,
 		snapshot: watch.snapshot,
 		lastError: watch.lastError,
-		message: `Task ${watch.task.taskId} was not read again: the gateway asked to wait until ${when} (Retry-After), past the end of this wait (${last}). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`,
+		message,
 	};
 }
 
@@ -358,13 +366,5 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 	const message = watch.cutByExecution
 		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`
 		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`;
-	return {
-		kind: 'timeout',
-		task: watch.task,
-		polls: watch.polls,
-		waitedMs: Date.now() - watch.paced.startedAt,
-		snapshot: watch.snapshot,
-		lastError: watch.lastError,
-		message,
-	};
+	return timedOut(watch, message);
 }
