@@ -61,7 +61,7 @@ function taskIdsNamed(body: unknown): string[] {
 
 /**
  * Another task's id, when a query answer names task ids and none of them is the one asked for
- * (docs/gateway-contract.md §10.2): that answer is not this task's state, whatever it says.
+ * (docs/gateway-contract.md §10.11): that answer is not this task's state, whatever it says.
  */
 export function otherTaskIdOf(body: unknown, asked: string): string | undefined {
 	const named = taskIdsNamed(body);

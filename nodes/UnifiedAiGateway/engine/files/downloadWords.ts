@@ -333,7 +333,7 @@ export function firstLine(text: string): string {
 }
 
 /**
- * What a host sent instead of the file, without a byte of it (docs/gateway-contract.md §10.12): its
+ * What a host sent instead of the file, without a byte of it (docs/gateway-contract.md §10.11): its
  * kind and size. A gateway's answer may send n8n to a service that is not a file host (an admin
  * API, a metadata service): what that answered must not be copied into an item, an error or a log.
  */
