@@ -79,3 +79,34 @@ describe('prompts from expressions', () => {
 		expect(ctx.sim.find('POST', '/v1/images/generations')[0].body.prompt).toBe('42');
 	});
 });
+
+describe('models and switches from expressions are checked for their type', () => {
+	test.each([
+		['an object', { id: 'sora-2' }, /^Model is an object, not a model ID: map the ID itself/],
+		['a list', ['sora-2'], /^Model is a list, not a model ID/],
+		['a boolean', true, /^Model is a boolean, not a model ID/],
+	])('a Model that is %s is refused before anything is sent (never "[object Object]")', async (_name, model, pattern) => {
+		await refused(video({ modelId: rl('={{ $json.model }}') }), { model }, pattern);
+		await refused(image({ modelId: rl('={{ $json.model }}') }), { model }, pattern);
+	});
+
+	test.each([
+		['the text "false"', 'false', false],
+		['the text "TRUE "', 'TRUE ', true],
+		['false', false, false],
+	])('Download Files from an expression giving %s', async (_name, dl, downloads) => {
+		const result = await runNode({ parameters: image({ download: '={{ $json.dl }}' }), credentials: ctx.creds, items: [{ json: { prompt: 'a fox', dl } }] });
+		expect(result.error).toBeUndefined();
+		expect(Boolean(result.items[0].binary)).toBe(downloads);
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files')).toHaveLength(downloads ? 1 : 0);
+	});
+
+	test.each([
+		['Download Files', image({ download: '={{ $json.v }}' }), { v: 'no' }, /^Download Files: "no" is a string, not a switch; it takes true or false$/],
+		['Download Files', image({ download: '={{ $json.v }}' }), {}, /^Download Files: empty is no value, not a switch/],
+		['Wait for Result', video({ waitForCompletion: '={{ $json.v }}' }), { v: 1 }, /^Wait for Result: 1 is a number, not a switch/],
+		['Task → Wait: Download Files', wait({ download: '={{ $json.v }}' }), { v: { yes: true } }, /^Download Files: \{"yes":true\} is an object, not a switch/],
+	])('%s that is not a switch is refused before anything is sent', async (_name, parameters, json, pattern) => {
+		await refused(parameters, json, pattern);
+	});
+});

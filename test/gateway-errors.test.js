@@ -18,6 +18,9 @@ const flat = (code, message) => ({ code, message, data: null });
  * message here is what the node showed before the table (or what the findings changed).
  */
 const ROWS = [
+	['request-blocked', { blocked: { by: 'node', url: 'http://[::]:8080/x.png', host: '[::]:8080', kind: 'unspecified', address: '::', settings: true, redirectedFrom: 'https://gw.example.com/v1/videos/t1/content' } }, /^http:\/\/\[::\]:8080\/x\.png, where https:\/\/gw\.example\.com\/v1\/videos\/t1\/content redirected, points at \[::\]:8080, the unspecified address .*: the node does not send n8n there on a gateway's word \(while submitting the video job\)$/, /with N8N_SSRF_ALLOWED_IP_RANGES=::1\/128 and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on/, 'no'],
+	['answer-refused', { status: 200, refusedAnswer: { limit: 1024 * 1024, received: 1024 * 1024 + 1 } }, /^The gateway's answer was larger than 1 MB \(more arrived, counted after decompression\) while submitting the video job: refused unread$/, /compressed or deeply nested bomb/, 'yes'],
+	['another-task', { status: 200, billed: false, otherTask: { asked: 't_mine', named: 'task_SOMEONE_ELSE' } }, /^The gateway answered the read of task t_mine with another task, task_SOMEONE_ELSE: not taken as the state of t_mine$/, /Do not submit t_mine again/, undefined],
 	['certificate-refused', { networkCode: 'DEPTH_ZERO_SELF_SIGNED_CERT' }, /^The gateway's TLS certificate was refused while submitting the video job: it is self-signed \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/, /NODE_EXTRA_CA_CERTS.*Ignore SSL Issues \(Insecure\)/s, 'no'],
 	['no-answer-in-time', { networkCode: 'ECONNABORTED', timeoutMs: 30_000 }, /^No answer from the gateway within 30 s while submitting the video job: the job may have been created and billed$/, /answer was lost/, 'unknown'],
 	['unreachable', { networkCode: 'ECONNREFUSED' }, /^Could not reach the gateway while submitting the video job \(ECONNREFUSED\)$/, /^Check the Base URL/, 'no'],
@@ -88,6 +91,9 @@ describe('certificate codes are named as certificate errors, with both fixes', (
 
 /** Facts two rules both match: the first of the pair comes first in the table and wins. */
 const OVERLAPS = [
+	['request-blocked', 'unreachable', { blocked: { by: 'n8n', url: 'http://10.0.0.5/x.png', host: '10.0.0.5', address: '10.0.0.5', settings: true } }],
+	['another-task', 'gateway-failed', { status: 200, otherTask: { asked: 'a', named: 'b' } }],
+	['answer-refused', 'gateway-failed', { status: 200, refusedAnswer: { depth: 64, received: 40_000 } }],
 	['certificate-refused', 'unreachable', { networkCode: 'CERT_HAS_EXPIRED' }],
 	['no-answer-in-time', 'unreachable', { networkCode: 'ETIMEDOUT' }],
 	['redirect-refused', 'key-rejected', { status: 401, redirectedTo: 'https://other.example.com', body: '' }],

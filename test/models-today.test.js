@@ -1,7 +1,7 @@
 'use strict';
 // The models gateways serve in late 2026 (docs/gateway-contract.md §10.9) and the relay's newest answers, against the
 // simulator: rows beyond the contract's table, the unified request's fields for an id without a row,
-// the model picker on a relay's 40-model catalogue, a moderated video, an edit task read on its own
+// the model picker on a relay's 42-model catalogue (and on 20,000 models), a moderated video, an edit task read on its own
 // route, what a left-out length is billed.
 const { runNode, listSearch } = require('./harness');
 const { useSimulator } = require('./support');
@@ -162,12 +162,12 @@ describe('rows beyond the contract\'s table', () => {
 	});
 });
 
-describe('the model picker on a relay\'s 40-model catalogue (docs/gateway-contract.md §10.4)', () => {
+describe('the model picker on a relay\'s 42-model catalogue (docs/gateway-contract.md §10.4)', () => {
 	beforeEach(() => ctx.sim.setModels(catalog.relayCatalogue()));
 
 	test('each list holds the ids of its kind; an id nothing classifies is in every list, marked in image and video', async () => {
 		const kinds = catalog.relayKinds();
-		expect(Object.keys(kinds)).toHaveLength(40);
+		expect(Object.keys(kinds)).toHaveLength(42);
 		const lists = {};
 		for (const [group, method] of [['text', 'searchTextModels'], ['image', 'searchImageModels'], ['video', 'searchVideoModels']]) {
 			lists[group] = (await listSearch(method, { credentials: ctx.creds })).results;
@@ -188,6 +188,66 @@ describe('the model picker on a relay\'s 40-model catalogue (docs/gateway-contra
 		const { results } = await listSearch('searchVideoModels', { credentials: ctx.creds, filter: 'WAN' });
 		expect(results.map((r) => r.value).sort()).toEqual(['wan2.6-i2v', 'wan2.7-t2v']);
 	});
+
+	test('a tag that says the kind (image-generation, openai-video) outranks the name', async () => {
+		const image = (await listSearch('searchImageModels', { credentials: ctx.creds })).results.map((r) => r.value);
+		const video = (await listSearch('searchVideoModels', { credentials: ctx.creds })).results.map((r) => r.value);
+		const text = (await listSearch('searchTextModels', { credentials: ctx.creds })).results.map((r) => r.value);
+		expect(image).toContain('ernie-vilg-v2');
+		expect(video).toContain('doubao-pro-animate');
+		expect(text).not.toContain('ernie-vilg-v2');
+		expect(text).not.toContain('doubao-pro-animate');
+		// openai-response (grok's video channel) and gemini (Veo's) say nothing of the kind.
+		expect(text).toContain('grok-4');
+		expect(video).toEqual(expect.arrayContaining(['grok-imagine-video-1.5', 'veo-3.1-fast-generate-preview']));
+	});
+});
+
+describe('the model picker on 20,000 models: paginated, its own kind first, searchable', () => {
+	/** 15,000 chat ids, 3,000 image, 1,500 video, 500 nothing classifies: as a large relay lists them. */
+	const many = () => {
+		const model = (id, tags) => ({ id, object: 'model', created: 1, owned_by: 'relay', supported_endpoint_types: tags });
+		return [
+			...Array.from({ length: 15_000 }, (_, i) => model(`gpt-chat-${String(i).padStart(5, '0')}`, ['openai'])),
+			...Array.from({ length: 3_000 }, (_, i) => model(`pic-${String(i).padStart(4, '0')}`, ['openai', 'image-generation'])),
+			...Array.from({ length: 1_500 }, (_, i) => model(`clip-${String(i).padStart(4, '0')}`, ['openai-video'])),
+			...Array.from({ length: 500 }, (_, i) => model(`zz-mystery-${String(i).padStart(3, '0')}`, ['openai'])),
+		];
+	};
+	beforeEach(() => ctx.sim.setModels(many()));
+
+	test('the video picker pages through its 1,500 video models, then the 500 unknown; no chat id', async () => {
+		const seen = [];
+		let token;
+		let pages = 0;
+		do {
+			const page = await listSearch('searchVideoModels', { credentials: ctx.creds, paginationToken: token });
+			expect(page.results.length).toBeLessThanOrEqual(100);
+			seen.push(...page.results);
+			token = page.paginationToken;
+			pages++;
+		} while (token);
+		expect(pages).toBe(20);
+		expect(seen.slice(0, 1500).every((r) => r.value.startsWith('clip-'))).toBe(true);
+		expect(seen.slice(1500).every((r) => r.name.endsWith('(kind unknown)'))).toBe(true);
+		expect(seen.some((r) => r.value.startsWith('gpt-chat-'))).toBe(false);
+		// One read of /v1/models for the first page; the pages after it come from that read.
+		expect(ctx.sim.count('GET', '/v1/models')).toBe(1);
+	});
+
+	test('a search is answered from the whole list, in pages too', async () => {
+		const page = await listSearch('searchImageModels', { credentials: ctx.creds, filter: 'PIC-12' });
+		expect(page.results.map((r) => r.value)).toEqual(Array.from({ length: 100 }, (_, i) => `pic-12${String(i).padStart(2, '0')}`));
+		expect(page.paginationToken).toBeUndefined();
+	});
+
+	test('a slow /v1/models is given up after 10 s, asked once, and the error says to type the ID', async () => {
+		ctx.sim.inject({ method: 'GET', path: '/v1/models', kind: 'slow', delayMs: 12_000, times: Infinity });
+		const failure = await listSearch('searchVideoModels', { credentials: ctx.creds }).then(() => undefined, (error) => error);
+		expect(failure.message).toBe('No answer from the gateway within 10 s while listing the models of this key');
+		expect(failure.description).toMatch(/switch the Model field from From List to ID/);
+		expect(ctx.sim.count('GET', '/v1/models')).toBe(1);
+	}, 30_000);
 });
 
 describe('what users are shown first leads with live models', () => {

@@ -50,6 +50,49 @@ describe('the Spend Guard options', () => {
 	});
 });
 
+describe('a cap is a cap: set, it must give an amount for every item', () => {
+	const budget = { spendGuard: { maxRunCostUsd: '={{ $json.budget }}' } };
+	const withBudgets = (...budgets) => budgets.map((budget, i) => ({ json: { prompt: `picture ${i + 1}`, ...(budget === undefined ? {} : { budget }) } }));
+
+	test.each([
+		['no column', [undefined, undefined], 'empty (the field or its expression gave no value)', 0],
+		['the column on the first item only', [5, undefined], 'empty (the field or its expression gave no value)', 1],
+		['null', [null], 'empty (the field or its expression gave no value)', 0],
+		['"abc"', ['abc'], '"abc" is not a number', 0],
+		['[1]', [[1]], '[1] is a list, not a number', 0],
+		['an object', [{ usd: 1 }], '{"usd":1} is an object, not a number', 0],
+		['-1', [-1], '-1 is out of range', 0],
+		['NaN', [Number.NaN], 'NaN is not a number', 0],
+	])('Max Estimated Cost per Run from %s refuses the run before anything is sent, naming the item', async (_name, budgets, why, item) => {
+		for (const parameters of [image('gpt-image-2', budget), video('sora-2', { ...budget, spendGuard: { ...budget.spendGuard, videoPrices: { prices: [{ model: 'sora-2', usdPerSecond: 0.1 }] } } })]) {
+			ctx.fresh();
+			const result = await runNode({ parameters, credentials: ctx.creds, items: withBudgets(...budgets) });
+			const itemWords = budgets.length > 1 ? ` (item ${item})` : '';
+			expect(result.error.message).toBe(`Max Estimated Cost per Run (USD): ${why}; it takes a number from 0 to 1000000 USD${itemWords}`);
+			expect(result.error.description).toMatch(/^Nothing was sent\./);
+			expect(ctx.sim.requests).toHaveLength(0);
+		}
+	});
+
+	test('items that give different caps are held to the lowest', async () => {
+		const result = await runNode({ parameters: image('gpt-image-2', budget), credentials: ctx.creds, items: withBudgets(5, 0.02, 5) });
+		expect(result.error.message).toBe('Estimated cost 0.045 USD is over the Max Estimated Cost per Run of 0.02 USD: nothing was sent.');
+		expect(ctx.sim.requests).toHaveLength(0);
+	});
+
+	test('Stop If Balance Cannot Be Read from an expression giving "yes" is refused', async () => {
+		const result = await run(image('gpt-image-2', { spendGuard: { checkBalance: 'token', stopIfBalanceUnreadable: '={{ "yes" }}' } }));
+		expect(result.error.message).toBe('Stop If Balance Cannot Be Read: "yes" is a string, not a switch; it takes true or false');
+		expect(ctx.sim.requests).toHaveLength(0);
+	});
+
+	test('left out of the Spend Guard, there is no cap', async () => {
+		const result = await run(image('gpt-image-2', { spendGuard: { checkBalance: 'token' } }));
+		expect(result.error).toBeUndefined();
+		expect(posts()).toHaveLength(3);
+	});
+});
+
 describe('Max Estimated Cost per Run', () => {
 	test('over the cap: no request at all, and the error names the total, the cap and the items per model and size', async () => {
 		const result = await run(image('gpt-image-2', { resolution: '2k', spendGuard: { maxRunCostUsd: 0.05 } }));

@@ -17,7 +17,7 @@ import {
 	readTasksOnce,
 	type PassRead,
 } from '../UnifiedAiGateway/engine/waiting/taskReads';
-import { readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
+import { readTriggerBoolean, readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
 import { MIN_DOWNLOAD_MS, MIN_QUERY_MS, pollBudget, type PollBudget } from './pollBudget';
 import { startPollTurn, type PollTurn } from './pollClaims';
 import { readTaskState, writeTaskState, type WatchedTask } from './state';
@@ -76,12 +76,12 @@ function readSettings(ctx: IPollFunctions): Settings {
 			);
 		}
 	}
-	const download = ctx.getNodeParameter('download', false) as boolean;
+	const download = readTriggerBoolean(ctx, 'download', false, 'Download Files');
 	return {
 		route,
 		language: route === 'generic' ? String(ctx.getNodeParameter('language', 'en')) : undefined,
 		ids,
-		includeFailures: ctx.getNodeParameter('includeFailures', false) as boolean,
+		includeFailures: readTriggerBoolean(ctx, 'includeFailures', false, 'Include Failures'),
 		windowMinutes: readTriggerNumber(ctx, 'triggerTimeoutMinutes', 'timeoutMinutes', 30),
 		download: download
 			? {

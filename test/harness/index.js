@@ -439,12 +439,14 @@ function executeContext({ credentials, parameters = {}, executionTimeoutS }) {
  * A list-search method of the node (the model picker's searchVideoModels, …) as the editor calls
  * it: through n8n-core's LoadOptionsContext, with real HTTP to the gateway.
  */
-async function listSearch(method, { credentials, filter, parameters = {} }) {
+async function listSearch(method, { credentials, filter, paginationToken, parameters = {} }) {
 	const { workflow, node } = makeWorkflow('unifiedAiGateway', {}, parameters);
 	const additionalData = makeAdditionalData(credentials, workflow.id, `search-${Date.now()}`);
 	const context = new core.LoadOptionsContext(workflow, node, additionalData, 'modelId');
+	// The context starts n8n-core's SSH client manager and its 60 s cleanup interval: it must not hold the test process open.
+	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
 	const Node = loadNode('unifiedAiGateway');
-	return await Node.methods.listSearch[method].call(context, filter);
+	return await Node.methods.listSearch[method].call(context, filter, paginationToken);
 }
 
 /**

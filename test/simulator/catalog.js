@@ -95,7 +95,7 @@ function defaultModels() {
 }
 
 /*
- * A relay's /v1/models of 40 ids, most outside the contract's table, tagged as the relay tags them
+ * A relay's /v1/models of 42 ids, most outside the contract's table, tagged as the relay tags them
  * (docs/gateway-contract.md §10.4: by channel type, not by kind; no price, no tag), with the kind each truly is:
  * `sim.setModels(relayCatalogue())`; `kind` is the answer a picker should give ('unknown': nothing tells).
  */
@@ -116,6 +116,8 @@ const RELAY_CATALOGUE = [
   ['MiniMax-Hailuo-2.3', 'video', ['openai']], ['T2V-01', 'video', ['openai']], ['wan2.7-t2v', 'video', ['openai']],
   ['wan2.6-i2v', 'video', ['openai']], ['pixverse-v5', 'video', []],
   ['mystery-model-x1', 'unknown', []], ['aurora-2', 'unknown', ['openai']],
+  // A tag that says the kind outranks a name that says otherwise (the names say text here).
+  ['ernie-vilg-v2', 'image', ['openai', 'image-generation']], ['doubao-pro-animate', 'video', ['openai-video']],
 ];
 
 function relayCatalogue() {

@@ -2,7 +2,7 @@
 // Injected faults: matched in injection order, each match consumes one of `times`.
 const { CORS } = require('./respond');
 
-const KINDS = ['drop', 'slow', 'malformed', 'breakStream', 'trickle', 'huge'];
+const KINDS = ['drop', 'slow', 'malformed', 'breakStream', 'trickle', 'huge', 'gzipBomb', 'deepJson'];
 const ORIGINS = ['main', 'alt', 'files'];
 
 const DEFAULTS = {
@@ -77,6 +77,8 @@ async function applyFault(ctx, f) {
   }
   if (f.kind === 'trickle') return trickle(ctx, f);
   if (f.kind === 'huge') return huge(ctx, f);
+  if (f.kind === 'gzipBomb') return gzipBomb(ctx, f);
+  if (f.kind === 'deepJson') return deepJson(ctx, f);
   if (f.kind === 'breakStream') ctx.breakStream = true;
   if (f.kind === 'breakStream' || f.status === undefined) {
     // The route answers; the fault's headers still ride along.
@@ -134,6 +136,54 @@ function huge(ctx, f) {
   // refuses by size stops taking bytes early, whether or not it closes the connection.
   res.on('close', () => (sent = length));
   pump();
+  return true;
+}
+
+// A compression bomb: 200 JSON (or `contentType`) with `Content-Encoding: gzip` (or `encoding`
+// 'deflate' | 'br') whose body inflates to `bytes` (default 2 GB) of one long string, about a
+// thousandth of that on the wire. Made as the client reads (flat memory, stops when it leaves);
+// the record's bytesSent counts the compressed bytes written.
+function gzipBomb(ctx, f) {
+  const zlib = require('node:zlib');
+  const { Readable, pipeline } = require('node:stream');
+  const { res } = ctx;
+  const length = f.bytes ?? 2 * 1024 * 1024 * 1024;
+  const encoding = f.encoding || 'gzip';
+  const packer = encoding === 'br' ? zlib.createBrotliCompress() : encoding === 'deflate' ? zlib.createDeflate({ level: 9 }) : zlib.createGzip({ level: 9 });
+  res.writeHead(f.status || 200, { ...CORS, 'Content-Type': f.contentType || 'application/json', 'Content-Encoding': encoding, ...f.headers });
+  const head = Buffer.from('{"task_id":"bomb","status":"in_progress","data":"');
+  const filler = Buffer.alloc(64 * 1024, 0x41);
+  let made = 0;
+  const source = Readable.from((function* () {
+    yield head;
+    made += head.length;
+    while (made < length) {
+      const piece = filler.subarray(0, Math.min(filler.length, length - made));
+      made += piece.length;
+      yield piece;
+    }
+    yield Buffer.from('"}');
+  })());
+  let written = 0;
+  packer.on('data', (chunk) => {
+    written += chunk.length;
+    ctx.record.bytesSent = written;
+  });
+  ctx.record.inflatesTo = length;
+  pipeline(source, packer, res, () => {});
+  return true;
+}
+
+// JSON nested `depth` levels (default 20,000: about 40 KB): `body` (an object, default a running
+// task) with a field `nested` holding [[[…]]].
+function deepJson(ctx, f) {
+  const { res } = ctx;
+  const depth = f.depth ?? 20000;
+  const base = JSON.stringify(f.body ?? { status: 'in_progress' });
+  const text = `${base.slice(0, -1)}${base.length > 2 ? ',' : ''}"nested":${'['.repeat(depth)}${']'.repeat(depth)}}`;
+  const buf = Buffer.from(text);
+  res.writeHead(f.status || 200, { ...CORS, 'Content-Type': 'application/json', 'Content-Length': buf.length, ...f.headers });
+  res.end(buf);
   return true;
 }
 

@@ -77,11 +77,18 @@ export interface RecordedRequest {
   answeredAt?: number;
   /** When the connection ended (answered, dropped, or left by the client), ms since epoch. */
   closedAt?: number;
-  /** A `huge` fault only: the bytes written so far (socket buffers included); stops growing when the client stops reading. */
+  /** A `huge` or `gzipBomb` fault only: the bytes written so far (a bomb's compressed bytes; socket buffers included); stops growing when the client stops reading. */
   bytesSent?: number;
+  /** A `gzipBomb` fault only: what its whole body would inflate to. */
+  inflatesTo?: number;
 }
 
-export type FaultKind = 'drop' | 'slow' | 'malformed' | 'breakStream';
+/**
+ * gzipBomb: 200 with Content-Encoding gzip (`encoding` 'deflate' | 'br') inflating to `bytes` (default
+ * 2 GB) of one JSON string, made as the client reads. deepJson: `body` (default a running task) with
+ * a field `nested` of [[[…]]] `depth` levels deep (default 20,000, about 40 KB).
+ */
+export type FaultKind = 'drop' | 'slow' | 'malformed' | 'breakStream' | 'trickle' | 'huge' | 'gzipBomb' | 'deepJson';
 
 export interface Fault {
   /** Matched against the path without query: exact string or RegExp. */
@@ -97,6 +104,13 @@ export interface Fault {
   kind?: FaultKind;
   /** Wait before answering (kind 'slow' defaults to 1000). Not scaled by timeScale. */
   delayMs?: number;
+  /** huge: bytes sent (default 300 MB); gzipBomb: bytes it inflates to (default 2 GB). */
+  bytes?: number;
+  /** gzipBomb: the compression named in Content-Encoding. Default 'gzip'. */
+  encoding?: 'gzip' | 'deflate' | 'br';
+  /** deepJson: levels of nesting. Default 20,000. */
+  depth?: number;
+  contentType?: string;
 }
 
 /** moderated: completed with error.code moderation_blocked and no file (a blocked Grok video, billed). */
@@ -141,6 +155,8 @@ export interface Scenario {
   serverAddress?: string;
   /** plainNewApi: what the task record's `quota` settles at, in USD (default: the price list's price × ratios). */
   chargeUsd?: number;
+  /** Where the answers say the result is (a hostile gateway: an address on the n8n host, a metadata service): a URL, or one per task and image. */
+  resultUrl?: string | ((task: { id: string; model: string }, index: number) => string);
 }
 
 export interface BalanceValues {

@@ -9,6 +9,7 @@ const SCENARIO_KEYS = [
   'shape', 'urlField', 'mode', 'syncDelayMs', 'images', 'videoBytes', 'imageShape', 'resultHost', 'failEvery',
   'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps', 'serverAddress',
   'chargeUsd',
+  'resultUrl',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -33,6 +34,7 @@ function checkScenario(opts) {
   if (opts.statusCase !== undefined && opts.statusCase !== 'upper') throw new TypeError("scenario: statusCase must be 'upper'");
   if (opts.editQuery !== undefined && opts.editQuery !== 'edits') throw new TypeError("scenario: editQuery must be 'edits'");
   if (opts.serverAddress !== undefined && !/^https?:\/\/[^/?#]+(\/[^?#]*)?$/.test(opts.serverAddress)) throw new TypeError('scenario: serverAddress must be an http(s) URL without query');
+  if (opts.resultUrl !== undefined && typeof opts.resultUrl !== 'string' && typeof opts.resultUrl !== 'function') throw new TypeError('scenario: resultUrl must be a URL or a function (task, index) => URL');
   const steps = opts.readSteps;
   const STATUSES = ['queued', 'in_progress', 'completed', 'failed', 'cancelled'];
   if (steps !== undefined && !(Array.isArray(steps) && steps.length > 0 && steps.every((st) => st && STATUSES.includes(st.status) && (st.progress === undefined || (st.progress >= 0 && st.progress <= 100))))) {

@@ -91,6 +91,13 @@ function signed(url, on) {
 
 function resultUrls(sim, task) {
   if (task.scenario.outcome === 'noUrl' || task.scenario.outcome === 'moderated') return [];
+  // scenario resultUrl: where a hostile or misconfigured gateway says the result is (an address on
+  // the n8n host, a metadata service): a URL, or (task, index) => URL, in every shape of answer.
+  const given = task.scenario.resultUrl;
+  if (given !== undefined) {
+    const count = task.kind === 'video' ? 1 : task.images;
+    return Array.from({ length: count }, (_, i) => (typeof given === 'function' ? given(task, i) : given));
+  }
   const urls = plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
   // scenario serverAddress: the relay names a video by its content route under its own configured
   // server address (new-api's ServerAddress), which need not be the address clients use

@@ -21,6 +21,7 @@ export async function postChatCompletion(
 			action: `asking model '${call.model}'`,
 			billed: true,
 			stream: call.stream,
+			answer: 'chat',
 			timeoutMs: call.timeoutMs,
 			itemIndex: call.itemIndex,
 		}),

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { gatewayText } from '../transport/errors';
 import type { ByteStream } from '../transport/request';
-import { SseReader } from './sse';
+import { ANSWER_LIMITS } from '../transport/responses';
+import { MAX_SSE_LINE, SseLineTooLong, SseReader } from './sse';
 
 /** A stream that did not deliver a whole answer; the operation turns it into a node error. */
 export class ChatStreamError extends Error {
@@ -38,6 +39,19 @@ const NOT_RETURNED =
  */
 export async function readChatStream(stream: ByteStream, model: string): Promise<IDataObject> {
 	const reader = new SseReader();
+	let received = 0;
+	let tooLarge = false;
+	// Counted as it arrives (after decompression): an event that never ends would grow without bound.
+	const counted = async function* () {
+		for await (const chunk of stream) {
+			received += chunk.length;
+			if (received > ANSWER_LIMITS.chatStream) {
+				tooLarge = true;
+				throw new Error('the stream passed its limit');
+			}
+			yield chunk;
+		}
+	};
 	const choices = new Map<number, ChoiceState>();
 	const top: IDataObject = {};
 	let usage: IDataObject | undefined;
@@ -53,7 +67,7 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 		);
 
 	try {
-		for await (const event of reader.events(stream)) {
+		for await (const event of reader.events(counted())) {
 			if (event.data.trim() === '[DONE]') {
 				done = true;
 				break;
@@ -95,6 +109,14 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 		stream.destroy();
 	}
 	if (failure) throw failure;
+	if (broken instanceof SseLineTooLong)
+		throw cutOff(
+			`one line of the event stream passed ${MAX_SSE_LINE / 1024 / 1024} million characters, far past any event, so the reading stopped`,
+		);
+	if (tooLarge)
+		throw cutOff(
+			`more than ${ANSWER_LIMITS.chatStream / 1024 / 1024} MB arrived (counted after decompression), far past any answer, so the reading stopped`,
+		);
 
 	const allFinished =
 		choices.size > 0 && [...choices.values()].every((c) => c.finishReason !== null);

@@ -39,6 +39,8 @@ export async function postImageJob(
 			billed: true,
 			model: job.model,
 			itemIndex: job.itemIndex,
+			// A synchronous answer may hold its images inline (b64_json): more than a task's kilobytes.
+			answer: 'images',
 		}),
 	);
 	return body;

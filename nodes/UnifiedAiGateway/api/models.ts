@@ -30,6 +30,7 @@ export async function listGatewayModels(
 		path: '/v1/models',
 		action: 'listing the models of this key',
 		itemIndex,
+		answer: 'list',
 		...read,
 	});
 	const data = Array.isArray(body.data) ? (body.data as IDataObject[]) : [];

@@ -6,6 +6,12 @@ export interface SseEvent {
 
 const STRAY_TEXT_LIMIT = 500;
 
+/** A line no event stream sends (an event's JSON is kilobytes): past it the stream is refused. */
+export const MAX_SSE_LINE = 4 * 1024 * 1024;
+
+/** A stream whose line passed MAX_SSE_LINE: not an event stream any relay sends. */
+export class SseLineTooLong extends Error {}
+
 /**
  * Splits a text/event-stream body into events (the SSE wire format, as OpenAI-style relays send it).
  * Comments (": keep-alive") and `id:` / `retry:` fields are skipped; anything that is not SSE at all
@@ -29,6 +35,8 @@ export class SseReader {
 			const held = pending.endsWith('\r') ? '\r' : '';
 			const lines = (held ? pending.slice(0, -1) : pending).split(/\r\n|\n|\r/);
 			pending = (lines.pop() ?? '') + held;
+			if (pending.length > MAX_SSE_LINE)
+				throw new SseLineTooLong(`a line of the event stream passed ${MAX_SSE_LINE} characters`);
 			for (const line of lines) {
 				const event = this.takeLine(line);
 				if (event) yield event;

@@ -26,6 +26,7 @@ export async function postVideoJob(
 			action: 'submitting the video job',
 			billed: true,
 			charge: 'the video pre-charge',
+			answer: 'submit',
 			model: job.model,
 			timeoutMs: job.timeoutMs,
 			itemIndex: job.itemIndex,

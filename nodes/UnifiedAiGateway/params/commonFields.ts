@@ -10,7 +10,7 @@ import { DEFAULT_CONCURRENCY } from '../engine/concurrency';
 import type { WaitSettings } from '../engine/running/jobPlan';
 import { NUMBER_LIMITS } from '../registry/limits';
 import type { ModelGroup } from '../registry/models';
-import { readNumber } from './inputs';
+import { readBoolean, readNumber } from './inputs';
 
 const SEARCH_METHODS: Record<ModelGroup, string> = {
 	text: 'searchTextModels',
@@ -225,7 +225,7 @@ export function readWaitForCompletion(
 	defaultMaxWaitMinutes: number,
 	advisedIntervalMs?: number,
 ): false | WaitSettings {
-	if (!(ctx.getNodeParameter('waitForCompletion', 0, true) as boolean)) return false;
+	if (!readBoolean(ctx, 'waitForCompletion', 0, true, 'Wait for Result')) return false;
 	return readWaitSettings(ctx, defaultMaxWaitMinutes, advisedIntervalMs);
 }
 

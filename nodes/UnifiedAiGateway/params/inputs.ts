@@ -94,6 +94,56 @@ export function readTriggerNumber(
 }
 
 /**
+ * A switch from its field or an expression: true or false, also as the text `true` / `false`
+ * (what a spreadsheet column gives). Anything else is refused rather than read as "on": the text
+ * "false" is a non-empty string, truthy to JavaScript, and would download (or wait) against the
+ * user's word.
+ */
+export function checkBoolean(
+	value: unknown,
+	label: string,
+): { value: boolean } | { problem: string } {
+	if (typeof value === 'boolean') return { value };
+	if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value))
+		return { value: value.trim().toLowerCase() === 'true' };
+	return {
+		problem: `${label}: ${shown(value)} is ${value === undefined || value === null || value === '' ? 'no value' : kindOf(value)}, not a switch; it takes true or false`,
+	};
+}
+
+/** A switch parameter of the node, checked (checkBoolean) before anything is sent. */
+export function readBoolean(
+	ctx: IExecuteFunctions,
+	name: string,
+	itemIndex: number,
+	fallback: boolean,
+	label: string,
+): boolean {
+	const checked = checkBoolean(ctx.getNodeParameter(name, itemIndex, fallback), label);
+	if ('value' in checked) return checked.value;
+	throw new NodeOperationError(ctx.getNode(), checked.problem, {
+		itemIndex,
+		description:
+			'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
+	});
+}
+
+/** A switch parameter of the trigger, by the same words as the node's. */
+export function readTriggerBoolean(
+	ctx: IPollFunctions,
+	name: string,
+	fallback: boolean,
+	label: string,
+): boolean {
+	const checked = checkBoolean(ctx.getNodeParameter(name, fallback), label);
+	if ('value' in checked) return checked.value;
+	throw new NodeOperationError(ctx.getNode(), checked.problem, {
+		description:
+			'Nothing was requested. If the value comes from an expression, check what it gives.',
+	});
+}
+
+/**
  * Characters that show nothing (soft hyphen, joiners, direction marks, fillers, variation
  * selectors, BOM), as code-point ranges: a regular-expression class of them mixes combining
  * marks into one class, which n8n's lint refuses.

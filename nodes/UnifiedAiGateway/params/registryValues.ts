@@ -14,6 +14,7 @@ import {
 	type RegistryFieldSet,
 	type ValueRefusal,
 } from './registryRules';
+import { readBoolean } from './inputs';
 
 /*
  * The node's registry fields of one item → checked body values, for any resource: the same
@@ -205,7 +206,7 @@ export function readRegistryValues(
 		: {};
 	const fromExpression = isModelFromExpression(ctx, set);
 	const allowUnusual = set.allowUnusualParameter
-		? (ctx.getNodeParameter(set.allowUnusualParameter, itemIndex, false) as boolean)
+		? readBoolean(ctx, set.allowUnusualParameter, itemIndex, false, 'Allow Unusual Values')
 		: false;
 	for (const [key, rule] of spreadRules(rules)) {
 		if (rule.routes && (route === undefined || !rule.routes.includes(route))) continue;

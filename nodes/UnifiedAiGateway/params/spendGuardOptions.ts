@@ -4,7 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../api/account';
 import type { SpendSettings } from '../engine/spend/types';
 import { NUMBER_LIMITS, type NumberLimit } from '../registry/limits';
-import { checkNumber } from './inputs';
+import { checkBoolean, checkNumber } from './inputs';
 
 /** The parameter every billed operation keeps its Spend Guard options in. */
 export const SPEND_GUARD_PARAMETER = 'spendGuard';
@@ -111,17 +111,37 @@ export function spendGuardOptions(
 	};
 }
 
-function refuse(ctx: IExecuteFunctions, message: string): never {
+function refuse(ctx: IExecuteFunctions, message: string, itemIndex: number): never {
 	throw new NodeOperationError(ctx.getNode(), message, {
-		itemIndex: 0,
-		description: 'Nothing was sent. Correct the Spend Guard option and run again.',
+		itemIndex,
+		description: `Nothing was sent. Correct the Spend Guard option${itemIndex > 0 ? ` (or what its expression gives for item ${itemIndex})` : ''} and run again. A limit left out of the Spend Guard is no limit; one that is set must give a number for every item.`,
 	});
 }
 
-function checked(ctx: IExecuteFunctions, value: unknown, limit: NumberLimit): number {
+/** The option's number for one item; the item named when an expression gave it in a run of several. */
+function checked(
+	ctx: IExecuteFunctions,
+	name: string,
+	value: unknown,
+	limit: NumberLimit,
+	itemIndex: number,
+	many: boolean,
+): number {
 	const result = checkNumber(value, limit);
-	if ('problem' in result) refuse(ctx, result.problem);
+	if ('problem' in result)
+		refuse(
+			ctx,
+			many && isExpression(ctx, name) ? `${result.problem} (item ${itemIndex})` : result.problem,
+			itemIndex,
+		);
 	return result.value;
+}
+
+/** Whether a Spend Guard option is an expression (its value may differ per item). */
+function isExpression(ctx: IExecuteFunctions, name: string): boolean {
+	const guard = ctx.getNode().parameters[SPEND_GUARD_PARAMETER] as IDataObject | undefined;
+	const raw = guard?.[name];
+	return typeof raw === 'string' && raw.startsWith('=');
 }
 
 function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, number> {
@@ -129,34 +149,62 @@ function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, numbe
 	const prices: Record<string, number> = {};
 	for (const entry of entries) {
 		const model = String(entry.model ?? '').trim();
-		if (!model) refuse(ctx, 'Video Prices per Second: a price has no model ID');
+		if (!model) refuse(ctx, 'Video Prices per Second: a price has no model ID', 0);
 		const rate = checkNumber(entry.usdPerSecond, NUMBER_LIMITS.usdPerSecond);
-		if ('problem' in rate) refuse(ctx, `${rate.problem} (the price of ${model})`);
+		if ('problem' in rate) refuse(ctx, `${rate.problem} (the price of ${model})`, 0);
 		prices[model] = rate.value;
 	}
 	return prices;
 }
 
-/** The run's Spend Guard options, read once (from the first item, as they apply to the whole run). */
+/** Whether an option is set: added in the editor, whatever its value or its expression gives. */
+function isSet(raw: IDataObject, name: string): boolean {
+	return Object.prototype.hasOwnProperty.call(raw, name);
+}
+
+/**
+ * The run's Spend Guard options, read once when the run is planned. A number that is set is
+ * checked for every item (an expression may give each its own value, or nothing): one that gives
+ * nothing, NaN, a list, an object or a negative value refuses the run, naming the item, before
+ * anything is sent; only an option left out means "no limit". Items that give different caps are
+ * held to the lowest.
+ */
 export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
-	const raw = ctx.getNodeParameter(SPEND_GUARD_PARAMETER, 0, {}) as IDataObject;
+	const raw = (ctx.getNodeParameter(SPEND_GUARD_PARAMETER, 0, {}) ?? {}) as IDataObject;
+	const count = Math.max(1, ctx.getInputData().length);
+	const many = count > 1;
+	const perItem = (i: number) =>
+		i === 0 ? raw : ((ctx.getNodeParameter(SPEND_GUARD_PARAMETER, i, {}) ?? {}) as IDataObject);
+	const switchOf = (name: string, label: string) => {
+		if (!isSet(raw, name)) return false;
+		const result = checkBoolean(raw[name], label);
+		if ('problem' in result) refuse(ctx, result.problem, 0);
+		return result.value;
+	};
 	const settings: SpendSettings = {
-		balanceUnitsPerUsd:
-			raw.balanceUnitsPerUsd === undefined
-				? 1
-				: checked(ctx, raw.balanceUnitsPerUsd, NUMBER_LIMITS.balanceUnitsPerUsd),
-		stopIfBalanceUnreadable: raw.stopIfBalanceUnreadable === true,
-		allowUnpriced: raw.allowUnpricedItems === true,
+		balanceUnitsPerUsd: 1,
+		stopIfBalanceUnreadable: switchOf('stopIfBalanceUnreadable', 'Stop If Balance Cannot Be Read'),
+		allowUnpriced: switchOf('allowUnpricedItems', 'Allow Unpriced Items'),
 		videoUsdPerSecond: videoPrices(ctx, raw.videoPrices),
 	};
-	if (raw.maxRunCostUsd !== undefined) {
-		settings.capUsd = checked(ctx, raw.maxRunCostUsd, NUMBER_LIMITS.maxRunCostUsd);
+	for (let i = 0; i < count; i++) {
+		const options = perItem(i);
+		const numberOf = (name: 'maxRunCostUsd' | 'balanceUnitsPerUsd') =>
+			isSet(options, name)
+				? checked(ctx, name, options[name], NUMBER_LIMITS[name], i, many)
+				: undefined;
+		const cap = numberOf('maxRunCostUsd');
+		if (cap !== undefined)
+			settings.capUsd = settings.capUsd === undefined ? cap : Math.min(settings.capUsd, cap);
+		const units = numberOf('balanceUnitsPerUsd');
+		if (units !== undefined && i === 0) settings.balanceUnitsPerUsd = units;
 	}
-	if (raw.checkBalance !== undefined) {
+	if (isSet(raw, 'checkBalance')) {
 		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user')
 			refuse(
 				ctx,
-				`Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance)} is not a balance; use token or user`,
+				`Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance) ?? 'nothing'} is not a balance; use token or user`,
+				0,
 			);
 		settings.balance = raw.checkBalance as BalanceKind;
 	}

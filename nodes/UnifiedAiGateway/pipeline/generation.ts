@@ -12,6 +12,7 @@ import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
 import type { PaidResult } from '../engine/files/downloadWords';
 import { itemDownload, type FileOutputOptions } from './taskOutput';
 import { readSpendSettings } from '../params/spendGuardOptions';
+import { readBoolean } from '../params/inputs';
 
 /*
  * The one pipeline of every billed generation (Image → Generate and Edit, Video → Generate): read
@@ -84,7 +85,7 @@ export async function runGeneration<P, S extends Submitted>(
 		prepare: async (i) => {
 			const prepared = await adapter.prepare(ctx, i);
 			// The download's own numbers are checked now, not after the paid answer arrives.
-			if (ctx.getNodeParameter('download', i, true) as boolean) readDownloadLimits(ctx, i);
+			if (readBoolean(ctx, 'download', i, true, 'Download Files')) readDownloadLimits(ctx, i);
 			return prepared;
 		},
 		submit: async (prepared, i) => await adapter.submit(ctx, prepared, i),
@@ -93,7 +94,7 @@ export async function runGeneration<P, S extends Submitted>(
 				snapshot,
 				estimate: spendGuard.estimateOf(prepared),
 				files: (kind, file) =>
-					(ctx.getNodeParameter('download', i, true) as boolean)
+					readBoolean(ctx, 'download', i, true, 'Download Files')
 						? itemDownload(ctx, i, {
 								kind,
 								...file,
@@ -101,6 +102,9 @@ export async function runGeneration<P, S extends Submitted>(
 									? { startedAt: submitted.startedAt, maxWaitMs: wait.deadlineMs }
 									: undefined,
 								continueOnFail: run.continueOnFail,
+								...(submitted.route
+									? { reread: { route: submitted.route, language: submitted.language } }
+									: {}),
 							})
 						: undefined,
 			}),

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readAdditionalBody } from '../params/additionalBody';
-import { checkPrompt } from '../params/inputs';
+import { checkPrompt, kindOf } from '../params/inputs';
 import { registryFieldLabel } from '../params/registryRules';
 import {
 	findModel,
@@ -48,10 +48,17 @@ export function resolveModel(
 	itemIndex: number,
 	group: ModelGroup,
 ): ChosenModel {
-	const id = String(
-		ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true }) ?? '',
-	).trim();
+	const raw = ctx.getNodeParameter('modelId', itemIndex, '', { extractValue: true });
 	const rows = MODELS.filter((m) => m.group === group);
+	// An expression may give anything: an object would be sent as "[object Object]" and blamed on the key's group.
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number')
+		throw refuse(
+			ctx,
+			itemIndex,
+			`Model is ${kindOf(raw)}, not a model ID: map the ID itself, for example {{ $json.model }} rather than {{ $json }}`,
+			`It gave ${JSON.stringify(raw)?.slice(0, 80) ?? String(raw)}.`,
+		);
+	const id = String(raw ?? '').trim();
 	if (!id) {
 		const examples = [...new Set(rows.map((m) => m.id))].slice(0, 3).join(', ');
 		throw refuse(

@@ -12,6 +12,8 @@ import {
 	type PaidResult,
 } from '../engine/files/downloadWords';
 import { shownUrl } from '../api/tasks/results';
+import { queryTask } from '../api/tasks/query';
+import type { QueryRoute } from '../api/tasks/routes';
 import { isStop, nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { bodyCopy } from '../engine/running/bodyCopy';
@@ -56,6 +58,11 @@ export interface FileOutputOptions {
 	paid?: PaidResult;
 	/** On: a failed file becomes its own error item beside the good ones. Off: the item fails. */
 	continueOnFail: boolean;
+	/**
+	 * Inside a wait: the task's result URLs read again, once, when a signed link was refused as
+	 * expired (a gateway signs a fresh one on every read).
+	 */
+	fresh?: () => Promise<string[]>;
 }
 
 /** A result file's type until its bytes say otherwise. */
@@ -82,8 +89,12 @@ export function itemDownload(
 		/** The wait the item's task was read in: when it started and its Max Wait. None: the download's own bound. */
 		wait?: { startedAt: number; maxWaitMs?: number };
 		continueOnFail: boolean;
+		/** Where the task is read, inside a wait: an expired link is then read again once for a fresh one. */
+		reread?: { route: QueryRoute; language?: string };
 	},
 ): FileOutputOptions {
+	const taskId = file.paid.taskId;
+	const reread = file.reread;
 	return {
 		itemIndex,
 		binaryProperty: ctx.getNodeParameter(
@@ -97,6 +108,17 @@ export function itemDownload(
 		...downloadDeadline(file.kind, file.wait?.startedAt, file.wait?.maxWaitMs),
 		paid: file.paid,
 		continueOnFail: file.continueOnFail,
+		...(taskId && reread && file.wait
+			? {
+					fresh: async () => {
+						const snapshot = await queryTask(ctx, reread.route, taskId, {
+							language: reread.language,
+							itemIndex,
+						});
+						return snapshot.state === 'succeeded' ? snapshot.urls : [];
+					},
+				}
+			: {}),
 	};
 }
 
@@ -193,7 +215,7 @@ export async function itemsPerUrl(
 			items.push({ json: itemJson });
 			continue;
 		}
-		const file = await resultFile(ctx, urls, index, {
+		const attempt: DownloadOptions = {
 			itemIndex: download.itemIndex,
 			baseName: download.baseName,
 			defaultMimeType: download.defaultMimeType,
@@ -201,7 +223,17 @@ export async function itemsPerUrl(
 			maxBytes: limits.maxBytes,
 			...bound,
 			paid: download.paid,
-		});
+		};
+		let file = await resultFile(ctx, urls, index, attempt);
+		// A signed link refused as expired: the task read again once for a fresh one (inside a wait).
+		if (file instanceof DownloadError && file.context.linkExpired && download.fresh) {
+			const fresh = await freshUrls(ctx, download);
+			if (fresh[index] && fresh[index] !== url) {
+				const again = await resultFile(ctx, fresh, index, attempt);
+				if (!(again instanceof DownloadError)) itemJson.url = shownUrl(fresh[index]);
+				file = again;
+			}
+		}
 		if (!(file instanceof DownloadError)) {
 			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
 			items.push({
@@ -225,6 +257,22 @@ export async function itemsPerUrl(
 	}
 	if (failed.length > 0) throw allFailures(failed, urls.length);
 	return items;
+}
+
+/** The task's result URLs read again, once per item (each expired link of it uses the same reading). */
+const freshOfItem = new WeakMap<FileOutputOptions, Promise<string[]>>();
+
+async function freshUrls(ctx: IExecuteFunctions, download: FileOutputOptions): Promise<string[]> {
+	let read = freshOfItem.get(download);
+	if (!read) {
+		read = download.fresh!().catch((error: unknown) => {
+			if (isStop(error)) throw nodeErrorOf(ctx.getNode(), error, download.itemIndex);
+			// A failed re-read leaves the expired link's error as it was.
+			return [];
+		});
+		freshOfItem.set(download, read);
+	}
+	return await read;
 }
 
 /** The first failure, naming every URL that failed (each is a receipt) and what was fetched. */

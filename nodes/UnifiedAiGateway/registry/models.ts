@@ -28,15 +28,22 @@ export function findModel(id: string, host?: GatewayHost): ModelSpec | undefined
 }
 
 /**
- * Endpoint tags that name a group. `openai` is left out on purpose: gateways tag image and video
- * models with it too (docs/gateway-contract.md §10.4: gpt-image-2 and nano-banana carry no image tag), so it says
- * only "OpenAI wire format".
+ * Endpoint tags that say what a model makes (docs/gateway-contract.md §10.4): the relay sets
+ * `image-generation` by the model itself and `openai-video` on video channels. Where a gateway
+ * sends one, it outranks the name; most models carry none (`gpt-image-2` and `nano-banana` have
+ * only `openai`), and then the name decides.
  */
-const TAG_GROUPS: Array<[RegExp, ModelGroup]> = [
+const KIND_TAGS: Array<[RegExp, ModelGroup]> = [
 	[/video/i, 'video'],
 	[/image|dall-?e|midjourney/i, 'image'],
-	[/chat|anthropic|completion|text|embedding|responses/i, 'text'],
 ];
+
+/**
+ * Tags of wire formats only text models speak (a Claude channel, rerankers, embeddings, chat
+ * completions): after the name. `openai`, `openai-response` (grok's video channel has it) and
+ * `gemini` (Veo has it) follow the channel and say nothing of the kind.
+ */
+const TEXT_TAGS = /^(anthropic|.*rerank.*|embeddings?|chat|.*completions?)$/i;
 
 /**
  * Name rules, in order (docs/gateway-contract.md §10.4): the kind words first (`t2v`, `i2v`, `video` before `t2i`,
@@ -73,16 +80,23 @@ const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 /** How a model's kind was found: the contract's table, its name, the gateway's tags, or nothing (then text). */
 export type KindSource = 'table' | 'name' | 'tags' | 'none';
 
-/** Spec table first, then the name, then the gateway's (incomplete) endpoint tags; else text, marked as a guess. */
+/**
+ * The contract's table first; then a tag that says the kind (`image-generation`, `openai-video`);
+ * then the name; then a text-only wire format's tag; else text, marked as a guess
+ * (docs/gateway-contract.md §10.4).
+ */
 export function modelKind(
 	id: string,
 	endpointTypes: unknown,
 ): { group: ModelGroup; by: KindSource } {
 	const known = findModel(id);
 	if (known) return { group: known.group, by: 'table' };
-	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return { group, by: 'name' };
-	const tags = Array.isArray(endpointTypes) ? endpointTypes.map(String) : [];
-	for (const [pattern, group] of TAG_GROUPS)
+	const tags = Array.isArray(endpointTypes)
+		? endpointTypes.filter((tag): tag is string => typeof tag === 'string')
+		: [];
+	for (const [pattern, group] of KIND_TAGS)
 		if (tags.some((tag) => pattern.test(tag))) return { group, by: 'tags' };
+	for (const [pattern, group] of NAME_GROUPS) if (pattern.test(id)) return { group, by: 'name' };
+	if (tags.some((tag) => TEXT_TAGS.test(tag))) return { group: 'text', by: 'tags' };
 	return { group: 'text', by: 'none' };
 }

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { ADDRESS_KINDS, addressKind, allowedRangeFor, type Blocked } from './addresses';
 import type { Created } from './created';
 import { certificateProblem, isTimeoutCode } from './responses';
 
@@ -24,6 +25,15 @@ export interface ErrorFacts {
 	redirectedTo?: string;
 	/** A 2xx answer whose body refuses the request (success: false, code >= 400, an error object). */
 	refusedWith200?: boolean;
+	/**
+	 * A 2xx answer refused unread: more than `limit` bytes arrived (counted after decompression),
+	 * or it nests lists and objects deeper than `depth` (transport/responses.ts ANSWER_LIMITS).
+	 */
+	refusedAnswer?: { limit?: number; depth?: number; received: number };
+	/** Not sent: the node refused the address, or n8n's SSRF protection blocked it (transport/addresses.ts). */
+	blocked?: Blocked;
+	/** A task read answered with another task's id (api/tasks/query.ts): not this task's state. */
+	otherTask?: { asked: string; named: string };
 }
 
 /** The facts as the rules read them: the gateway's own words and code already taken from its envelope. */
@@ -192,6 +202,49 @@ function wordsRule(
 	};
 }
 
+/** A byte count as a limit is named: "1 MB", "64 KB". */
+function sizeWords(bytes: number): string {
+	return bytes >= 1024 * 1024
+		? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`
+		: `${Math.round(bytes / 1024)} KB`;
+}
+
+/** A URL's host without its port and IPv6 brackets: `[::1]:80` → `::1`. */
+function hostName(host: string): string {
+	return host.replace(/:\d+$/, '').replace(/^\[|\]$/g, '');
+}
+
+/**
+ * What lifts a block: n8n's SSRF settings (n8n 2.x follows them for this node whether or not its
+ * protection is on; 1.x has none). Shared by the gateway's requests and result downloads
+ * (engine/files/downloadWords.ts).
+ */
+export function allowWords(blocked: Blocked): string {
+	const range = allowedRangeFor(blocked);
+	const name = hostName(blocked.host);
+	const settings = [
+		range ? `N8N_SSRF_ALLOWED_IP_RANGES=${range}` : '',
+		addressKind(name) || /^[\d.]+$|:/.test(name) ? '' : `N8N_SSRF_ALLOWED_HOSTNAMES=${name}`,
+	]
+		.filter(Boolean)
+		.join(' or ');
+	if (blocked.by === 'n8n')
+		return `If that host is yours (a gateway or file store on your network), allow it in n8n's environment with ${settings} and restart n8n.`;
+	return blocked.settings
+		? `If that address is really yours, allow it in n8n's environment with ${settings} and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on.`
+		: 'n8n 1.x has no SSRF settings to allow it: only a gateway whose Base URL is on the same kind of address may send n8n there (on n8n 2.x, N8N_SSRF_ALLOWED_IP_RANGES / N8N_SSRF_ALLOWED_HOSTNAMES allow it).';
+}
+
+/** Why a request was not sent, in words: "http://[::]:80/x is the unspecified address (…)". */
+export function blockedWords(blocked: Blocked): string {
+	const where = blocked.redirectedFrom ? `, where ${blocked.redirectedFrom} redirected,` : '';
+	if (blocked.by === 'n8n')
+		return `n8n's SSRF protection blocked ${blocked.url}${where} before it was sent${blocked.address ? `: ${blocked.host} resolves to the restricted address ${blocked.address}` : `: ${blocked.host} is a restricted host`}`;
+	const address =
+		blocked.address && blocked.address !== hostName(blocked.host) ? ` (${blocked.address})` : '';
+	return `${blocked.url}${where} points at ${blocked.host}${address}, ${ADDRESS_KINDS[blocked.kind ?? 'loopback']}: the node does not send n8n there on a gateway's word`;
+}
+
 const CERTIFICATE_FIXES =
 	"Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked).";
 
@@ -200,6 +253,53 @@ const CERTIFICATE_FIXES =
  * gateway code is adding one row here (and its test row in test/gateway-errors.test.js).
  */
 export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
+	{
+		name: 'request-blocked',
+		matches: (f) => f.blocked !== undefined,
+		created: 'no',
+		explain: (f) => {
+			const blocked = f.blocked!;
+			return {
+				code: blocked.by === 'n8n' ? 'ssrf_blocked' : 'address_refused',
+				message: `${blockedWords(blocked)} (while ${f.action})`,
+				advice: '',
+				description: [
+					'Nothing was sent, so nothing was asked again: the same request is refused the same way.',
+					allowWords(blocked),
+					blocked.by === 'node'
+						? "Otherwise ask the gateway's operator why its answer points there."
+						: 'Or, if the gateway itself is on that host, keep its Base URL and allow it as above.',
+				].join(' '),
+			};
+		},
+	},
+	{
+		name: 'answer-refused',
+		matches: (f) => f.refusedAnswer !== undefined,
+		explain: (f) => {
+			const refused = f.refusedAnswer!;
+			const what =
+				refused.depth !== undefined
+					? `nests lists and objects more than ${refused.depth} levels deep`
+					: `was larger than ${sizeWords(refused.limit ?? 0)} (more arrived, counted after decompression)`;
+			return {
+				code: refused.depth !== undefined ? 'answer_too_deep' : 'answer_too_large',
+				message: `The gateway's answer ${what} while ${f.action}: refused unread`,
+				advice: '',
+				description: `HTTP status: ${f.status}. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept.`,
+			};
+		},
+	},
+	{
+		name: 'another-task',
+		matches: (f) => f.otherTask !== undefined,
+		explain: (f) => ({
+			code: 'another_task',
+			message: `The gateway answered the read of task ${f.otherTask!.asked} with another task, ${f.otherTask!.named}: not taken as the state of ${f.otherTask!.asked}`,
+			advice: '',
+			description: `Task ${f.otherTask!.asked} is yours; the answer named ${f.otherTask!.named} and no id of yours, so neither its status nor its files count for ${f.otherTask!.asked}. The task is read again; if the gateway keeps answering so, ask its operator (a cache or a proxy in front of it may mix answers up). Do not submit ${f.otherTask!.asked} again: it may still be running or finished.`,
+		}),
+	},
 	{
 		name: 'certificate-refused',
 		matches: (f) => f.status === undefined && certificateProblem(f.networkCode) !== undefined,

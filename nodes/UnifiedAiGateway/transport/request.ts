@@ -7,17 +7,24 @@ import type {
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { RequestBlocked, type Blocked } from './addresses';
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
 import { CREATED_NOTE } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { stopError } from './nodeError';
 import { pacerFor } from './pacer';
 import {
+	ANSWER_LIMITS,
 	networkCodeOf,
-	parseBody,
+	parseAnswer,
+	readBounded,
 	readSmallStream,
 	redactBody,
 	refusedWithSuccess,
+	MAX_ANSWER_DEPTH,
+	TooDeep,
+	type AnswerKind,
+	type BoundedRead,
 	type ByteStream,
 } from './responses';
 import {
@@ -64,6 +71,11 @@ export interface GatewayRequest {
 	model?: string;
 	/** Answer as a stream (file downloads); error bodies are still read and explained. */
 	stream?: boolean;
+	/**
+	 * What the answer is, for how much of it is read (responses.ts ANSWER_LIMITS; a task read's
+	 * kilobytes when not given): more is refused unread, with what the node was doing.
+	 */
+	answer?: AnswerKind;
 	itemIndex?: number;
 	/** Off for the task engine, which reschedules failed polls itself instead of blocking its loop. */
 	retries?: boolean;
@@ -101,6 +113,9 @@ export class GatewayRequestError extends NodeApiError {
 
 	/** The rule of transport/errorRules.ts that explained it (MODEL_NOT_OFFERED: api/models.ts names other models). */
 	rule?: string;
+
+	/** Not sent: the node refused the address, or n8n's SSRF protection blocked it (never asked again). */
+	blocked?: Blocked;
 }
 
 /** The only way our nodes talk to the gateway. */
@@ -129,8 +144,9 @@ export async function gatewayRequest(
 		json: !isForm && !req.stream,
 		ignoreHttpStatusErrors: true,
 		returnFullResponse: true,
-		// Bytes, not the HTTP client's UTF-8 text: an answer is decoded by its own charset (GBK…).
-		encoding: req.stream ? 'stream' : 'arraybuffer',
+		// A stream of bytes, for every answer: counted as it arrives (and decompresses), so an answer
+		// past its limit is refused before it fills memory; decoded by its own charset (GBK…).
+		encoding: 'stream',
 	};
 	return await sendWithRetry<IDataObject>(this, options, req, credentials);
 }
@@ -237,14 +253,24 @@ async function sendWithRetry<T>(
 		const canRetry = idempotent && attempt + 1 < RETRY.maxAttempts;
 		const ticket = pacer ? await pacer.acquire(ctx) : undefined;
 		let response: SentResponse;
+		// A 2xx answer's bytes, read within the limit of its kind (a broken-off read is retried as a drop).
+		let read: BoundedRead | undefined;
 		try {
 			response = await sendFollowingRedirects(
 				ctx,
 				{ ...options, timeout: attemptTimeout(req) },
 				origins,
 			);
+			if (!req.stream && response.statusCode >= 200 && response.statusCode < 300)
+				read = await readBounded(response.body, ANSWER_LIMITS[req.answer ?? 'task']);
 		} catch (thrown) {
 			throwIfStopped(ctx, signal, thrown, req.itemIndex);
+			if (thrown instanceof RequestBlocked) {
+				// Not sent, by the node's address rule or by n8n's SSRF protection: the same every time.
+				const error = buildError(ctx, { ...facts, blocked: thrown.blocked }, req, secrets);
+				error.blocked = thrown.blocked;
+				throw error;
+			}
 			const networkCode = networkCodeOf(thrown);
 			if (canRetry && isRetryableNetworkCode(networkCode)) {
 				const delay = backoffDelay(attempt);
@@ -262,10 +288,11 @@ async function sendWithRetry<T>(
 			originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
-			// What the gateway says is redacted before anything can copy it into an item, a message or a log.
+			// What the gateway says is read within its limit, and redacted before anything can copy it
+			// into an item, a message or a log.
 			const body = req.stream
 				? response.body
-				: redactBody(parseBody(response.body, response.headers), secrets);
+				: redactBody(answerOf(ctx, req, response, read, facts, secrets), secrets);
 			if (!req.stream && typeof body === 'string' && body.trim() !== '' && !req.billed) {
 				// A 200 HTML page means the Base URL points at a website, not at the API.
 				throw buildError(ctx, { ...facts, status: 502, body }, req, secrets);
@@ -275,9 +302,8 @@ async function sendWithRetry<T>(
 			}
 			return { status, headers: response.headers ?? {}, body: body as T, url: response.url };
 		}
-		const body = req.stream
-			? await readSmallStream(response.body, response.headers)
-			: parseBody(response.body, response.headers);
+		// Its first 64 KB: enough to explain it (a body a redirect left unread reads as nothing).
+		const body = await readSmallStream(response.body, response.headers).catch(() => '');
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
 		if (status === 429 && pacer && ticket) {
 			// Not processed: the one answer after which a POST may be sent again.
@@ -326,6 +352,56 @@ async function sendWithRetry<T>(
 		error.retryAfterMs = hinted;
 		throw error;
 	}
+}
+
+/**
+ * The error for an answer the layer above found unusable (a task read naming another task): made
+ * by the rules table like every gateway error, redacted, read by the fault policy as a bad read.
+ */
+export async function answerError(
+	ctx: GatewayContext,
+	facts: ErrorFacts,
+	itemIndex: number | undefined,
+): Promise<GatewayRequestError> {
+	const secrets = secretForms(await gatewayCredentials(ctx));
+	return buildError(
+		ctx,
+		facts,
+		{ method: 'GET', path: '', action: facts.action, itemIndex },
+		secrets,
+	);
+}
+
+/**
+ * A 2xx answer as the node reads it: parsed, unless more arrived than its kind's limit or it nests
+ * past MAX_ANSWER_DEPTH; then the error that says so, naming what the node was doing (the task).
+ */
+function answerOf(
+	ctx: GatewayContext,
+	req: GatewayRequest,
+	response: SentResponse,
+	read: BoundedRead | undefined,
+	facts: ErrorFacts,
+	secrets: string[],
+): unknown {
+	const status = response.statusCode;
+	const limit = ANSWER_LIMITS[req.answer ?? 'task'];
+	if (!read || read.over)
+		throw buildError(
+			ctx,
+			{ ...facts, status, refusedAnswer: { limit, received: read?.received ?? limit + 1 } },
+			req,
+			secrets,
+		);
+	const body = parseAnswer(read.bytes, response.headers);
+	if (body instanceof TooDeep)
+		throw buildError(
+			ctx,
+			{ ...facts, status, refusedAnswer: { depth: MAX_ANSWER_DEPTH, received: read.received } },
+			req,
+			secrets,
+		);
+	return body;
 }
 
 function throwIfStopped(

@@ -4,6 +4,25 @@ export type ByteStream = AsyncIterable<Buffer | string> & {
 	on: (...args: never[]) => unknown;
 };
 
+/**
+ * Ends a body nothing was read from, and its connection. n8n 2.x hands a streamed body over
+ * through axios's length guard, a stream made from a generator that opens the connection's own
+ * stream only when first read: destroyed unread, it leaves that connection open. So one chunk is
+ * pulled, then the reading is ended, which destroys the body and, through it, the connection
+ * (on n8n 1.x, where the body is the connection's own stream, the same steps close it).
+ */
+export function discard(stream: ByteStream): void {
+	if (typeof stream?.[Symbol.asyncIterator] !== 'function') return;
+	const reading = stream[Symbol.asyncIterator]();
+	const end = async () => {
+		await reading.return?.();
+	};
+	reading
+		.next()
+		.then(end, end)
+		.catch(() => stream.destroy());
+}
+
 /** The charset an answer names in its Content-Type (`application/json; charset=GBK`), if any. */
 function charsetOf(headers: Record<string, unknown> | undefined): string | undefined {
 	const type = headers?.['content-type'];
@@ -28,12 +47,122 @@ export function decodeText(bytes: Uint8Array, headers?: Record<string, unknown>)
 	return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('utf8');
 }
 
-export function parseBody(body: unknown, headers?: Record<string, unknown>): unknown {
+/**
+ * How much of an answer the node reads, by what the answer is (docs/gateway-contract.md §10.12):
+ * counted after decompression, as the bytes arrive, and refused past it before it is parsed. A
+ * gzip answer of 1 MB on the wire can inflate to gigabytes: read whole, it would cost n8n that.
+ */
+export const ANSWER_LIMITS = {
+	/** A task read, a balance, an upload's answer, an error: kilobytes. */
+	task: 1024 * 1024,
+	/**
+	 * A billed submit's answer (a task): kilobytes too, but refusing it loses a paid task's id, so
+	 * the bound is wide (a relay may echo the request, references included).
+	 */
+	submit: 16 * 1024 * 1024,
+	/** GET /v1/models and price lists: 20,000 models are about 3 MB. */
+	list: 8 * 1024 * 1024,
+	/** A chat completion (a long answer, tool calls). */
+	chat: 8 * 1024 * 1024,
+	/** A streamed chat completion: every event's JSON around each few characters of the answer. */
+	chatStream: 64 * 1024 * 1024,
+	/** A synchronous image answer, which may hold its images inline (b64_json: four 4K pictures). */
+	images: 64 * 1024 * 1024,
+} as const;
+
+export type AnswerKind = keyof typeof ANSWER_LIMITS;
+
+/** What of an error answer is read: enough to explain it. */
+export const ERROR_BODY_LIMIT = 64 * 1024;
+
+/**
+ * The deepest nesting of lists and objects the node reads in an answer. The contract's deepest
+ * shape is five levels; a relay that embeds its upstream's answer adds a few. Walking a
+ * 20,000-level answer (copying it into an item, searching it, printing it) overflows the stack.
+ */
+export const MAX_ANSWER_DEPTH = 64;
+
+/** One answer's bytes, read up to a limit. */
+export interface BoundedRead {
+	bytes: Buffer;
+	/** Bytes that arrived (after decompression); past the limit, the reading stopped there. */
+	received: number;
+	/** More than the limit arrived: refused, `bytes` is empty. */
+	over: boolean;
+}
+
+/**
+ * Reads a body up to `limit` bytes, counted as they arrive (after the HTTP client's
+ * decompression): past it the stream is destroyed, so the rest is neither inflated nor kept.
+ * A body already in memory (a Buffer, text) is measured the same way.
+ */
+export async function readBounded(body: unknown, limit: number): Promise<BoundedRead> {
+	const readable = body as ByteStream | undefined;
+	if (!readable || typeof readable.on !== 'function' || !(Symbol.asyncIterator in readable)) {
+		const bytes =
+			body instanceof ArrayBuffer
+				? Buffer.from(body)
+				: body instanceof Uint8Array
+					? Buffer.from(body.buffer, body.byteOffset, body.byteLength)
+					: Buffer.from(
+							typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body),
+						);
+		const over = bytes.length > limit;
+		return { bytes: over ? Buffer.alloc(0) : bytes, received: bytes.length, over };
+	}
+	const chunks: Buffer[] = [];
+	let received = 0;
+	for await (const chunk of readable) {
+		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
+		if (received < limit) chunks.push(buffer.subarray(0, limit - received));
+		received += buffer.length;
+		if (received > limit) {
+			readable.destroy();
+			break;
+		}
+	}
+	// Past the limit nothing of it is used: its bytes are not joined.
+	return received > limit
+		? { bytes: Buffer.alloc(0), received, over: true }
+		: { bytes: Buffer.concat(chunks), received, over: false };
+}
+
+/**
+ * Whether JSON text nests lists and objects deeper than `max`: one pass over the characters,
+ * strings skipped, nothing parsed, no recursion (the text may be nested 20,000 levels).
+ */
+export function nestedDeeperThan(text: string, max: number): boolean {
+	let depth = 0;
+	let inString = false;
+	for (let i = 0; i < text.length; i++) {
+		const c = text.charCodeAt(i);
+		if (inString) {
+			if (c === 92 /* backslash: the next character is escaped */) i++;
+			else if (c === 34 /* " */) inString = false;
+		} else if (c === 34) inString = true;
+		else if (c === 123 /* { */ || c === 91 /* [ */) {
+			if (++depth > max) return true;
+		} else if (c === 125 /* } */ || c === 93 /* ] */) depth--;
+	}
+	return false;
+}
+
+/** An answer that is JSON nested past MAX_ANSWER_DEPTH: refused before it is parsed. */
+export class TooDeep {
+	constructor(readonly text: string) {}
+}
+
+/**
+ * A body as the node reads it: JSON when it is JSON, else its text. JSON nested past
+ * MAX_ANSWER_DEPTH is not parsed: a TooDeep holding its text is returned instead.
+ */
+export function parseAnswer(body: unknown, headers?: Record<string, unknown>): unknown {
 	if (body instanceof ArrayBuffer) body = new Uint8Array(body);
 	if (body instanceof Uint8Array) body = decodeText(body, headers);
 	if (typeof body !== 'string') return body ?? '';
 	const text = body.trim();
 	if (text.startsWith('{') || text.startsWith('[')) {
+		if (nestedDeeperThan(text, MAX_ANSWER_DEPTH)) return new TooDeep(body);
 		try {
 			return JSON.parse(text) as unknown;
 		} catch {
@@ -43,18 +172,26 @@ export function parseBody(body: unknown, headers?: Record<string, unknown>): unk
 	return body;
 }
 
+/** parseAnswer for bodies only explained, never used (error answers): too deep is kept as its text. */
+export function parseBody(body: unknown, headers?: Record<string, unknown>): unknown {
+	const parsed = parseAnswer(body, headers);
+	return parsed instanceof TooDeep ? parsed.text : parsed;
+}
+
+/** An error answer's first ERROR_BODY_LIMIT bytes, parsed: enough to explain it. */
 export async function readSmallStream(
 	stream: unknown,
 	headers?: Record<string, unknown>,
-	limit = 64 * 1024,
+	limit = ERROR_BODY_LIMIT,
 ): Promise<unknown> {
 	const readable = stream as ByteStream | undefined;
 	if (!readable || typeof readable.on !== 'function') return parseBody(stream, headers);
+	// Its first bytes: what explains an error fits in them, the rest is left unread.
 	const chunks: Buffer[] = [];
 	let size = 0;
 	for await (const chunk of readable) {
 		const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as string);
-		if (size < limit) chunks.push(buffer);
+		chunks.push(buffer.subarray(0, limit - size));
 		size += buffer.length;
 		if (size >= limit) {
 			readable.destroy();
@@ -113,6 +250,42 @@ export function networkCodeOf(error: unknown): string | undefined {
 	if (/socket hang up/i.test(texts)) return 'ECONNRESET';
 	if (/cancel|aborted/i.test(texts)) return 'ERR_CANCELED';
 	return /\b(E[A-Z]{3,}|ERR_[A-Z_]+|UND_ERR_[A-Z_]+)\b/.exec(texts)?.[1];
+}
+
+/** What n8n's SSRF protection (n8n 2.x) said when it blocked a request before it was sent. */
+export interface SsrfBlock {
+	/** The restricted address the host resolved to, when n8n names it. */
+	address?: string;
+	/** The host name n8n refused by name (N8N_SSRF_BLOCKED_HOSTNAMES), when that was the reason. */
+	hostname?: string;
+}
+
+/**
+ * n8n's SSRF protection refused the request (its SsrfBlockedIpError / SsrfBlockedHostnameError,
+ * wherever the HTTP client put it): nothing was sent, and asking again is refused the same way.
+ */
+export function ssrfBlockOf(error: unknown): SsrfBlock | undefined {
+	const seen = new Set<unknown>();
+	for (let e = error as Record<string, unknown> | undefined; e && !seen.has(e); ) {
+		seen.add(e);
+		const name = typeof e.name === 'string' ? e.name : '';
+		const message = typeof e.message === 'string' ? e.message : '';
+		if (
+			/^SsrfBlocked/.test(name) ||
+			/blocked because (it resolves to a restricted IP address|the destination hostname is restricted)/i.test(
+				message,
+			)
+		) {
+			const extra = (e.extra ?? {}) as Record<string, unknown>;
+			const address = [e.ip, extra.ip].find((v) => typeof v === 'string') as string | undefined;
+			const hostname = [e.hostname, extra.hostname].find((v) => typeof v === 'string') as
+				| string
+				| undefined;
+			return { ...(address ? { address } : {}), ...(hostname ? { hostname } : {}) };
+		}
+		e = (e.cause ?? undefined) as Record<string, unknown> | undefined;
+	}
+	return undefined;
 }
 
 /** Every form of the key replaced by *** anywhere in a parsed body (strings, keys, nested values). */

@@ -1,6 +1,8 @@
 import type { IDataObject, IHttpRequestOptions } from 'n8n-workflow';
 
+import { blockedByN8n, checkAddress, RequestBlocked } from './addresses';
 import { cancelSignalOf, CREDENTIAL_TYPE, type GatewayContext, signingCredential } from './context';
+import { discard, ssrfBlockOf, type ByteStream } from './responses';
 import { originOf } from './urls';
 
 export interface FullResponse {
@@ -25,7 +27,10 @@ const MAX_REDIRECTS = 5;
  * default `sendCredentialsOnCrossOriginRedirect` to true), so auto-follow is off and each hop
  * decides alone: the key goes with it only when its origin is one of `keyOrigins`.
  * A POST is followed only by 307/308 to a key origin (the gateway did not process it there);
- * any other redirect of a POST is returned as is, for the caller to report.
+ * any other redirect of a POST is returned as is, for the caller to report. A hop off those
+ * origins (a result URL, a redirect) is first checked for where it would send n8n
+ * (addresses.ts checkAddress): one on this host, the link or a metadata service is refused
+ * (RequestBlocked) before it is sent; so is one n8n's own SSRF protection blocks, with what it said.
  */
 export async function sendFollowingRedirects(
 	ctx: GatewayContext,
@@ -33,9 +38,18 @@ export async function sendFollowingRedirects(
 	keyOrigins: ReadonlySet<string>,
 ): Promise<SentResponse> {
 	let current: IHttpRequestOptions = { ...options };
+	let from: string | undefined;
 	for (let hop = 0; ; hop++) {
 		const withKey = keyOrigins.has(originOf(current.url) ?? '');
-		const response = await sendOnce(ctx, current, withKey);
+		if (!withKey) await checkAddress(ctx, current.url, [...keyOrigins], from);
+		const asked = current;
+		const response = await sendOnce(ctx, asked, withKey).catch(async (error: unknown) => {
+			// n8n's SSRF protection (2.x) said no before anything was sent: which hop, and what it named.
+			const ssrf = ssrfBlockOf(error);
+			return await Promise.reject(
+				ssrf ? new RequestBlocked(ctx.getNode(), blockedByN8n(asked.url, ssrf, from)) : error,
+			);
+		});
 		const location = header(response.headers, 'location');
 		if (!REDIRECTS.has(response.statusCode) || !location || hop >= MAX_REDIRECTS) {
 			return { ...response, url: current.url };
@@ -48,10 +62,11 @@ export async function sendFollowingRedirects(
 			method !== 'HEAD' &&
 			!(keepsMethod && keyOrigins.has(originOf(target) ?? ''))
 		) {
-			discard(response.body);
+			// Its body is read (64 KB at most) by the caller, which reports the redirect.
 			return { ...response, url: current.url, unfollowedRedirect: target };
 		}
-		discard(response.body);
+		discard(response.body as ByteStream);
+		from = current.url;
 		current = { ...current, url: target, qs: undefined };
 	}
 }
@@ -84,10 +99,4 @@ async function sendOnce(
 function header(headers: IDataObject | undefined, name: string): string | undefined {
 	const value = headers?.[name];
 	return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
-}
-
-/** A redirect's own body, when streamed, would otherwise hold its socket open. */
-function discard(body: unknown): void {
-	const stream = body as { destroy?: () => void } | undefined;
-	if (stream && typeof stream.destroy === 'function') stream.destroy();
 }

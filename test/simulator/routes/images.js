@@ -79,8 +79,11 @@ async function answer(ctx, body, model, mode) {
   if (delay) await sim.sleep(delay * sim.timeScale);
   const stem = `img-${randomAlnum(12)}`;
   rememberPicture(sim, stem, { model, ...params });
+  const given = sim.scenarioFor(model).resultUrl;
   const data = Array.from({ length: body.n || 1 }, (_, i) => ({
-    url: signed(`${sim.urls.files}/files/${stem}-${i + 1}.png`, sim.scenarioFor(model).signedUrls),
+    url: given !== undefined
+      ? (typeof given === 'function' ? given({ id: stem, model }, i) : given)
+      : signed(`${sim.urls.files}/files/${stem}-${i + 1}.png`, sim.scenarioFor(model).signedUrls),
     revised_prompt: body.prompt,
   }));
   // What a synchronous answer billed, as sent (a test compares the receipts a client kept with it).

@@ -20,7 +20,7 @@ import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/route
 import type { TaskSnapshot } from '../../api/tasks/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/running/toolMode';
 import { downloadLimitOptions } from '../../params/downloadOptions';
-import { readNumber } from '../../params/inputs';
+import { readBoolean, readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
@@ -259,7 +259,7 @@ export async function execute(
 			json.message = `Task ${taskId} is still running (${stateText(snapshot)}): send this item back to the Wait node and check again.`;
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
-		if (!(this.getNodeParameter('download', i, true) as boolean)) return [{ json }];
+		if (!readBoolean(this, 'download', i, true, 'Download Files')) return [{ json }];
 		const download = itemDownload(this, i, {
 			kind: fileKindOf(route),
 			baseName: taskId,

@@ -9,6 +9,7 @@ import { binaryOutputOption, optionsField } from '../../params/commonFields';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './taskFields';
+import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['downloadResult'] };
 
@@ -37,7 +38,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		const routeName = this.getNodeParameter('queryRoute', i) as QueryRoute;
 		const snapshot = await queryTask(this, routeName, taskId, { itemIndex: i });
 		const viaContent =
-			routeName === 'video' && (this.getNodeParameter('useContentRoute', i, false) as boolean);
+			routeName === 'video' &&
+			readBoolean(this, 'useContentRoute', i, false, 'Use Gateway Content Route');
 		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
 			throw new NodeOperationError(
 				this.getNode(),

@@ -26,6 +26,7 @@ import {
 	routeOf,
 	taskIdField,
 } from './taskFields';
+import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
 
@@ -70,11 +71,13 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		concurrency: readConcurrency(this),
 		wait,
 		prepare: (i) => {
+			// Checked now, not when the task has finished: a bad switch stops the run before any wait.
+			readBoolean(this, 'download', i, false, 'Download Files');
 			const route = routeOf(this, run, i);
 			return { taskId: requireTaskId(this, i), route, language: languageOf(this, i, route) };
 		},
 		succeed: async (_prepared, submitted, i, snapshot) => {
-			const download = this.getNodeParameter('download', i, false) as boolean;
+			const download = readBoolean(this, 'download', i, false, 'Download Files');
 			const json = {
 				...taskJson(snapshot!),
 				...(await reportedChargeJson(this, snapshot!, i)),
@@ -95,6 +98,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 						maxWaitMs: wait.deadlineMs ?? QUERY_ROUTES[submitted.route!].deadlineMs,
 					},
 					continueOnFail: run.continueOnFail,
+					reread: { route: submitted.route!, language: submitted.language },
 				}),
 			);
 		},

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../params/additionalBody';
-import { readNumber } from '../../params/inputs';
+import { readBoolean, readNumber } from '../../params/inputs';
 import type { NumberField } from '../../registry/limits';
 
 export interface ChatRequest {
@@ -85,7 +85,7 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 		model,
 		body,
 		stream,
-		simplify: ctx.getNodeParameter('simplifyOutput', i, true) as boolean,
+		simplify: readBoolean(ctx, 'simplifyOutput', i, true, 'Simplify Output'),
 		timeoutMs: timeoutSeconds * 1000,
 	};
 }

@@ -9,6 +9,13 @@ import { nodeErrorOf, stopError } from '../../transport/nodeError';
 import { gatewayText } from '../../transport/errors';
 import { CREATED_NOTE } from '../../transport/created';
 import type { ByteStream } from '../../transport/request';
+import {
+	ANSWER_LIMITS,
+	MAX_ANSWER_DEPTH,
+	parseAnswer,
+	readBounded,
+	TooDeep,
+} from '../../transport/responses';
 import { readChatRequest, type ChatRequest } from './chatRequest';
 import { postChatCompletion } from '../../api/chat';
 import { ChatStreamError, readChatStream } from '../../api/chatStream';
@@ -179,7 +186,7 @@ async function sendChat(
 	const stream = body as unknown as ByteStream;
 	// A relay that ignores `stream: true` answers one JSON completion: read it as such.
 	if (/json/i.test(String(headers['content-type'] ?? ''))) {
-		return checkCompletion(ctx, await readJson(stream), request.model, i);
+		return checkCompletion(ctx, await readJson(ctx, stream, i), request.model, i);
 	}
 	try {
 		return await readChatStream(stream, request.model);
@@ -196,16 +203,21 @@ async function sendChat(
 	}
 }
 
-async function readJson(stream: ByteStream): Promise<unknown> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of stream)
-		chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-	const text = Buffer.concat(chunks).toString('utf8');
-	try {
-		return JSON.parse(text) as unknown;
-	} catch {
-		return text;
-	}
+/** The one JSON completion a relay answered a streamed request with, read within the chat answer's limit. */
+async function readJson(ctx: IExecuteFunctions, stream: ByteStream, i: number): Promise<unknown> {
+	const read = await readBounded(stream, ANSWER_LIMITS.chat);
+	const body = read.over ? undefined : parseAnswer(read.bytes);
+	if (body === undefined || body instanceof TooDeep)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`The gateway's answer ${read.over ? `was larger than ${ANSWER_LIMITS.chat / 1024 / 1024} MB (counted after decompression)` : `nests lists and objects more than ${MAX_ANSWER_DEPTH} levels deep`}: refused unread (created: yes)`,
+			{
+				itemIndex: i,
+				description:
+					'The gateway accepted the request and answered with something no chat completion comes near (a compressed or nested bomb). Do not run the item again unchanged: it was billed.',
+			},
+		);
+	return body;
 }
 
 /** A 200 answer that is not a chat completion (an error envelope, an HTML page) fails clearly. */

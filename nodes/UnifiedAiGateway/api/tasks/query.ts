@@ -1,10 +1,12 @@
+import type { IDataObject } from 'n8n-workflow';
+
 import type { GatewayContext } from '../../transport/context';
 import { gatewayCredentials } from '../../transport/context';
-import { gatewayRequest, GatewayRequestError } from '../../transport/request';
+import { answerError, gatewayRequest, GatewayRequestError } from '../../transport/request';
 import { originsFrom } from '../../transport/urls';
 import { QUERY_ROUTES, type QueryRoute, type RouteInfo } from './routes';
 import { nodeErrorOf } from '../../transport/nodeError';
-import { snapshotOf, type TaskSnapshot } from './snapshot';
+import { otherTaskIdOf, snapshotOf, type TaskSnapshot } from './snapshot';
 
 export interface QueryOptions {
 	language?: string;
@@ -83,6 +85,18 @@ export async function queryTask(
 			});
 			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName)))
 				chosen.set(routeName, index);
+			// An answer about another task is a bad read of this one (retried as such), never its state.
+			const other = otherTaskIdOf(body, taskId);
+			if (other)
+				throw await answerError(
+					ctx,
+					{
+						action: `checking task ${taskId}`,
+						status: 200,
+						otherTask: { asked: taskId, named: other },
+					},
+					options.itemIndex,
+				);
 			return snapshotOf(body, taskId, {
 				contentUrl:
 					reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
@@ -90,12 +104,21 @@ export async function queryTask(
 				answeredBy: reading.label,
 			});
 		} catch (error) {
+			if (error instanceof GatewayRequestError && error.rule === 'another-task')
+				throw keepingTask(error, taskId);
 			if (!routeMissing(error, route.fallbackOn))
-				throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+				throw keepingTask(nodeErrorOf(ctx.getNode(), error, options.itemIndex), taskId);
 			firstMissing ??= error;
 			// Every reading missed: the answer of the first one tried tells the user the most.
 			if (step + 1 >= readings.length)
-				throw nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex);
+				throw keepingTask(nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex), taskId);
 		}
 	}
+}
+
+/** Whatever a read failed of, its error keeps the task it was about (an error item's taskId). */
+function keepingTask<E extends { context?: IDataObject }>(error: E, taskId: string): E {
+	if (error.context && error.context.taskId === undefined && !error.context.stopped)
+		error.context.taskId = taskId;
+	return error;
 }

@@ -25,6 +25,11 @@ export interface TaskSnapshot {
 	answeredBy?: string;
 	/** The finished task's charge in the relay's raw quota, where the answer carries it (settledQuotaOf). */
 	settledQuota?: number;
+	/**
+	 * Failed only because it says finished and names no file yet: a gateway may flag a task
+	 * completed one read before it writes its URL, so a wait reads it again before believing it.
+	 */
+	urlMissing?: boolean;
 	raw: IDataObject;
 }
 
@@ -42,6 +47,27 @@ function firstString(...values: unknown[]): string | undefined {
 function firstNumber(...values: unknown[]): number | undefined {
 	const found = values.find((v) => typeof v === 'number' && Number.isFinite(v));
 	return found as number | undefined;
+}
+
+/**
+ * The task ids a query answer names as its own (`task_id`, `data.task_id`, `data.id`, `id`;
+ * `request_id` is left out: some answers carry the id of the HTTP request there).
+ */
+function taskIdsNamed(body: unknown): string[] {
+	const root = objectIn(body);
+	const data = objectIn(root?.data);
+	return [root?.task_id, data?.task_id, data?.id, root?.id]
+		.filter((v): v is string => typeof v === 'string' && v.trim() !== '')
+		.map((v) => v.trim());
+}
+
+/**
+ * Another task's id, when a query answer names task ids and none of them is the one asked for
+ * (docs/gateway-contract.md §10.12): that answer is not this task's state, whatever it says.
+ */
+export function otherTaskIdOf(body: unknown, asked: string): string | undefined {
+	const named = taskIdsNamed(body);
+	return named.length > 0 && !named.includes(asked.trim()) ? named[0] : undefined;
 }
 
 /** The task id a submit or query answer carries, in any of its shapes. */
@@ -128,6 +154,7 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		textInResultUrl,
 	);
 	let state: TaskSnapshot['state'] = 'pending';
+	let urlMissing = false;
 	if (phase === 'failed') {
 		state = 'failed';
 		error = error ?? `The gateway reported the task as ${status} without a reason`;
@@ -141,10 +168,12 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		} else {
 			state = 'failed';
 			error = `The task is ${status} but the gateway gave no result URL, so there is nothing to download`;
+			urlMissing = true;
 		}
 	}
 	return {
-		taskId: taskIdOf(root) ?? taskId,
+		// The user's id is the id: an answer never renames the task (query.ts refuses one naming another).
+		taskId,
 		status,
 		phase,
 		state,
@@ -157,6 +186,7 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		...expiryOf(root, data),
 		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
 		...settledQuotaOf(data ?? root, phase),
+		...(urlMissing ? { urlMissing } : {}),
 		raw: root,
 	};
 }

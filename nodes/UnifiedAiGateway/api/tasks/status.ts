@@ -28,17 +28,31 @@ const PHASES: Record<string, TaskPhase> = {
 	canceled: 'failed',
 	error: 'failed',
 	expired: 'failed',
+	timeout: 'failed',
+	timed_out: 'failed',
+	deleted: 'failed',
 };
+
+/**
+ * The relay's other final words, by a rule rather than a list (docs/gateway-contract.md §3): a word
+ * that says the task ended without its result (failed, cancelled, aborted, rejected, timed out,
+ * expired, deleted, terminated, blocked, refused, denied, errored, in any case) is final; a word
+ * still on its way there (`cancelling`, `deleting`) is not yet.
+ */
+const ENDED_WITHOUT_RESULT =
+	/^(?:.*_)?(?:fail|cancel|abort|reject|time_?out|timed_?out|expire|delete|terminat|block|refus|denied|error)/;
 
 /** The phase of a raw status; undefined for a word never seen before (keep waiting, name it later). */
 export function phaseOf(status: unknown): TaskPhase | undefined {
 	if (typeof status !== 'string') return undefined;
-	return PHASES[
-		status
-			.trim()
-			.toLowerCase()
-			.replace(/[\s-]+/g, '_')
-	];
+	const word = status
+		.trim()
+		.toLowerCase()
+		.replace(/[\s-]+/g, '_');
+	return (
+		PHASES[word] ??
+		(ENDED_WITHOUT_RESULT.test(word) && !word.endsWith('ing') ? 'failed' : undefined)
+	);
 }
 
 /** Progress as a number 0-100, from `50`, `"50"` or `"50%"`. */

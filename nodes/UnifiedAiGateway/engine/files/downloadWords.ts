@@ -5,6 +5,8 @@
 import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Blocked } from '../../transport/addresses';
+import { allowWords, blockedWords } from '../../transport/errorRules';
 import type { GatewayResponse } from '../../transport/request';
 import { redact } from '../../transport/secrets';
 import { originOf } from '../../transport/urls';
@@ -178,6 +180,31 @@ export function stopped(
 }
 
 /**
+ * A result not fetched because its address is refused (the node's rule, or n8n's SSRF protection):
+ * why, what lifts it, and that the paid result waits for that, never "download again soon".
+ */
+export function blockedDownload(
+	url: string,
+	blocked: Blocked,
+	options: Attempting,
+	secrets: string[],
+): [string, string] {
+	const paid = options.paid?.taskId
+		? `Task ${options.paid.taskId} finished and was paid for: do not submit it again. Once n8n allows that address, Task → Download Result fetches its file (result URLs are temporary${options.paid.expiresAt ? `; the gateway says it expires at ${options.paid.expiresAt}` : ''}).`
+		: /^https?:/i.test(url)
+			? `This result was created and paid for and has no task ID: once n8n allows that address, fetch ${redact(url, secrets)} (e.g. with an HTTP Request node) before it expires. Do not run the item again (that is a new charge).`
+			: 'This result was created and paid for; do not run the item again (that is a new charge).';
+	return [
+		`The result was not fetched: ${redact(blockedWords(blocked), secrets)}`,
+		[
+			'Nothing was requested, and it was not asked again: the same address is refused the same way every time.',
+			allowWords(blocked),
+			paid,
+		].join('\n'),
+	];
+}
+
+/**
  * What to do next: a sync result is fetched again by its URL; a task's with Task → Download Result.
  * Never back to a route that just failed for a reason fetching again cannot change: when both the
  * relay's result URL and the Base URL's content route failed, the relay's setting is named instead.
@@ -303,6 +330,43 @@ export function textOf(body: unknown, secrets: string[]): string {
 
 export function firstLine(text: string): string {
 	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
+}
+
+/**
+ * What a host sent instead of the file, without a byte of it (docs/gateway-contract.md §10.12): its
+ * kind and size. A gateway's answer may send n8n to a service that is not a file host (an admin
+ * API, a metadata service): what that answered must not be copied into an item, an error or a log.
+ */
+export function shapeOf(
+	body: Buffer | unknown,
+	contentType: string | undefined,
+	size: { declared?: number; read?: number },
+): string {
+	const bytes = Buffer.isBuffer(body)
+		? body
+		: Buffer.from(
+				typeof body === 'string'
+					? body
+					: body === undefined || body === null
+						? ''
+						: JSON.stringify(body),
+			);
+	const label = notMediaLabel(bytes, contentType);
+	if (label === 'an empty body') return label;
+	const length = size.declared ?? size.read ?? bytes.length;
+	const atLeast = size.declared === undefined && size.read !== undefined ? 'at least ' : '';
+	return `${label} of ${atLeast}${describeBytes(length)}`;
+}
+
+/** A signed link's refusal that says it has expired (S3's `Request has expired`, …): recognised, never quoted. */
+const EXPIRED_LINK =
+	/\bexpired\b|ExpiredToken|expir(?:y|ation) (?:time|date) (?:has )?passed|链接已过期|已过期|签名过期/i;
+
+/** Whether a file host's refusal says the link expired (a fresh URL may be had from the gateway). */
+export function saysExpired(status: number, body: unknown): boolean {
+	if (![400, 401, 403, 404, 410].includes(status)) return false;
+	const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
+	return EXPIRED_LINK.test(text);
 }
 
 export function notMediaLabel(bytes: Buffer, contentType: string | undefined): string {

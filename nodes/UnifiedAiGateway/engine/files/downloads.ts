@@ -9,6 +9,7 @@ import {
 } from '../../transport/request';
 import {
 	certificateProblem,
+	discard,
 	isTimeoutCode,
 	networkCodeOf,
 	type ByteStream,
@@ -47,10 +48,13 @@ import {
 	shownLocation,
 	textOf,
 	firstLine,
+	saysExpired,
+	shapeOf,
+	blockedDownload,
 	deadlineWords,
 	tooLarge,
 } from './downloadWords';
-import { receive, discard } from './receive';
+import { receive } from './receive';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
 const DOWNLOAD_ATTEMPTS = 3;
@@ -224,6 +228,14 @@ async function download(
 					throw stopped(ctx, url, options, secrets);
 				if (!(error instanceof GatewayRequestError))
 					throw nodeErrorOf(ctx.getNode(), error, options.itemIndex);
+				// Refused before it was sent (the node's address rule, n8n's SSRF protection): the same
+				// every time, so not asked again, and the advice is what lifts it, not "try again".
+				if (error.blocked)
+					throw fail(...blockedDownload(url, error.blocked, options, secrets), {
+						host: first.host,
+						local: true,
+						blocked: error.blocked.by,
+					});
 				// The transport's own words name the network code (its message is about the gateway).
 				const code = error.gatewayCode ?? networkCodeOf(error) ?? 'connection failed';
 				const timedOut = isTimeoutCode(code);
@@ -267,11 +279,21 @@ async function download(
 				);
 			}
 			if (response.status < 200 || response.status >= 300) {
-				const sent = textOf(response.body, secrets);
+				// The gateway's own words are shown; a file host's answer only by its kind and size (it
+				// may be a service that is no file host) and whether it says the link expired.
+				const expired = !source.fromGateway && saysExpired(response.status, response.body);
+				const sent = source.fromGateway ? textOf(response.body, secrets) : '';
+				const shape = source.fromGateway
+					? ''
+					: shapeOf(response.body, header(response, 'content-type'), {
+							declared: numberOr(header(response, 'content-length')),
+						});
 				throw fail(
-					`${capitalized(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : ''}`,
+					`${capitalized(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : expired ? ': the signed link has expired' : ''}`,
 					[
-						`${capitalized(source.who)} sent: ${sent || '(an empty body)'}`,
+						source.fromGateway
+							? `${capitalized(source.who)} sent: ${sent || '(an empty body)'}`
+							: `${capitalized(source.who)} sent ${shape}${expired ? ', which says the link has expired' : ''}; what it sent is not copied here.`,
 						source.fromGateway
 							? ''
 							: 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).',
@@ -279,7 +301,7 @@ async function download(
 					]
 						.filter(Boolean)
 						.join('\n'),
-					{ host: source.host, status: response.status },
+					{ host: source.host, status: response.status, ...(expired ? { linkExpired: true } : {}) },
 				);
 			}
 			const stream = response.body as ByteStream;
@@ -382,4 +404,10 @@ async function inlineToBinary(
 	} catch (error) {
 		throw storageError(ctx, url, options, secrets, error, knownMode(ctx));
 	}
+}
+
+/** A header's number (Content-Length), when it is one. */
+function numberOr(value: string | undefined): number | undefined {
+	const n = Number(value);
+	return value !== undefined && value.trim() !== '' && Number.isFinite(n) ? n : undefined;
 }

@@ -6,7 +6,6 @@ import { sleep } from 'n8n-workflow';
 import { cancelSignalOf } from '../../transport/context';
 import type { GatewayResponse } from '../../transport/request';
 import { networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
-import { redact } from '../../transport/secrets';
 import { holdsWholeFile, storeBinary, type BinaryMode } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
 import {
@@ -14,14 +13,13 @@ import {
 	type Attempting,
 	DownloadError,
 	type Attempt,
-	SHOWN_CHARS,
 	storageError,
 	stopped,
 	advice,
 	shown,
 	capitalized,
 	header,
-	notMediaLabel,
+	shapeOf,
 	deadlineWords,
 	tooLarge,
 } from './downloadWords';
@@ -174,17 +172,16 @@ export async function receive(
 		const media = sniffMedia(first);
 		if (!media) {
 			if (!ended) stream.destroy();
-			// Redacted before it is cut: a key that crosses the cut is still found whole.
-			const sent =
-				first.length === 0
-					? ''
-					: redact(first.toString('utf8'), limits.secrets).slice(0, SHOWN_CHARS);
-			const label = notMediaLabel(first, contentType);
+			// Its kind and size only, never its bytes: the URL may point at a service that is no file host.
+			const sent = shapeOf(first, contentType, {
+				declared: limits.declared,
+				read: ended ? undefined : first.length,
+			});
 			return {
 				error: limits.fail(
-					`${capitalized(source.who)} sent ${label} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${sent} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
 					[
-						`First bytes: ${sent ? JSON.stringify(sent) : '(none)'}`,
+						'What it sent is not copied here: a result URL may point at a service that is not a file host.',
 						advice(options, url, limits.secrets),
 					].join('\n'),
 					{ host: source.host, status: response.status },
@@ -246,24 +243,6 @@ export async function receive(
 		finished = true;
 		void watchdog;
 	}
-}
-
-/**
- * Ends a body nothing was read from, and its connection. n8n 2.x hands a streamed body over
- * through axios's length guard, a stream made from a generator that opens the connection's own
- * stream only when first read: destroyed unread, it leaves that connection open. So one chunk is
- * pulled, then the reading is ended, which destroys the body and, through it, the connection
- * (on n8n 1.x, where the body is the connection's own stream, the same steps close it).
- */
-export function discard(stream: ByteStream): void {
-	const reading = stream[Symbol.asyncIterator]();
-	const end = async () => {
-		await reading.return?.();
-	};
-	reading
-		.next()
-		.then(end, end)
-		.catch(() => stream.destroy());
 }
 
 /** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */

@@ -17,6 +17,11 @@ export const POLL_POLICY = {
 	inFlight: 10,
 	/** One poll may take this long; a slower answer only delays its own task. */
 	timeoutMs: 30_000,
+	/**
+	 * Reads of a task that says finished but names no file before it is called failed: a gateway
+	 * may flag it completed one read before it writes the URL.
+	 */
+	readsWithoutUrl: 3,
 };
 
 /**
@@ -45,7 +50,15 @@ export function failedPollDelay(
 	return Math.max(retryAfterMs, intervalMs, backoffDelay(failuresInRow));
 }
 
-/** The report after too many doubtful answers: the task may well be alive, so say how to check. */
-export function doubtfulVerdict(taskId: string, count: number, lastAnswer: string): string {
-	return `Task ${taskId} could not be read: ${count} checks in a row got no reading of the task (last answer: ${lastAnswer}). The task may still be running or finished: check it later with Task → Get or Task → Wait for Completion; do not submit it again.`;
+/**
+ * The report after too many doubtful answers: the task may well be alive, so say how to check,
+ * and the state an earlier read saw (`lastSeen`: "'in_progress' at 40%").
+ */
+export function doubtfulVerdict(
+	taskId: string,
+	count: number,
+	lastAnswer: string,
+	lastSeen?: string,
+): string {
+	return `Task ${taskId} could not be read: ${count} checks in a row got no reading of the task (last answer: ${lastAnswer})${lastSeen ? `; it was last seen ${lastSeen}` : ''}. The task may still be running or finished: check it later with Task → Get or Task → Wait for Completion; do not submit it again.`;
 }

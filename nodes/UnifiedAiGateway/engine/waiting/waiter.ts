@@ -64,6 +64,8 @@ interface Watch {
 	failures: number;
 	/** Doubtful answers in a row (no reading of the task), for the report. */
 	doubtful: number;
+	/** Reads in a row that said finished with no file yet (POLL_POLICY.readsWithoutUrl). */
+	withoutUrl: number;
 	busy: boolean;
 	/** When it was due, as the last pass over the wait saw it. */
 	dueAt: number;
@@ -126,6 +128,7 @@ export async function waitForTasks(
 				polls: 0,
 				failures: 0,
 				doubtful: 0,
+				withoutUrl: 0,
 				busy: false,
 				dueAt: 0,
 			});
@@ -271,11 +274,23 @@ async function pollOnce(
 		watch.failures = 0;
 		watch.doubtful = 0;
 		watch.notBefore = 0;
+		// Finished without its file: read again a few times (at the interval) before it is failed.
+		watch.withoutUrl = snapshot.urlMissing ? watch.withoutUrl + 1 : 0;
+		if (snapshot.urlMissing && watch.withoutUrl < POLL_POLICY.readsWithoutUrl) {
+			watch.notBefore = Date.now() + watch.paced.intervalMs;
+			return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
+		}
 		if (snapshot.state !== 'pending')
 			schedule.finished(watch.paced, Date.now(), snapshot.actualTimeS);
 		if (snapshot.state === 'succeeded') return { ...common(), kind: 'succeeded', snapshot };
 		if (snapshot.state === 'failed')
-			return { ...common(), kind: 'failed', message: snapshot.error ?? 'The task failed' };
+			return {
+				...common(),
+				kind: 'failed',
+				message: snapshot.urlMissing
+					? `${snapshot.error ?? 'The task gave no result URL'} (read ${watch.withoutUrl} times)`
+					: (snapshot.error ?? 'The task failed'),
+			};
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
 	} else {
 		watch.lastError = read.error.message;
@@ -285,30 +300,43 @@ async function pollOnce(
 			return {
 				...common(),
 				kind: 'failed',
-				message: doubtfulVerdict(watch.task.taskId, watch.doubtful, read.error.message),
+				message: doubtfulVerdict(
+					watch.task.taskId,
+					watch.doubtful,
+					read.error.message,
+					watch.snapshot ? lastSeen(watch.snapshot) : undefined,
+				),
 				error: read.error,
 			};
 		}
+		// A Retry-After past the wait's end is no "soon": the wait ends now, saying so, instead of
+		// holding the task's next read until its deadline.
+		const retryAfter = read.error.retryAfterMs;
+		if (retryAfter !== undefined && Date.now() + retryAfter > watch.deadlineAt)
+			return retryAfterOutcome(watch, Date.now() + retryAfter);
 		schedule.faulted(watch.paced);
 		watch.notBefore =
-			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
+			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, retryAfter);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
 }
 
-function timeoutOutcome(watch: Watch): WaitOutcome {
-	const window = watch.deadlineAt - watch.paced.startedAt;
-	const within =
-		window < 60_000
-			? `${Math.round(window / 100) / 10} s`
-			: `${Math.round((window / 60_000) * 10) / 10} min`;
-	const last = watch.snapshot
-		? `last status '${watch.snapshot.status}'${watch.snapshot.progress !== undefined ? ` at ${watch.snapshot.progress}%` : ''}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
-		: 'no answer read';
-	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
-	const message = watch.cutByExecution
-		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`
-		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`;
+/** The gateway asked not to be read again before `until`, past the wait's end: a timeout, said so. */
+function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
+	// To the second: the header names whole seconds, and reading it took a few milliseconds.
+	const when =
+		until > 8.64e15 || !Number.isFinite(until)
+			? 'a date far away'
+			: new Date(Math.round(until / 1000) * 1000).toISOString();
+	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
+	return timedOut(
+		watch,
+		`Task ${watch.task.taskId} was not read again: the gateway asked to wait until ${when} (Retry-After), past the end of this wait (${last}). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`,
+	);
+}
+
+/** The wait of one task ended before the task did: what it saw, and why it ended. */
+function timedOut(watch: Watch, message: string): WaitOutcome {
 	return {
 		kind: 'timeout',
 		task: watch.task,
@@ -318,4 +346,25 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		lastError: watch.lastError,
 		message,
 	};
+}
+
+/** A reading as the wait's reports name it: "'in_progress' at 40%". */
+function lastSeen(snapshot: TaskSnapshot): string {
+	return `'${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`;
+}
+
+function timeoutOutcome(watch: Watch): WaitOutcome {
+	const window = watch.deadlineAt - watch.paced.startedAt;
+	const within =
+		window < 60_000
+			? `${Math.round(window / 100) / 10} s`
+			: `${Math.round((window / 60_000) * 10) / 10} min`;
+	const last = watch.snapshot
+		? `last status ${lastSeen(watch.snapshot)}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
+		: 'no answer read';
+	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
+	const message = watch.cutByExecution
+		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`
+		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`;
+	return timedOut(watch, message);
 }
