@@ -10,10 +10,9 @@ import { originsFrom } from '../transport/urls';
  * Free reads a node run makes at most once (per context object: a node run; a trigger poll, begun
  * on its activation's context), and answers kept briefly across runs: the gateway's price list and
  * its quota unit do not change between two runs a minute apart, and the quota route allows 20 reads
- * per 20 minutes per IP
- * (docs/gateway-contract.md §10.11). What is kept across runs is process-wide state: bounded, keyed
- * by the credential, its Base URL and its key (two credentials never share an answer), judged by
- * the time it was read (no timer).
+ * per 20 minutes per IP (docs/gateway-contract.md §10.11). What is kept across runs is process-wide
+ * state: bounded, keyed by the credential, its Base URL and its key (two credentials never share an
+ * answer), judged by the time it was read (no timer).
  */
 
 const perRun = new WeakMap<object, Map<string, Promise<unknown>>>();
