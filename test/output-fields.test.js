@@ -5,7 +5,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { useSimulator, createTask } = require('./support');
-const { runNode } = require('./harness');
+const { runNode, pollTrigger } = require('./harness');
 
 const ctx = useSimulator({ scenario: { durationMs: 100 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
@@ -82,4 +82,26 @@ test('Task → Check Once: docs/OUTPUT-FIELDS.md names exactly what the node emi
 	});
 	expect(result.items.map((i) => i.json.pending)).toEqual([false, true]);
 	check('Task → Check Once', result.items.map((i) => i.json));
+});
+
+test('Task → Download Result: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {
+	ctx.sim.scenario('*', { durationMs: 0 });
+	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+	const result = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
+	expect(result.error).toBeUndefined();
+	expect(result.items).toHaveLength(1);
+	check('Task → Download Result', result.items.map((i) => i.json));
+});
+
+test('Trigger → Task Finished: docs/OUTPUT-FIELDS.md names exactly what the trigger emits, finished, failed and on Fetch Test Event', async () => {
+	ctx.sim.scenario('*', { durationMs: 0 });
+	const done = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+	ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail' });
+	const failed = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
+	const parameters = { event: 'taskFinished', taskIds: `${done}\n${failed}`, queryRoute: 'generic', includeFailures: true, download: true };
+	const polled = await pollTrigger({ parameters, credentials: ctx.creds, workflowId: 'output-fields' });
+	const manual = await pollTrigger({ parameters, credentials: ctx.creds, workflowId: 'output-fields-manual', mode: 'manual' });
+	const outputs = [...polled.result[0], ...manual.result[0]].map((i) => i.json);
+	expect(outputs.map((json) => json.state)).toEqual(['succeeded', 'failed', 'succeeded']);
+	check('Trigger → Task Finished', outputs);
 });

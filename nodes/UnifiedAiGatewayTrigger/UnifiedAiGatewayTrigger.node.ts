@@ -6,6 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { beginRun } from '../UnifiedAiGateway/api/runReads';
 import { pollBalanceBelow } from './balanceEvent';
 import { triggerProperties } from './triggerFields';
 import { manualTaskFinished, pollTaskFinished } from './taskEvent';
@@ -33,6 +34,8 @@ export class UnifiedAiGatewayTrigger implements INodeType {
 	};
 
 	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		// n8n polls with one context for the whole activation: a poll's once-per-run reads are its own.
+		beginRun(this);
 		const event = this.getNodeParameter('event', 'taskFinished') as string;
 		if (event === 'balanceBelow') return await pollBalanceBelow(this);
 		if (this.getMode() === 'manual') return await manualTaskFinished(this);

@@ -111,9 +111,8 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 	);
 	if (read.kind === 'fault') throw read.error;
 	const { snapshot } = read;
-	return [
-		[await finishedItem(ctx, snapshotJson(snapshot, settings.route), snapshot, settings.download)],
-	];
+	const json = await snapshotJson(ctx, snapshot, settings.route);
+	return [[await finishedItem(ctx, json, snapshot, settings.download)]];
 }
 
 /**
@@ -267,6 +266,10 @@ async function pollWithinBudget(
 	};
 	const downloads: Array<{ id: string; slot: number; snapshot: TaskSnapshot; json: IDataObject }> =
 		[];
+	// The quota unit a charge needs (GET /api/status, once per poll) is read with time to spare: a
+	// poll that ran past its budget is not taken as delivered, and would report its tasks again.
+	// Cut short, the charge stays in the gateway's raw units and says why.
+	const chargeDeadlineAt = budget.deadlineAt - MIN_QUERY_MS;
 	for (const [index, read] of reads.entries()) {
 		const id = asked[index];
 		const watched = tasks[id];
@@ -277,19 +280,17 @@ async function pollWithinBudget(
 			watched.lastStatus = snapshot.status;
 			watched.lastProgress = snapshot.progress;
 			if (snapshot.state !== 'pending') {
-				const wanted = snapshot.state === 'succeeded' || settings.includeFailures;
-				const json = snapshotJson(snapshot, settings.route, watched);
-				if (
-					wanted &&
-					settings.download &&
-					snapshot.state === 'succeeded' &&
-					snapshot.urls.length > 0
-				) {
+				if (snapshot.state !== 'succeeded' && !settings.includeFailures) {
+					finish(id, snapshot.state);
+					continue;
+				}
+				const json = await snapshotJson(ctx, snapshot, settings.route, watched, chargeDeadlineAt);
+				if (settings.download && snapshot.state === 'succeeded' && snapshot.urls.length > 0) {
 					downloads.push({ id, slot: emitted.push(undefined) - 1, snapshot, json });
 					continue;
 				}
 				finish(id, snapshot.state);
-				if (wanted) emitted.push({ json });
+				emitted.push({ json });
 				continue;
 			}
 		} else {

@@ -1,5 +1,6 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
+import { reportedChargeJson } from '../UnifiedAiGateway/api/charges';
 import { DownloadError } from '../UnifiedAiGateway/engine/files/downloadWords';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
@@ -12,14 +13,21 @@ import {
 } from '../UnifiedAiGateway/pipeline/taskOutput';
 import type { WatchedTask } from './state';
 
-/** A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running. */
-export function snapshotJson(
+/**
+ * A task as the gateway reported it: succeeded, failed, cancelled, or (manual mode) still running;
+ * with its charge where the answer carries one, as the node's Task items (the quota unit read once
+ * per poll, by `deadlineAt`).
+ */
+export async function snapshotJson(
+	ctx: IPollFunctions,
 	snapshot: TaskSnapshot,
 	route: QueryRoute,
 	watched?: WatchedTask,
-): IDataObject {
+	deadlineAt?: number,
+): Promise<IDataObject> {
 	return {
 		...taskJson(snapshot),
+		...(await reportedChargeJson(ctx, snapshot, undefined, deadlineAt)),
 		queryRoute: route,
 		...(watched ? { firstSeenAt: new Date(watched.firstSeenAt).toISOString() } : {}),
 		raw: rawJson(snapshot),

@@ -393,26 +393,33 @@ async function makeBinary(buffer, fileName, mimeType, binaryMode = 'default') {
 	return await core.prepareBinaryData(buffer, 'exec-1', 'wf-test', fileName, mimeType);
 }
 
-/** Calls a polling trigger's poll() through n8n-core's PollContext; static data persists across calls. */
 /**
- * One poll() through n8n-core's PollContext. workflowId: polls of one trigger node share what
- * they know in the process (pollClaims.ts), so independent watchers need their own.
- * pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no such method).
+ * One poll() through n8n-core's PollContext; static data persists across calls. workflowId: polls
+ * of one trigger node share what they know in the process (pollClaims.ts), so independent watchers
+ * need their own. pollBudgetMs: what n8n 2.x's getPollBudgetMs() offers (1.x's PollContext has no
+ * such method). activation: an object of the test's; polls given the same one run on one context,
+ * as n8n's polls of one activation do (n8n-core makes the poll functions once, when it activates the
+ * workflow): its first poll's parameters, static data and credential hold for all.
  */
-async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs, binaryMode, binaryFault, credentialId }) {
+async function pollTrigger({ parameters, credentials, staticData = {}, mode = 'trigger', workflowId, pollBudgetMs, binaryMode, binaryFault, credentialId, activation }) {
 	if (!binaryService || (binaryMode && binaryService.mode !== (binaryMode === 'filesystem' ? 'filesystem-v2' : binaryMode))) await useBinaryMode(binaryMode ?? 'default');
 	const undoFault = binaryFault ? injectStorageFault(binaryFault) : undefined;
 	try {
-		return await pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId });
+		return await pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId, activation });
 	} finally {
 		undoFault?.();
 	}
 }
 
-async function pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId }) {
-	const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId, {}, credentialId);
-	const additionalData = makeAdditionalData(credentials, workflow.id);
-	const context = new core.PollContext(workflow, node, additionalData, mode, 'manual');
+async function pollOnce({ parameters, credentials, staticData, mode, workflowId, pollBudgetMs, credentialId, activation }) {
+	let made = activation?.made;
+	if (!made) {
+		const { workflow, node } = makeWorkflow('unifiedAiGatewayTrigger', {}, parameters, staticData, workflowId, {}, credentialId);
+		const additionalData = makeAdditionalData(credentials, workflow.id);
+		made = { workflow, node, context: new core.PollContext(workflow, node, additionalData, mode, 'manual') };
+		if (activation) activation.made = made;
+	}
+	const { workflow, node, context } = made;
 	if (pollBudgetMs !== undefined) context.getPollBudgetMs = () => pollBudgetMs;
 	const nodeType = workflow.nodeTypes.getByNameAndVersion(node.type, 1);
 	const result = await nodeType.poll.call(context);

@@ -180,11 +180,15 @@ describe('the trigger’s Balance Below on each build', () => {
 	test.each(['plainNewApi', 'oneApi'])('%s: fires when the quota drops below the threshold, naming its source', async (profile) => {
 		ctx.sim.setProfile(profile);
 		const parameters = { event: 'balanceBelow', balanceType: 'token', threshold: 10 };
-		const staticData = {};
-		expect((await pollTrigger({ parameters, credentials: ctx.creds, staticData, workflowId: `bal-${profile}` })).result).toBeNull();
+		// One context for every poll, as n8n polls an active workflow: each poll reads the quota anew.
+		const activation = {};
+		const poll = async () => (await pollTrigger({ parameters, credentials: ctx.creds, workflowId: `bal-${profile}`, activation })).result;
+		expect(await poll()).toBeNull();
 		ctx.sim.setBalance('token', { remain: 4.5 });
-		const { result } = await pollTrigger({ parameters, credentials: ctx.creds, staticData, workflowId: `bal-${profile}` });
+		const result = await poll();
 		expect(result[0][0].json).toMatchObject({ remainingBalance: 4.5, belowThreshold: true, unit: 'USD' });
 		expect(result[0][0].json.source).toMatch(profile === 'oneApi' ? /billing/ : /usage\/token/);
+		const route = profile === 'oneApi' ? '/v1/dashboard/billing/subscription' : '/api/usage/token/';
+		expect(ctx.sim.count('GET', route)).toBe(2);
 	});
 });

@@ -5,7 +5,7 @@
 // data, with a warning above the output when they differ by more than 20 %; where no answer
 // carries a charge the item says "not reported".
 const { useSimulator, createTask } = require('../support');
-const { runNode } = require('../harness');
+const { runNode, pollTrigger } = require('../harness');
 
 const ctx = useSimulator({ scenario: { durationMs: 200 }, profile: 'plainNewApi' });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
@@ -86,6 +86,60 @@ describe('a finished task carries its settled charge', () => {
 		const id = await createTask(ctx.sim, { model: 'seedance-2.0', path: '/v1/video/generations' });
 		const result = await runNode({ parameters: { resource: 'task', operation: 'get', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
 		expect(result.items[0].json.charge).toMatchObject({ amount: 0.3, currency: 'USD' });
+	});
+});
+
+describe('every other item of a finished task carries its charge too', () => {
+	const CHARGED = { amount: 0.3, currency: 'USD', quota: 150000, quotaPerUnit: 500000, source: "the gateway's task record (data.quota)" };
+	const REFUNDED = { amount: 0, currency: 'USD', quota: 0, refunded: true, source: "the gateway's task record (data.quota)", note: 'The task failed and the gateway refunded it: nothing was charged.' };
+	const videoTask = async () => await createTask(ctx.sim, { model: 'seedance-2.0', path: '/v1/video/generations' });
+
+	test('the trigger’s Task Finished: each finished task its charge, a failed one its refund; the quota unit read once per poll', async () => {
+		ctx.sim.setPricing({ 'seedance-2.0': { model_price: 0.3 } });
+		ctx.sim.scenario('*', { durationMs: 0 });
+		const done = [await videoTask(), await videoTask()];
+		ctx.sim.scenario('*', { durationMs: 0, outcome: 'fail' });
+		const failed = await videoTask();
+		const parameters = { event: 'taskFinished', taskIds: [...done, failed].join('\n'), queryRoute: 'generic', includeFailures: true, download: true };
+		const { result } = await pollTrigger({ parameters, credentials: ctx.creds, workflowId: 'charge-trigger' });
+		const byId = Object.fromEntries(result[0].map((item) => [item.json.taskId, item]));
+		for (const id of done) {
+			expect(byId[id].json).toMatchObject({ state: 'succeeded', charge: CHARGED, answeredBy: 'GET /v1/video/generations/{id}' });
+			expect(byId[id].binary.data.mimeType).toBe('video/mp4');
+		}
+		expect(byId[failed].json).toMatchObject({ state: 'failed', charge: REFUNDED });
+		expect(ctx.sim.count('GET', '/api/status')).toBe(1);
+
+		// Fetch Test Event: the first task as it stands, its charge with it.
+		const manual = await pollTrigger({ parameters, credentials: ctx.creds, workflowId: 'charge-trigger-test-event', mode: 'manual' });
+		expect(manual.result[0][0].json).toMatchObject({ taskId: done[0], charge: CHARGED });
+	});
+
+	test('the trigger: a quota unit that does not answer within the poll’s budget leaves the charge in raw units, and the poll ends', async () => {
+		ctx.sim.setPricing({ 'seedance-2.0': { model_price: 0.3 } });
+		ctx.sim.scenario('*', { durationMs: 0 });
+		const id = await videoTask();
+		ctx.sim.inject({ method: 'GET', path: '/api/status', kind: 'slow', delayMs: 600_000, times: Infinity });
+		const poll = async () => (await pollTrigger({ parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'generic' }, credentials: ctx.creds, workflowId: 'charge-budget', pollBudgetMs: 8000 })).result;
+		const [[item]] = await poll();
+		expect(item.json.charge).toMatchObject({ amount: 150000, currency: 'quota', quota: 150000, note: expect.stringMatching(/^In the gateway's raw quota units, not converted to USD: GET \/api\/status: no answer/) });
+		// Timed on purpose (a poll's budget is time), with room for a loaded machine: the read is left
+		// 2 s before the poll's 8 s are up, where a free read's own bound is 20 s; the poll has ended
+		// well within 15 s of the read's arrival (the simulator's clock).
+		const [status] = ctx.sim.find('GET', '/api/status');
+		expect(Date.now() - status.at).toBeLessThan(15_000);
+		expect(await poll()).toBeNull();
+	});
+
+	test('Task → Download Result: its items carry the charge of the task read', async () => {
+		ctx.sim.setPricing({ 'seedance-2.0': { model_price: 0.3 } });
+		ctx.sim.scenario('*', { durationMs: 0 });
+		const id = await videoTask();
+		const result = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId: id, queryRoute: 'generic' }, credentials: ctx.creds });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ taskId: id, charge: CHARGED });
+		expect(result.items[0].binary.data.mimeType).toBe('video/mp4');
 	});
 });
 

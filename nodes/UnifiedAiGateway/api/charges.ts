@@ -23,12 +23,14 @@ const TASK_NOTE =
 /**
  * The item's `charge`: `share` is its part of the task (a task that made 4 images gives each item a
  * quarter, so a run's items add up to what it was charged); `taskAmount` the whole when shared.
+ * `deadlineAt`: when the run must be over (a trigger poll's budget), for the read of the quota unit.
  */
 export async function chargeJson(
 	ctx: GatewayContext,
 	snapshot: TaskSnapshot | undefined,
 	outputItems = 1,
 	itemIndex?: number,
+	deadlineAt?: number,
 ): Promise<IDataObject> {
 	const quota = snapshot?.settledQuota;
 	if (quota === undefined)
@@ -44,7 +46,7 @@ export async function chargeJson(
 				: { note: 'The task failed; the gateway kept this charge.' }
 			: {};
 	// 0 is 0 in every unit: a refund needs no conversion.
-	const site = quota === 0 ? undefined : await readSiteStatus(ctx, itemIndex);
+	const site = quota === 0 ? undefined : await readSiteStatus(ctx, itemIndex, deadlineAt);
 	if (site && !('status' in site))
 		return {
 			amount: roundUsd(quota / items),
@@ -65,12 +67,16 @@ export async function chargeJson(
 	};
 }
 
-/** The charge a finished task's answer carries, for the Task operations: only where there is one. */
+/**
+ * The charge a finished task's answer carries, for the Task operations and the trigger: only where
+ * there is one.
+ */
 export async function reportedChargeJson(
 	ctx: GatewayContext,
 	snapshot: TaskSnapshot,
 	itemIndex?: number,
+	deadlineAt?: number,
 ): Promise<IDataObject> {
 	if (snapshot.settledQuota === undefined) return {};
-	return { charge: await chargeJson(ctx, snapshot, 1, itemIndex) };
+	return { charge: await chargeJson(ctx, snapshot, 1, itemIndex, deadlineAt) };
 }

@@ -7,12 +7,12 @@ import { readPastedKey } from '../transport/secrets';
 import { originsFrom } from '../transport/urls';
 
 /*
- * Free reads a node run makes at most once (per context object: a node run, a trigger poll), and
- * answers kept briefly across runs: the gateway's price list and its quota unit do not change
- * between two runs a minute apart, and the quota route allows 20 reads per 20 minutes per IP
- * (docs/gateway-contract.md §10.11). What is kept across runs is process-wide state: bounded, keyed
- * by the credential, its Base URL and its key (two credentials never share an answer), judged by
- * the time it was read (no timer).
+ * Free reads a node run makes at most once (per context object: a node run; a trigger poll, begun
+ * on its activation's context), and answers kept briefly across runs: the gateway's price list and
+ * its quota unit do not change between two runs a minute apart, and the quota route allows 20 reads
+ * per 20 minutes per IP (docs/gateway-contract.md §10.11). What is kept across runs is process-wide
+ * state: bounded, keyed by the credential, its Base URL and its key (two credentials never share an
+ * answer), judged by the time it was read (no timer).
  */
 
 const perRun = new WeakMap<object, Map<string, Promise<unknown>>>();
@@ -34,6 +34,15 @@ export async function oncePerRun<T>(
 		reads.set(name, found);
 	}
 	return await found;
+}
+
+/**
+ * Begins a new run on a context that outlives one: n8n hands a polling trigger one context for
+ * every poll of its activation, so each poll begins its own run here (what an earlier poll read,
+ * a balance for one, is read again; an overlapping poll shares the newer run's reads).
+ */
+export function beginRun(ctx: GatewayContext): void {
+	perRun.delete(ctx);
 }
 
 /** Answers kept across runs, at most this many (the oldest goes first). */
@@ -109,24 +118,32 @@ export type QuietAnswer =
 
 /** Longest gateway text a reason repeats. */
 const MAX_SAID = 160;
+/** How long a free read may take; a trigger poll's deadline shortens it, down to the shortest. */
+const FREE_READ_MS = 20_000;
+const SHORTEST_READ_MS = 1_000;
 
 /**
  * One GET of a free route, made once (no retry loop: a 429 is reported, not waited out), through
- * the one transport (its bounds, redaction and key rules); a failure is described, not thrown,
- * except a Stop.
+ * the one transport (its bounds, redaction and key rules), over by `deadlineAt` where one is given
+ * (epoch ms: a trigger poll's budget); a failure is described, not thrown, except a Stop.
  */
 export async function quietGet(
 	ctx: GatewayContext,
 	path: string,
 	action: string,
 	itemIndex?: number,
+	deadlineAt?: number,
 ): Promise<QuietAnswer> {
+	const timeoutMs =
+		deadlineAt === undefined
+			? FREE_READ_MS
+			: Math.min(FREE_READ_MS, Math.max(SHORTEST_READ_MS, deadlineAt - Date.now()));
 	try {
 		const answer = await gatewayRequest.call(ctx, {
 			method: 'GET',
 			path,
 			action,
-			timeoutMs: 20_000,
+			timeoutMs,
 			retries: false,
 			itemIndex,
 		});

@@ -53,14 +53,24 @@ function siteStatusOf(body: unknown): SiteStatusReading {
 	return { status: { quotaPerUnit, display, ...(usdRate ? { usdRate } : {}) } };
 }
 
-/** The gateway's quota unit, read once per node run (and kept a minute across runs). */
+/**
+ * The gateway's quota unit, read once per node run (and kept a minute across runs), by `deadlineAt`
+ * where the run has one (quietGet).
+ */
 export async function readSiteStatus(
 	ctx: GatewayContext,
 	itemIndex?: number,
+	deadlineAt?: number,
 ): Promise<SiteStatusReading> {
 	return await oncePerRun(ctx, 'siteStatus', async () => {
 		const read = async (): Promise<SiteStatusReading & { transient?: boolean }> => {
-			const answer = await quietGet(ctx, '/api/status', 'reading the quota unit', itemIndex);
+			const answer = await quietGet(
+				ctx,
+				'/api/status',
+				'reading the quota unit',
+				itemIndex,
+				deadlineAt,
+			);
 			if ('problem' in answer) return { problem: answer.problem, transient: answer.transient };
 			return siteStatusOf(answer.body);
 		};

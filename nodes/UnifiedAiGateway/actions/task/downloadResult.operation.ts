@@ -7,6 +7,7 @@ import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../../params/commonFields';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { reportedChargeJson } from '../../api/charges';
 import { requireTaskId } from './get.operation';
 import { queryRouteField, taskIdField } from './taskFields';
 import { readBoolean } from '../../params/inputs';
@@ -58,6 +59,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			paid: { taskId, expiresAt: snapshot.expiresAt },
 			continueOnFail: run.continueOnFail,
 		});
-		return await itemsPerUrl(this, urls, (url) => ({ ...taskJson(snapshot), url }), download);
+		const json = { ...taskJson(snapshot), ...(await reportedChargeJson(this, snapshot, i)) };
+		return await itemsPerUrl(this, urls, (url) => ({ ...json, url }), download);
 	});
 }
