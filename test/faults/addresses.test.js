@@ -147,13 +147,19 @@ describe('what a non-media answer shows: its kind and size, never its bytes', ()
 
 // n8n 2.x only: 1.x has no SSRF protection and no settings a node could follow.
 (LINE2 ? describe : describe.skip)("n8n's SSRF settings (n8n 2.x)", () => {
-	const LINE = path.resolve(__dirname, '../lines/n8n-2/node_modules');
-	const { Container } = require('@n8n/di');
-	const { SsrfProtectionConfig } = require(path.join(LINE, '@n8n/config'));
-	const network = require(path.join(LINE, '@n8n/backend-network'));
+	// Loaded when a test runs, not here: jest runs a skipped describe's body too, and on the 1.x run
+	// the 2.x side folder may not be installed.
+	function n8nNetwork() {
+		const LINE = path.resolve(__dirname, '../lines/n8n-2/node_modules');
+		const { Container } = require('@n8n/di');
+		const { SsrfProtectionConfig } = require(path.join(LINE, '@n8n/config'));
+		const network = require(path.join(LINE, '@n8n/backend-network'));
+		return { Container, SsrfProtectionConfig, network };
+	}
 
 	/** n8n's SSRF settings as its environment would give them, applied as n8n builds them at start. */
 	function settings({ enabled, allowedIpRanges = [], allowedHostnames = [] }) {
+		const { Container, SsrfProtectionConfig, network } = n8nNetwork();
 		const config = Container.get(SsrfProtectionConfig);
 		Object.assign(config, { enabled, allowedIpRanges, allowedHostnames });
 		const old = Container.get(network.SsrfProtectionService);
