@@ -119,7 +119,6 @@ async function main(filters) {
 			},
 			workflows: () => all,
 			publish: () => all.map((w) => w.id),
-			probes: workflows.PROBES,
 			step: async (name, fn) => {
 				const result = await fn();
 				if (name === 'line') console.log(`n8n ${VERSION} ${result.reused ? 'reused' : 'installed'} (${result.dir})`);
