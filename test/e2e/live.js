@@ -222,55 +222,28 @@ console.log(JSON.stringify(db.prepare("SELECT nodeId, cursor FROM poller_state W
 	return `${rows.length} cursors`;
 }
 
-/** Runs the live checks; returns { passed, failed }. */
-async function runLiveChecks(ctx, { reportFailure }) {
-	const counts = { passed: 0, failed: 0 };
-	const line = n8n.n8nLine(ctx.version);
-	let server;
-	const check = async (name, fn) => {
-		const t = Date.now();
-		try {
-			const note = await fn();
-			counts.passed++;
-			console.log(`ok  live: ${name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${note ? `  ${note}` : ''}`);
-		} catch (e) {
-			counts.failed++;
-			reportFailure(`live: ${name}`, e);
-		}
-	};
-	try {
-		const ids = await prepareTriggerScenario(ctx);
-		ctx.triggerIds = ids;
-		const vars = { ...ctx.vars, TASK_IDS: ids.join('\n') };
-		await cli.importWorkflow(ctx.userFolder, path.join(LIVE_DIR, 'trigger-published.json'), vars, { version: ctx.version });
-		await cli.activateWorkflow(ctx.userFolder, 'e2eTriggerLive', { version: ctx.version });
-		const env = line.major >= 2 ? { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug' } : { N8N_LOG_LEVEL: 'debug' };
-		// `n8n start` on the e2e's own user folder (its instance ran `n8n execute` so far).
-		server = await ctx.instance.start({
-			env,
-			login: true,
-			step: async (name, fn) => {
-				const result = await fn();
-				if (name === 'n8n') console.log(`n8n ${ctx.version} started for the live checks (${(result.startMs / 1000).toFixed(1)}s)${line.major >= 2 ? ', durable poll scheduler on' : ''}`);
-				return result;
-			},
-		});
-		const { cookie } = ctx.instance;
-		await check('node types and credential loaded without warnings', () => checkTypes(server, cookie));
-		await check('codex (categories, aliases, docs links) and output schemas served', () => checkCodexAndSchemas(server, cookie));
-		await check('credential test', () => checkCredential(server, cookie, ctx));
-		await check('credential test: a self-signed HTTPS gateway, Ignore SSL Issues, a key pasted with "Bearer "', () => checkCredentialTls(server, cookie, ctx));
-		await check(`trigger in a published workflow (${TASKS} tasks, balance)`, () => checkTrigger(ctx, line, ids));
-	} catch (e) {
-		counts.failed++;
-		reportFailure('live: setup', e);
-	} finally {
-		if (server) await ctx.instance.stopN8n();
-	}
-	if (server && line.major >= 2 && counts.failed === 0) {
-		await check('trigger state in poller_state (durable cursors)', () => checkPollerState(ctx, line, ctx.triggerIds));
-	}
-	return counts;
+/** The trigger workflow, published before n8n starts, on its own simulator's credential; ids: the finished tasks. */
+function triggerWorkflow(vars, ids) {
+	return cli.loadWorkflow(path.join(LIVE_DIR, 'trigger-published.json'), { ...vars, TASK_IDS: ids.join('\n') });
 }
 
-module.exports = { runLiveChecks, DURABLE_SCHEDULER };
+/** What n8n runs with for the live checks: on 2.x its durable poll scheduler. */
+function liveEnv(line) {
+	return line.major >= 2 ? { ...DURABLE_SCHEDULER } : {};
+}
+
+/**
+ * The checks of a started n8n that read what it loaded, in the order they run; each (server, cookie,
+ * ctx) → note. They run before any workflow does, so n8n's log is still the log of its start.
+ */
+const START_CHECKS = [
+	['node types and credential loaded without warnings', (server, cookie) => checkTypes(server, cookie)],
+	['codex (categories, aliases, docs links) and output schemas served', (server, cookie) => checkCodexAndSchemas(server, cookie)],
+	['credential test', (server, cookie, ctx) => checkCredential(server, cookie, ctx)],
+	['credential test: a self-signed HTTPS gateway, Ignore SSL Issues, a key pasted with "Bearer "', (server, cookie, ctx) => checkCredentialTls(server, cookie, ctx)],
+];
+
+const TRIGGER_CHECK = `trigger in a published workflow (${TASKS} tasks, balance)`;
+const POLLER_STATE_CHECK = 'trigger state in poller_state (durable cursors)';
+
+module.exports = { DURABLE_SCHEDULER, START_CHECKS, TRIGGER_CHECK, POLLER_STATE_CHECK, TRIGGER_ID: 'e2eTriggerLive', liveEnv, prepareTriggerScenario, triggerWorkflow, checkTrigger, checkPollerState };

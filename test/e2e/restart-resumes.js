@@ -26,7 +26,6 @@ const path = require('node:path');
 
 const e2e = require('./run-e2e');
 const { restJson } = require('../n8n');
-const { startInstance, stopOnSignal } = require('../n8n/instance');
 const rest = require('./rest-workflows');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -55,7 +54,7 @@ function loopWorkflow() {
 	for (const node of workflow.nodes) {
 		if (node.name === 'One Item per Prompt') node.parameters.fieldToSplitOut = 'body.prompts';
 		if (node.type === 'n8n-nodes-base.wait') Object.assign(node.parameters, { amount: PARK_SECONDS, unit: 'seconds' });
-		if (node.credentials?.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { id: e2e.CRED_ID, name: e2e.CRED_NAME };
+		if (node.credentials?.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { id: '{{CRED_ID}}', name: '{{CRED_NAME}}' };
 	}
 	return workflow;
 }
@@ -70,28 +69,18 @@ function allItems(run, nodeName, output = 0) {
 	return runs.flatMap((r) => (r.data?.main?.[output] ?? []));
 }
 
-async function main() {
-	const version = e2e.N8N_VERSION;
-	const started = Date.now();
-	const workflow = loopWorkflow();
-	let instance;
-	const offSignal = stopOnSignal(() => instance);
-	instance = await startInstance({
-		version,
-		prefix: 'e2e-restart-',
-		simulator: { apiKey: e2e.SIM_API_KEY },
-		workflows: [workflow],
-		vars: {},
-		publish: [workflow.id],
-		login: true,
-		step: async (name, fn) => {
-			const result = await fn();
-			if (name === 'line') console.log(`n8n ${version} from ${result.dir}`);
-			return result;
-		},
-	});
-	const { sim, userFolder } = instance;
-	try {
+/** The check (test/e2e/lifecycle.js runs it, alone or beside the others): n8n started, its workflow published. */
+const check = {
+	name: 'restart resumes a parked render',
+	key: 'restart',
+	workflows: [loopWorkflow()],
+	publish: ['e2eRestartLoop'],
+	// It reads no log: n8n's level stays whatever the check before left.
+	logLevel: undefined,
+	async run({ instance, sim, version }) {
+		const started = Date.now();
+		const workflowId = 'e2eRestartLoop';
+		const { userFolder } = instance;
 		sim.scenario('*', { durationMs: [20_000, 120_000], failEvery: 3, failMessage: 'content policy (simulated)' });
 		let n8n = instance.n8n;
 		let api = { baseUrl: n8n.baseUrl, cookie: instance.cookie };
@@ -103,27 +92,28 @@ async function main() {
 		assert.equal(hook.status, 200, `webhook answered ${hook.status}: ${await hook.text()}`);
 
 		// Parked: the execution is `waiting` in the database, nothing of it runs in the process.
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
 		let parked;
 		for (let t = 0; !parked; t++) {
 			assert.ok(t < 120, 'the execution never parked in the Wait node within 60 s');
 			await sleep(500);
-			const list = await restJson(api.baseUrl, 'GET', '/rest/executions?limit=10', undefined, api.cookie);
-			parked = (list.json.results ?? list.json).find((e) => e.workflowId === workflow.id && e.status === 'waiting');
+			const list = await restJson(api.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=10`, undefined, api.cookie);
+			parked = (list.json.results ?? list.json).find((e) => e.workflowId === workflowId && e.status === 'waiting');
 		}
 		const submits = () => sim.requests.filter((r) => r.method === 'POST' && VIDEO_SUBMIT.test(r.path));
 		assert.equal(submits().length, PROMPTS.length, `expected ${PROMPTS.length} submits before the wait, saw ${submits().length}`);
-		console.log(`ok  execution ${parked.id} parked in the Wait node after ${PROMPTS.length} submits (${Math.round((Date.now() - started) / 1000)} s)`);
+		console.log(`      execution ${parked.id} parked in the Wait node after ${PROMPTS.length} submits (${Math.round((Date.now() - started) / 1000)} s)`);
 
 		await instance.kill();
 		const downAt = Date.now();
-		console.log('ok  n8n stopped (SIGTERM, then SIGKILL)');
+		console.log('      n8n stopped (SIGTERM, then SIGKILL)');
 		await sleep(3000);
 		const readsWhileDown = sim.requests.filter((r) => r.method === 'GET' && r.at >= downAt).length;
 
 		n8n = await instance.start({ login: 'existing' });
 		const upAt = Date.now();
 		api = { baseUrl: n8n.baseUrl, cookie: instance.cookie };
-		console.log(`ok  n8n started again (${Math.round(n8n.startMs / 1000)} s)`);
+		console.log(`      n8n started again (${Math.round(n8n.startMs / 1000)} s)`);
 		assert.equal(readsWhileDown, 0, 'a task was read while n8n was down');
 
 		let finished;
@@ -163,15 +153,10 @@ async function main() {
 		assert.ok(!JSON.stringify(finished).includes(e2e.SIM_API_KEY), 'the API key is in the execution');
 
 		const seconds = Math.round((Date.now() - started) / 1000);
-		console.log(`ok  execution ${parked.id} resumed after the restart and finished: 2 videos with files, 1 failed, ${rounds} checks of the loop`);
-		console.log(`restart-resumes n8n=${version} submits=${submits().length}/${PROMPTS.length} rounds=${rounds} seconds=${seconds}`);
-		console.log('1 passed, 0 failed');
-		return 0;
-	} finally {
-		offSignal();
-		await instance.stop();
-	}
-}
+		console.log(`      execution ${parked.id} resumed after the restart and finished: 2 videos with files, 1 failed, ${rounds} checks of the loop`);
+		return `restart-resumes n8n=${version} submits=${submits().length}/${PROMPTS.length} rounds=${rounds} seconds=${seconds}`;
+	},
+};
 
-if (require.main === module) e2e.runAsScript(main);
-module.exports = { main };
+if (require.main === module) e2e.runAsScript(() => require('./lifecycle').runChecks([check], { prefix: 'e2e-restart-' }));
+module.exports = { check };

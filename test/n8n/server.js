@@ -59,7 +59,7 @@ const workerReady = (baseUrl) =>
  *            timeoutMs (readiness, default 180 s), logFile (default <userFolder>/n8n-start.log),
  *            worker: { concurrency } (run `n8n worker` instead; port is its health check),
  *            readyLog: RegExp (also wait for a line of the log matching it) }
- * Resolves with { baseUrl, port, pid, child, logFile, version, startMs, stop(), log() } once
+ * Resolves with { baseUrl, port, pid, child, logFile, version, logLevel, startMs, stop(), log() } once
  * GET /healthz/readiness answers 200 and GET /rest/settings gives n8n's settings JSON
  * (before that n8n answers every route with 200 "n8n is starting up").
  */
@@ -138,6 +138,7 @@ async function startN8n(userFolder, options = {}) {
 		child,
 		logFile,
 		version: line.version,
+		logLevel: env.N8N_LOG_LEVEL,
 		startMs: Date.now() - started,
 		stop,
 		log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),
