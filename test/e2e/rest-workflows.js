@@ -117,14 +117,6 @@ async function stopRunning(api, workflowId, executionId) {
 	for (const execution of list.results ?? list) await stop(execution.id);
 }
 
-/** Publishes (activates) an imported workflow as the editor does, then waits until n8n has its webhooks. */
-async function publishWorkflow(api, id) {
-	const workflow = await call(api, 'GET', `/rest/workflows/${id}`);
-	await call(api, 'POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId });
-	await n8n.waitForWebhooks(api.baseUrl, n8n.webhooksOf(workflow));
-	return workflow;
-}
-
 /** n8n stores and serves run data as `flatted` text; its own copy of flatted reads it. */
 function parseRunData(data, version) {
 	if (typeof data !== 'string') return data;
@@ -132,4 +124,4 @@ function parseRunData(data, version) {
 	return flatted.parse(data);
 }
 
-module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger, manualTriggerOf, executeInServer, publishWorkflow, parseRunData };
+module.exports = { personalProjectId, createDataTable, insertRows, tableRows, createWorkflow, runFromTrigger, manualTriggerOf, executeInServer, publishWorkflow: n8n.publishWorkflow, parseRunData };

@@ -18,7 +18,8 @@
  *                 of the published workflows (after every start: test/n8n/rest.js waitForWebhooks);
  *                 'login' owner set-up and login
  * mode 'execute' stops before 'n8n' (the runner uses `n8n execute`, and may start() n8n later on
- * the same folder); mode 'queue' starts test/queue/cluster.js (Redis, PostgreSQL, main + workers).
+ * the same folder); mode 'queue' starts test/queue/cluster.js (Redis, PostgreSQL, main + workers;
+ * it publishes through main's REST API once main runs, and waits for the webhooks).
  * credentials, workflows, vars and publish may be functions (async too) of the simulator; vars is
  * resolved first, and workflows gets it as its second argument.
  */
@@ -74,21 +75,18 @@ function publishedWebhooks({ workflows, vars, publish }) {
 }
 
 /**
- * Import credentials and workflows into a user folder (its database) and publish the given ids.
- * options: { version, env (of each CLI start-up), step, publishAtOnce (a shared database takes
- * them side by side; SQLite one after the other) }
+ * Import credentials and workflows into a user folder (its database) and publish the given ids
+ * (each one n8n start-up: 1.x update:workflow --active, 2.x publish:workflow).
+ * options: { version, env (of each CLI start-up), step }
  */
 async function importInto(userFolder, { credentials, workflows, vars, publish }, options = {}) {
 	const step = options.step || plainStep;
 	const cmd = { version: options.version, ...(options.env ? { env: options.env } : {}) };
 	if (credentials.length) await step('credentials', () => cli.importCredential(userFolder, credentials, cmd));
 	if (workflows.length) await step('workflows', () => cli.importWorkflow(userFolder, workflows, vars, cmd));
-	if (publish.length) {
-		await step('publish', async () => {
-			if (options.publishAtOnce) await Promise.all(publish.map((id) => cli.activateWorkflow(userFolder, id, cmd)));
-			else for (const id of publish) await cli.activateWorkflow(userFolder, id, cmd);
-		});
-	}
+	if (publish.length) await step('publish', async () => {
+		for (const id of publish) await cli.activateWorkflow(userFolder, id, cmd);
+	});
 }
 
 /**
@@ -188,7 +186,7 @@ async function startInstance(options = {}) {
 				dir,
 				...setup,
 				...(options.queue || {}),
-				probes: options.probes ?? publishedWebhooks(setup),
+				probes: options.probes,
 				env: options.env,
 			});
 			inst.userFolders = inst.cluster.folders;

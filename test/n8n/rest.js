@@ -120,4 +120,15 @@ async function waitForWebhooks(baseUrl, hooks, timeoutMs = Number(process.env.E2
 	return Date.now() - started;
 }
 
-module.exports = { OWNER, authCookieOf, restJson, login, setupOwnerAndLogin, registeredMethods, waitForWebhooks, webhooksOf };
+/**
+ * Publishes (activates) an imported workflow as the editor does (POST /rest/workflows/<id>/activate
+ * with its version, both lines), then waits until n8n has its webhooks. api: { baseUrl, cookie }.
+ */
+async function publishWorkflow(api, id) {
+	const { json: workflow } = await restJson(api.baseUrl, 'GET', `/rest/workflows/${id}`, undefined, api.cookie);
+	await restJson(api.baseUrl, 'POST', `/rest/workflows/${id}/activate`, { versionId: workflow.versionId }, api.cookie);
+	await waitForWebhooks(api.baseUrl, webhooksOf(workflow));
+	return workflow;
+}
+
+module.exports = { OWNER, publishWorkflow, authCookieOf, restJson, login, setupOwnerAndLogin, registeredMethods, waitForWebhooks, webhooksOf };
