@@ -52,16 +52,22 @@ function recordedTimes() {
 	}
 }
 
-/** Every jest file with its time and where that time comes from; quick first, each part by time. */
-async function split() {
-	const mine = await jestTimes();
-	const recorded = recordedTimes();
-	const files = jestFiles().map((file) => {
+/**
+ * Each file with its time and where that time comes from (jest's record here, else the recorded
+ * one, else none: a new file), split at QUICK_SECONDS; each part by time.
+ */
+function classify(files, mine, recorded) {
+	const timed = files.map((file) => {
 		const [seconds, source] = file in mine ? [mine[file], 'jest'] : file in recorded ? [recorded[file], 'recorded'] : [undefined, 'new'];
 		return { file, seconds, source, quick: seconds === undefined || seconds <= QUICK_SECONDS };
 	});
 	const byTime = (a, b) => (a.seconds ?? 0) - (b.seconds ?? 0) || a.file.localeCompare(b.file);
-	return { quick: files.filter((f) => f.quick).sort(byTime), slow: files.filter((f) => !f.quick).sort(byTime) };
+	return { quick: timed.filter((f) => f.quick).sort(byTime), slow: timed.filter((f) => !f.quick).sort(byTime) };
+}
+
+/** Every jest file of this checkout, split: { quick, slow }. */
+async function split() {
+	return classify(jestFiles(), await jestTimes(), recordedTimes());
 }
 
 /** test files given → { quick, slow } of them (folder-map prints the quick ones first). */
@@ -106,7 +112,7 @@ async function main(args) {
 	return res.status ?? 1;
 }
 
-module.exports = { QUICK_SECONDS, split, partition };
+module.exports = { QUICK_SECONDS, classify, split, partition };
 
 if (require.main === module) {
 	main(process.argv.slice(2)).then(

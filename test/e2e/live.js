@@ -1,6 +1,7 @@
 'use strict';
 /*
- * The e2e checks that need a running n8n (`n8n start`), on the line under test:
+ * The e2e checks that need a running n8n (`n8n start`, the one run-e2e.js starts for the
+ * workflows), on the line under test:
  *   types        our node, its generated AI tool (unifiedAiGatewayTool), the trigger and the
  *                credential are in /types/*.json, and n8n's log has no warning about them;
  *   codex        n8n serves each node's codex (categories, search aliases, documentation links)
@@ -8,7 +9,8 @@
  *                the package ships them;
  *   credential   the credential's Test (POST /rest/credentials/test) against the simulator; against a
  *                second one on HTTPS with a self-signed certificate, with Ignore SSL Issues off and on;
- *   trigger      a published workflow with both trigger events (live/trigger-published.json):
+ *   trigger      a published workflow with both trigger events (live/trigger-published.json, on
+ *                a simulator of its own, beside the workflows):
  *                each finished task is emitted exactly once, Balance Below fires once. On 2.x it
  *                runs under the durable poll scheduler (poller_state cursors), and the first
  *                task queries are slow: the poll run at activation outlasts a scheduled poll of

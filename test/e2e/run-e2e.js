@@ -9,10 +9,12 @@
  *
  * Steps: prepare n8n (test/n8n: installed once per version, reused later), pack this
  * package and install the tarball as a community package into a fresh temp n8n user folder,
- * start the gateway simulator, import a credential and the workflows in test/e2e/workflows/*.json,
- * execute each workflow with `n8n execute --rawOutput` and check it with its <name>.assert.js;
- * then the checks that need a running n8n: the scheduled-batch example pair on a Data table
- * (scheduled-batch.js) and live.js (node types, credential test, the trigger in a published workflow).
+ * start the gateway simulator, import a credential and the workflows in test/e2e/workflows/*.json;
+ * run a workflow with a setup() (its own n8n settings) with `n8n execute --rawOutput`; then start
+ * n8n once and, in it: the live checks of what n8n loaded (live.js), then side by side each
+ * workflow as the editor runs it (rest-workflows.js executeInServer), the scheduled-batch example
+ * pair on a Data table (scheduled-batch.js) and the published trigger (live.js), those two on
+ * simulators of their own. Each run is checked with its <name>.assert.js.
  *
  * Environment:
  *   N8N_VERSION     the n8n line (a folder of test/n8n/hosts; default 1.123.81)
