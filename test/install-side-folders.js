@@ -31,19 +31,66 @@ function readStamp(dir) {
 	}
 }
 
+function alive(pid) {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return error.code === 'EPERM';
+	}
+}
+
+/**
+ * One install of a folder at a time (.ci/run installs both in the background while npm test, beside
+ * it, may ask for one): a file with the installer's pid; a file left by a process that is gone is
+ * taken over. Returns the release.
+ */
+function lock(folder, dir) {
+	const file = path.join(dir, '.installing');
+	const wait = new Int32Array(new SharedArrayBuffer(4));
+	for (let said = false; ; ) {
+		try {
+			fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+			return () => fs.rmSync(file, { force: true });
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+		}
+		let owner = 0;
+		try {
+			owner = Number(fs.readFileSync(file, 'utf8'));
+		} catch {
+			continue; // released meanwhile
+		}
+		if (!owner || !alive(owner)) {
+			fs.rmSync(file, { force: true });
+			continue;
+		}
+		if (!said) process.stdout.write(`${folder}: being installed by process ${owner}, waiting for it\n`);
+		said = true;
+		Atomics.wait(wait, 0, 0, 500);
+	}
+}
+
 for (const folder of process.argv.length > 2 ? process.argv.slice(2) : FOLDERS) {
 	const dir = path.join(ROOT, folder);
 	const wanted = lockHash(dir);
 	if (readStamp(dir) === wanted) continue;
-	const started = Date.now();
-	process.stdout.write(`${folder}: installing from its package-lock.json (npm ci)...\n`);
-	const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-	const args = ['ci', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--prefer-offline'];
-	const result = spawnSync(npm, args, { cwd: dir, stdio: 'inherit' });
-	if (result.status !== 0) {
-		process.stderr.write(`${folder}: npm ci failed (exit ${result.status ?? result.signal})\n`);
-		process.exit(1);
+	const release = lock(folder, dir);
+	try {
+		if (readStamp(dir) === wanted) continue; // installed by the process we waited for
+		const started = Date.now();
+		process.stdout.write(`${folder}: installing from its package-lock.json (npm ci)...\n`);
+		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+		const args = ['ci', '--ignore-scripts', '--legacy-peer-deps', '--no-audit', '--no-fund', '--prefer-offline'];
+		const result = spawnSync(npm, args, { cwd: dir, stdio: 'inherit' });
+		if (result.status !== 0) {
+			process.stderr.write(`${folder}: npm ci failed (exit ${result.status ?? result.signal})\n`);
+			process.exitCode = 1;
+			break;
+		}
+		fs.writeFileSync(path.join(dir, STAMP), `${wanted}\n`);
+		process.stdout.write(`${folder}: installed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+	} finally {
+		release();
 	}
-	fs.writeFileSync(path.join(dir, STAMP), `${wanted}\n`);
-	process.stdout.write(`${folder}: installed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 }
