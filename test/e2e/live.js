@@ -75,19 +75,16 @@ async function createTask(sim) {
 const records = (sim, event) => sim.find('POST', '/e2e/record', 'files').filter((r) => r.query && r.query.event === event);
 
 async function typesJson(server, cookie, file) {
-	// 14 MB of node types, compressed on the fly: on a busy machine the first answer can break off.
-	let res;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			res = await fetch(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
-			break;
-		} catch (e) {
-			if (attempt === 3) throw new Error(`GET /types/${file}: ${e.message} (${e.cause ? e.cause.message || e.cause.code : 'no cause'})`);
-			await sleep(2000);
-		}
+	// 14 MB of node types, compressed on the fly: on a busy machine the first answer can break off
+	// (fetchText tries a GET again when no answer came).
+	const { res, text } = await n8n.fetchText(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
 	}
-	const json = await res.json().catch(() => undefined);
-	assert.ok(Array.isArray(json), `GET /types/${file} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
+	assert.ok(Array.isArray(json), `GET /types/${file} answered ${res.status}: ${text.slice(0, 200)}`);
 	return json;
 }
 
@@ -124,9 +121,9 @@ async function checkCodexAndSchemas(server, cookie) {
 	const type = `${PACKAGE}.unifiedAiGateway`;
 	for (const [resource, operation] of allOperations()) {
 		const url = `${server.baseUrl}/schemas/${type}/${VERSION_DIR.slice(1)}/${resource}/${operation}.json`;
-		const res = await fetch(url, { headers: { cookie: `n8n-auth=${cookie}` } });
+		const { res, text } = await n8n.fetchText(url, { headers: { cookie: `n8n-auth=${cookie}` } });
 		assert.equal(res.status, 200, `GET ${url.replace(server.baseUrl, '')} answered ${res.status}`);
-		assert.deepEqual(await res.json(), loadSchema(resource, operation), `${resource}/${operation}: n8n served another schema`);
+		assert.deepEqual(JSON.parse(text), loadSchema(resource, operation), `${resource}/${operation}: n8n served another schema`);
 	}
 }
 

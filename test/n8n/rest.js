@@ -19,22 +19,37 @@ function authCookieOf(res) {
 	return undefined;
 }
 
+/**
+ * fetch, and for a request that changes nothing (GET, HEAD, OPTIONS) up to two more tries when no
+ * answer came at all: a busy n8n closes an idle kept-alive connection just as the next request goes
+ * out on it (undici: "fetch failed", "other side closed"). Reads the body: resolves with
+ * { res, text }. Throws with what broke (fetch itself says only "fetch failed"); error.network.
+ */
+async function fetchText(url, options = {}) {
+	const method = (options.method || 'GET').toUpperCase();
+	const tries = ['GET', 'HEAD', 'OPTIONS'].includes(method) ? 3 : 1;
+	for (let attempt = 1; ; attempt++) {
+		try {
+			const res = await fetch(url, options);
+			return { res, text: await res.text() };
+		} catch (error) {
+			if (attempt < tries) {
+				await new Promise((resolve) => setTimeout(resolve, 1000));
+				continue;
+			}
+			const cause = error.cause ? ` (${error.cause.code || error.cause.message})` : '';
+			throw Object.assign(new Error(`${method} ${url}: ${error.message}${cause}${tries > 1 ? `, ${tries} tries` : ''}`), { network: true });
+		}
+	}
+}
+
 /** A JSON call; returns { res, json } (json unwrapped from `data`); throws on a non-2xx answer (error.network: no answer at all). */
 async function restJson(baseUrl, method, route, body, cookie) {
-	let res;
-	let text;
-	try {
-		res = await fetch(`${baseUrl}${route}`, {
-			method,
-			headers: { 'content-type': 'application/json', ...(cookie ? { cookie: `n8n-auth=${cookie}` } : {}) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		text = await res.text();
-	} catch (error) {
-		// fetch says only "fetch failed": what broke is in its cause (ECONNRESET, a closed socket …).
-		const cause = error.cause ? ` (${error.cause.code || error.cause.message})` : '';
-		throw Object.assign(new Error(`${method} ${route}: ${error.message}${cause}`), { network: true });
-	}
+	const { res, text } = await fetchText(`${baseUrl}${route}`, {
+		method,
+		headers: { 'content-type': 'application/json', ...(cookie ? { cookie: `n8n-auth=${cookie}` } : {}) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	let json;
 	try {
 		json = JSON.parse(text);
@@ -131,4 +146,4 @@ async function publishWorkflow(api, id) {
 	return workflow;
 }
 
-module.exports = { OWNER, publishWorkflow, authCookieOf, restJson, login, setupOwnerAndLogin, registeredMethods, waitForWebhooks, webhooksOf };
+module.exports = { OWNER, publishWorkflow, fetchText, authCookieOf, restJson, login, setupOwnerAndLogin, registeredMethods, waitForWebhooks, webhooksOf };
