@@ -11,6 +11,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { spawnSync } = require('node:child_process');
 
+const { withLock } = require('./locks');
+
 const FOLDERS = ['test/lines/n8n-2', 'test/scan'];
 const ROOT = path.resolve(__dirname, '..');
 const STAMP = 'node_modules/.installed-from-lock';
@@ -31,53 +33,16 @@ function readStamp(dir) {
 	}
 }
 
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
-
 /**
  * One install of a folder at a time (.ci/run installs both in the background while npm test, beside
- * it, may ask for one): a file with the installer's pid; a file left by a process that is gone is
- * taken over. Returns the release.
+ * it, may ask for one): a lock folder with the installer's pid, taken over when that process is gone.
  */
-function lock(folder, dir) {
-	const file = path.join(dir, '.installing');
-	const wait = new Int32Array(new SharedArrayBuffer(4));
-	for (let said = false; ; ) {
-		try {
-			fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
-			return () => fs.rmSync(file, { force: true });
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-		}
-		let owner = 0;
-		try {
-			owner = Number(fs.readFileSync(file, 'utf8'));
-		} catch {
-			continue; // released meanwhile
-		}
-		if (!owner || !alive(owner)) {
-			fs.rmSync(file, { force: true });
-			continue;
-		}
-		if (!said) process.stdout.write(`${folder}: being installed by process ${owner}, waiting for it\n`);
-		said = true;
-		Atomics.wait(wait, 0, 0, 500);
-	}
-}
-
 for (const folder of process.argv.length > 2 ? process.argv.slice(2) : FOLDERS) {
 	const dir = path.join(ROOT, folder);
 	const wanted = lockHash(dir);
 	if (readStamp(dir) === wanted) continue;
-	const release = lock(folder, dir);
-	try {
-		if (readStamp(dir) === wanted) continue; // installed by the process we waited for
+	const ok = withLock(path.join(dir, '.installing'), () => {
+		if (readStamp(dir) === wanted) return true; // installed by the process this one waited for
 		const started = Date.now();
 		process.stdout.write(`${folder}: installing from its package-lock.json (npm ci)...\n`);
 		const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -85,12 +50,11 @@ for (const folder of process.argv.length > 2 ? process.argv.slice(2) : FOLDERS) 
 		const result = spawnSync(npm, args, { cwd: dir, stdio: 'inherit' });
 		if (result.status !== 0) {
 			process.stderr.write(`${folder}: npm ci failed (exit ${result.status ?? result.signal})\n`);
-			process.exitCode = 1;
-			break;
+			return false;
 		}
 		fs.writeFileSync(path.join(dir, STAMP), `${wanted}\n`);
 		process.stdout.write(`${folder}: installed in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-	} finally {
-		release();
-	}
+		return true;
+	}, { onWait: (pid) => process.stdout.write(`${folder}: being installed by process ${pid || 'unknown'}, waiting for it\n`) });
+	if (!ok) process.exit(1);
 }

@@ -171,7 +171,7 @@ async function main(options = {}) {
 		const t = Date.now();
 		const r = await fn();
 		if (name === 'line') console.log(`n8n ${version} ${r.reused ? 'reused from' : 'installed in'} ${r.dir}${r.reused ? '' : ` (${(r.ms / 1000).toFixed(0)}s)`}`);
-		if (name === 'n8n') console.log(`n8n ${version} started (${(r.startMs / 1000).toFixed(1)}s)${live && version.startsWith('2.') ? ', durable poll scheduler on' : ''}`);
+		if (name === 'n8n') console.log(`n8n ${version} started (${(r.startMs / 1000).toFixed(1)}s)${live && n8n.n8nLine(version).major >= 2 ? ', durable poll scheduler on' : ''}`);
 		const label = typeof labels[name] === 'function' ? labels[name]() : labels[name];
 		if (label) console.log(`${label} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		return r;
@@ -227,17 +227,10 @@ async function main(options = {}) {
 		const line = instance.line;
 		const credential = simCredential(sim);
 		const ctx = { userFolder, sim, version, vars, credential, installed, tmpRoot, instance };
-		const runWorkflow = async (w) => {
-			const t = Date.now();
-			try {
-				const warning = await runOne(w, ctx);
-				counts.passed++;
-				console.log(`ok  ${w.name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${warning ? `  (note: ${warning})` : ''}`);
-			} catch (e) {
-				counts.failed++;
-				reportFailure(w.name, e);
-			}
-		};
+		const runWorkflow = (w) => check(w.name, async () => {
+			const warning = await runOne(w, ctx);
+			return warning && `(note: ${warning})`;
+		});
 		// 1. A workflow with settings of its own: its own `n8n execute`, before n8n starts on the folder.
 		for (const w of ready.filter(ownProcess)) await runWorkflow(w);
 		// 2. One `n8n start` for the rest (info: what `n8n execute` logged at, read by some assertions).

@@ -7,6 +7,8 @@ const net = require('net');
 const os = require('os');
 const path = require('path');
 
+const { alive } = require('../locks');
+
 function readJson(file) {
 	try {
 		return JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -91,15 +93,6 @@ const given = new Set();
  * free by one runner looks free to another running beside it (.ci/run starts several at once).
  */
 const RESERVED = path.join(os.tmpdir(), 'n8n-nodes-unified-ai-gateway-ports');
-
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-}
 
 function releaseAll() {
 	for (const port of given) fs.rmSync(path.join(RESERVED, String(port)), { force: true });
