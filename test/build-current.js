@@ -26,6 +26,8 @@ const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
+const { withLock } = require('./locks');
+
 const ROOT = path.resolve(__dirname, '..');
 const SOURCE_DIRS = ['nodes', 'credentials', 'icons'];
 const SOURCE_FILES = ['tsconfig.json', 'gulpfile.js'];
@@ -119,45 +121,10 @@ function endBuild(root = ROOT) {
 	fs.rmSync(path.join(root, PENDING), { force: true });
 }
 
-const pause = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-
-const alive = (pid) => {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (error) {
-		return error.code === 'EPERM';
-	}
-};
-
 /** One rebuild at a time (two jest runs started together, a runner beside them); a lock whose process is gone is taken over. */
-function withLock(root, fn, log) {
-	const lock = path.join(root, LOCK);
+function withBuildLock(root, fn, log) {
 	fs.mkdirSync(path.join(root, 'dist'), { recursive: true });
-	let told = false;
-	for (;;) {
-		try {
-			fs.mkdirSync(lock);
-			fs.writeFileSync(path.join(lock, 'pid'), String(process.pid));
-			break;
-		} catch (error) {
-			if (error.code !== 'EEXIST') throw error;
-			const pid = Number(readJson(path.join(lock, 'pid')));
-			const age = Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0);
-			if ((pid > 0 && !alive(pid)) || age > LOCK_STALE_MS) {
-				fs.rmSync(lock, { recursive: true, force: true });
-				continue;
-			}
-			if (!told) log(`waiting for the build another process runs (pid ${pid || 'unknown'})`);
-			told = true;
-			pause(250);
-		}
-	}
-	try {
-		return fn();
-	} finally {
-		fs.rmSync(lock, { recursive: true, force: true });
-	}
+	return withLock(path.join(root, LOCK), fn, { staleMs: LOCK_STALE_MS, onWait: (pid) => log(`waiting for the build another process runs (pid ${pid || 'unknown'})`) });
 }
 
 /**
@@ -174,7 +141,7 @@ function ensureCurrent(options = {}) {
 	const first = buildState(root);
 	if (first.current) return { rebuilt: false, changed: [] };
 	if (mode === 'check') throw new Error(`${first.reason}: run npm run build (BUILD_CURRENT=check refuses to rebuild)`);
-	return withLock(root, () => rebuild(root, command, log), log);
+	return withBuildLock(root, () => rebuild(root, command, log), log);
 }
 
 function rebuild(root, command, log) {

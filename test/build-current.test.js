@@ -167,8 +167,10 @@ describe('this repository', () => {
 		expect(require('./lines/jest.n8n-2.config').globalSetup).toBe('<rootDir>/test/harness/global-setup.js');
 		const runners = ['test/e2e/run-e2e.js', 'test/queue/run-queue.js', 'test/ui/run-ui.js', 'bench/run.js', 'bench/n8n/index.js', 'scripts/demo/index.js', 'scripts/dev/index.js'];
 		for (const file of runners) expect([file, fs.readFileSync(path.join(ROOT, file), 'utf8')]).toEqual([file, expect.stringMatching(/build-current'\)\.ensureCurrent\(/)]);
-		// stop-keeps-ids and restart-resumes start through run-e2e's runAsScript, which checks.
-		for (const file of ['test/e2e/stop-keeps-ids.js', 'test/e2e/restart-resumes.js']) expect(fs.readFileSync(path.join(ROOT, file), 'utf8')).toMatch(/e2e\.runAsScript\(main\)/);
+		// The lifecycle checks, the install by hand and lifecycle.js start through run-e2e's runAsScript, which checks.
+		for (const file of ['test/e2e/stop-keeps-ids.js', 'test/e2e/restart-resumes.js', 'test/e2e/kill-keeps-receipts.js', 'test/e2e/lifecycle.js', 'test/e2e/install-by-hand.js']) {
+			expect([file, fs.readFileSync(path.join(ROOT, file), 'utf8')]).toEqual([file, expect.stringMatching(/(e2e|require\('\.\/run-e2e'\))\.runAsScript\(/)]);
+		}
 		expect(require('../package.json').scripts.build).toMatch(/^node test\/build-current\.js --begin && .* && node test\/build-current\.js --end$/);
 	});
 });

@@ -4,8 +4,9 @@
  * Which tests cover a source folder, derived from the code instead of remembered:
  *
  *   node test/folder-map.js                      every folder, with the jest files that reach it
- *   node test/folder-map.js <source path>…       the jest files that reach those files or folders
- *                                                (paste into npx jest)
+ *   node test/folder-map.js <source path>…       the jest files that reach those files or folders,
+ *                                                the quick ones first (test/quick.js), each list
+ *                                                on a line of its own to paste into npx jest
  *   node test/folder-map.js --check              test/README.md's "Source folder → tests" table
  *                                                against it (exit 1 naming each row that is wrong)
  *
@@ -183,7 +184,14 @@ if (require.main === module) {
 		console.log(found.length ? `${found.length} problems in test/README.md's map` : "test/README.md's map holds");
 		process.exitCode = found.length ? 1 : 0;
 	} else if (args.length) {
-		console.log(testsFor(args).join(' '));
+		require('./quick')
+			.partition(testsFor(args))
+			.then(({ quick, slow }) => {
+				console.log(`# quick: ${quick.length} files (each at most ${require('./quick').QUICK_SECONDS} s in its last run)`);
+				console.log(quick.join(' '));
+				console.log(`# slower: ${slow.length} files`);
+				console.log(slow.join(' '));
+			});
 	} else {
 		for (const [folder, tests] of Object.entries(folderMap())) console.log(`${folder} (${tests.length}): ${tests.map((t) => t.replace(/^test\//, '')).join(' ')}`);
 	}

@@ -30,3 +30,20 @@ test('a source file maps to the jest files that run it: the trigger\'s claims to
 	expect(testsFor(['nodes/UnifiedAiGateway/actions/file'])).not.toContain('test/video/results.test.js');
 	expect(testsFor(['nodes/UnifiedAiGateway/engine/waiting/pollSchedule.ts'])).toEqual(expect.arrayContaining(['test/poll-schedule.test.js', 'test/waitPolicy.test.js']));
 });
+
+test('the quick loop is chosen by time: jest\'s record first, then the recorded one, a new file counts as quick', () => {
+	const { classify, QUICK_SECONDS } = require('./quick');
+	const files = ['test/a.test.js', 'test/b.test.js', 'test/c.test.js', 'test/d.test.js', 'test/e.test.js'];
+	const mine = { 'test/a.test.js': QUICK_SECONDS + 1, 'test/b.test.js': 1, 'test/e.test.js': QUICK_SECONDS };
+	const recorded = { 'test/a.test.js': 1, 'test/c.test.js': QUICK_SECONDS + 30 };
+	const { quick, slow } = classify(files, mine, recorded);
+	expect(quick.map((f) => [f.file, f.source])).toEqual([
+		['test/d.test.js', 'new'],
+		['test/b.test.js', 'jest'],
+		['test/e.test.js', 'jest'],
+	]);
+	expect(slow.map((f) => [f.file, f.source])).toEqual([
+		['test/a.test.js', 'jest'],
+		['test/c.test.js', 'recorded'],
+	]);
+});

@@ -203,7 +203,7 @@ async function main() {
 	const results = await runExamples(examples, stack, live);
 	const keptFolder = opts.keep ? stack.userFolder : undefined;
 	const failed = printSummary({ results, ms: Date.now() - started, live, cost, outputDir: OUTPUT_DIR, keptFolder });
-	printUsage({ ms: Date.now() - started, host: stack.host, line });
+	await printUsage({ ms: Date.now() - started, host: stack.host, line, outputDir: OUTPUT_DIR });
 	return failed ? 1 : 0;
 }
 

@@ -9,7 +9,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 
-const { MARKER } = require('../../test/n8n/install');
+const { MARKER, installCache } = require('../../test/n8n/install');
 const { REPO_ROOT } = require('./examples');
 const { dim, rel } = require('./terminal');
 
@@ -38,9 +38,28 @@ function diskUse(dir) {
 	}
 }
 
-/** npm's cache folder: npm run gives it to scripts, else npm's default. */
+/** npm's cache of this repository's own npm: npm run gives it to scripts, else npm's default. */
 function npmCache() {
 	return process.env.npm_config_cache || path.join(os.homedir(), '.npm');
+}
+
+/**
+ * Every folder the demo (and the `npm ci` before it) wrote to, each once: the n8n install, this
+ * repository's node_modules, the npm cache the n8n install used (asked of npm with the install's
+ * own settings: the user's cache, wherever it is set), this repository's npm cache when it is
+ * another, and demo-output/.
+ */
+async function usedFolders(line, outputDir) {
+	const installNpmCache = (await installCache(line)) || npmCache();
+	const folders = [
+		[`n8n ${line.version}`, line.dir],
+		["this repository's node_modules", path.join(REPO_ROOT, 'node_modules')],
+		["npm's cache (all npm use shares it)", installNpmCache],
+		["this repository's npm cache", npmCache()],
+		['the files the examples made', outputDir],
+	];
+	const seen = new Set();
+	return folders.filter(([, dir]) => dir && !seen.has(path.resolve(dir)) && seen.add(path.resolve(dir)));
 }
 
 /** Is the n8n of this line installed (a finished install leaves its marker)? */
@@ -64,18 +83,14 @@ function printEstimate(line, exampleCount) {
 }
 
 /** The lines printed at the end: this run's time, and the disk what the demo needs takes now. */
-function printUsage({ ms, host, line }) {
+async function printUsage({ ms, host, line, outputDir }) {
 	const installed = host && !host.reused ? `; installing n8n ${line.version} took ${minutes(host.ms)} of it` : `; n8n ${line.version} was installed already`;
 	console.log(`Time: ${minutes(ms)} in all${installed}.`);
-	const parts = [
-		[`n8n ${line.version}`, line.dir],
-		["this repository's node_modules", path.join(REPO_ROOT, 'node_modules')],
-		["npm's cache (all npm use shares it)", npmCache()],
-	].map(([label, dir]) => ({ label, dir, bytes: diskUse(dir) }));
+	const parts = (await usedFolders(line, outputDir)).map(([label, dir]) => ({ label, dir, bytes: diskUse(dir) }));
 	const known = parts.filter((p) => p.bytes !== undefined);
 	if (!known.length) return;
 	const total = known.reduce((sum, p) => sum + p.bytes, 0);
 	console.log(`Disk: ${known.map((p) => `${p.label} ${gb(p.bytes)} (${rel(p.dir)})`).join(', ')}: ${gb(total)} in all.`);
 }
 
-module.exports = { EXAMPLES_RUN, printEstimate, printUsage, diskUse, minutes };
+module.exports = { EXAMPLES_RUN, printEstimate, printUsage, usedFolders, diskUse, minutes };

@@ -142,24 +142,28 @@ async function executeWorkflow(userFolder, id, options = {}) {
 	});
 	const run = extractJson(res.stdout);
 	const isRun = run && typeof run === 'object' && run.data && run.data.resultData;
-	const runError = isRun && run.data.resultData.error;
-	let error;
+	let error = isRun ? runFailure(run) : undefined;
 	let warning;
-	if (runError) {
-		const where = runError.node ? ` in node "${runError.node.name}"` : '';
-		const details = [runError.description, ...(runError.messages || [])].filter(Boolean);
-		error = `execution failed${where}: ${runError.message || runError.name}${details.length ? `\n${[...new Set(details)].join('\n')}` : ''}`;
-	} else if (isRun && /^SIG/.test(String(res.code))) {
+	if (!error && isRun && /^SIG/.test(String(res.code))) {
 		// n8n 1.123 on Node 20 now and then dies of a native crash (isolated-vm) while exiting, after
 		// it printed the whole run: the run counts, the crash is reported beside it.
 		warning = `n8n execute printed the run, then exited with ${res.code}`;
-	} else if (res.code !== 0 || !isRun) {
+	} else if (!error && (res.code !== 0 || !isRun)) {
 		const why =
 			res.code === 'timeout' ? `timed out after ${Math.round(res.ms / 1000)}s` : res.code !== 0 ? `exited with ${res.code}` : 'printed no run data';
 		error = `n8n execute ${why}\n${tail(`${res.stdout}\n${res.stderr}`.trim(), 30)}`;
 	}
 	if (error) error = redact(error);
 	return { ok: !error, run: isRun ? run : undefined, error, warning, code: res.code, stdout: res.stdout, stderr: res.stderr, ms: res.ms };
+}
+
+/** What a failed run says (the node, n8n's message and description), or undefined when it did not fail. */
+function runFailure(run) {
+	const runError = run.data.resultData.error;
+	if (!runError) return undefined;
+	const where = runError.node ? ` in node "${runError.node.name}"` : '';
+	const details = [runError.description, ...(runError.messages || [])].filter(Boolean);
+	return `execution failed${where}: ${runError.message || runError.name}${details.length ? `\n${[...new Set(details)].join('\n')}` : ''}`;
 }
 
 module.exports = {
@@ -174,4 +178,5 @@ module.exports = {
 	activateWorkflow,
 	extractJson,
 	executeWorkflow,
+	runFailure,
 };

@@ -44,14 +44,18 @@ function documentedCommands(tgz) {
 	return { shown: lines, run: withTarball };
 }
 
-/** A user's shell for one line: an empty home, that line's Node first on PATH, none of `npm run`'s settings. */
+/**
+ * A user's shell for one line: an empty home, that line's Node first on PATH, the user's npm
+ * settings (registry, proxy, cache: test/n8n/install.js userNpmEnv) but none this repository's
+ * `npm run` adds.
+ */
 function userEnv(line, home) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(npm_|N8N_|NODE_OPTIONS$)/i.test(key)));
+	const env = Object.fromEntries(Object.entries(n8n.userNpmEnv()).filter(([key]) => !/^(N8N_|NODE_OPTIONS$)/i.test(key)));
 	return n8n.toolchainEnv(line, {
 		...env,
 		HOME: home,
 		// The machine's npm cache (a newcomer's fills on the first install): no download of what is there.
-		npm_config_cache: process.env.npm_config_cache || path.join(os.homedir(), '.npm'),
+		npm_config_cache: env.npm_config_cache || path.join(os.homedir(), '.npm'),
 		npm_config_update_notifier: 'false',
 	});
 }

@@ -28,7 +28,6 @@ const fs = require('node:fs');
 
 const e2e = require('./run-e2e');
 const { restJson } = require('../n8n');
-const { startInstance } = require('../n8n/instance');
 const rest = require('./rest-workflows');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -123,28 +122,18 @@ async function hook(baseUrl, flow, prompts) {
 	assert.equal(res.status, 200, `webhook ${flow.hook} answered ${res.status}: ${await res.text()}`);
 }
 
-async function main() {
-	const version = e2e.N8N_VERSION;
-	const started = Date.now();
-	const flows = Object.values(FLOWS);
-	const instance = await startInstance({
-		version,
-		prefix: 'e2e-kill-',
-		simulator: { apiKey: e2e.SIM_API_KEY },
-		workflows: flows.map((f) => f.json),
-		vars: { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME },
-		publish: flows.map((f) => f.id),
-		env: { N8N_LOG_LEVEL: LOG_LEVEL },
-		login: true,
-		probes: flows.map((f) => ({ path: f.hook, body: { prompts: [] } })),
-		step: async (name, fn) => {
-			const result = await fn();
-			if (name === 'line') console.log(`n8n ${version} from ${result.dir}`);
-			return result;
-		},
-	});
-	const { sim } = instance;
-	try {
+/** The check (test/e2e/lifecycle.js runs it, alone or beside the others): n8n started at warn, its workflows published. */
+const check = {
+	name: 'kill keeps receipts',
+	key: 'kill',
+	workflows: Object.values(FLOWS).map((f) => f.json),
+	publish: Object.values(FLOWS).map((f) => f.id),
+	// The level many production hosts run at: the receipt executions are then the only record.
+	logLevel: LOG_LEVEL,
+	async run({ instance, sim, version }) {
+		const started = Date.now();
+		const flows = Object.values(FLOWS);
+		const logFrom = instance.n8n.log().length;
 		sim.scenario('seedance-2.0', { durationMs: 600_000 });
 		sim.scenario('veo-3.1-flash', { durationMs: 600_000 });
 		sim.scenario('seedance-2.0-fast', { durationMs: 1_500, urlField: 'result_url', resultHost: 'files' });
@@ -169,7 +158,7 @@ async function main() {
 		sim.inject({ method: 'POST', path: VIDEO_SUBMIT, delayMs: 600_000, times: 1 });
 		await hook(baseUrl, FLOWS.submit, prompts(FLOWS.submit.count, 'a hot-air balloon'));
 		await until('"One by One" holding its third submit', () => stages(sim).submit, 60_000, () => JSON.stringify(sim.requests.slice(-10).map((r) => `${r.origin} ${r.method} ${r.path} ${r.body?.model ?? ''}`)));
-		console.log(`ok  at their stages: 10 videos waiting, 3 images and 2 videos downloading, a submit held (${Math.round((Date.now() - started) / 1000)} s; reached at ${JSON.stringify(reached)} s)`);
+		console.log(`      at their stages: 10 videos waiting, 3 images and 2 videos downloading, a submit held (${Math.round((Date.now() - started) / 1000)} s; reached at ${JSON.stringify(reached)} s)`);
 
 		// What the gateway billed, as its own record says: tasks and sync result URLs.
 		const createdTasks = sim.taskIds();
@@ -186,9 +175,9 @@ async function main() {
 
 		const logFile = instance.n8n.logFile;
 		await instance.kill({ sigterm: false });
-		console.log('ok  n8n killed (SIGKILL of its process group, no SIGTERM)');
+		console.log('      n8n killed (SIGKILL of its process group, no SIGTERM)');
 		await instance.start({ login: 'existing' });
-		console.log(`ok  n8n started again on the same user folder (${Math.round(instance.n8n.startMs / 1000)} s)`);
+		console.log(`      n8n started again on the same user folder (${Math.round(instance.n8n.startMs / 1000)} s)`);
 
 		// Every flow is looked at before anything fails, so the line below says what was found.
 		const foundTasks = new Set();
@@ -224,17 +213,17 @@ async function main() {
 				assert.deepEqual(unanswered.map((i) => i.item), flow.key === 'submit' ? [SUBMIT_HELD] : [], `${flow.key}: unanswered submits`);
 				for (const t of tasks) assert.ok(['generic', 'image', 'video', 'alt'].includes(t.queryRoute), `${flow.key}: task ${t.taskId} has query route ${t.queryRoute}`);
 				assert.deepEqual(newest.map((i) => i.item).sort((a, b) => a - b), Array.from({ length: flow.count }, (_, i) => i).slice(0, expectTasks + results.length + unanswered.length), `${flow.key}: items listed`);
-				console.log(`ok  ${flow.key}: execution ${killed[0].id} crashed; ${receipts.length} receipt execution(s), the newest with ${tasks.length} task(s), ${results.length} paid result(s), ${unanswered.length} unanswered submit(s)`);
+				console.log(`      ok  ${flow.key}: execution ${killed[0].id} crashed; ${receipts.length} receipt execution(s), the newest with ${tasks.length} task(s), ${results.length} paid result(s), ${unanswered.length} unanswered submit(s)`);
 			} catch (e) {
 				failures.push(e.message);
-				console.log(`FAIL ${flow.key}: ${e.message.split('\n')[0]}`);
+				console.log(`      FAIL ${flow.key}: ${e.message.split('\n')[0]}`);
 			}
 		}
 
 		const taskIdsFound = createdTasks.filter((id) => foundTasks.has(id)).length;
 		const syncFound = createdSync.filter((url) => foundSync.has(url)).length;
 		// n8n's log at warn: the receipt executions are the only record.
-		const log = fs.readFileSync(logFile, 'utf8');
+		const log = fs.readFileSync(logFile, 'utf8').slice(logFrom);
 		const inLog = createdTasks.filter((id) => log.includes(id)).length + createdSync.filter((url) => log.includes(url)).length;
 		const seconds = Math.round((Date.now() - started) / 1000);
 		console.log(
@@ -247,12 +236,9 @@ async function main() {
 		assert.equal(syncFound, createdSync.length, `found ${syncFound} of ${createdSync.length} sync result URLs`);
 		for (const url of createdSync) assert.match(url, /\?X-Expires=/, 'a signed URL lost its query');
 		assert.ok(!log.includes(e2e.SIM_API_KEY), "the API key is in n8n's log");
-		console.log('1 passed, 0 failed');
-		return 0;
-	} finally {
-		await instance.stop();
-	}
-}
+		return undefined;
+	},
+};
 
-if (require.main === module) e2e.runAsScript(main);
-module.exports = { main };
+if (require.main === module) e2e.runAsScript(() => require('./lifecycle').runChecks([check], { prefix: 'e2e-kill-' }));
+module.exports = { check };

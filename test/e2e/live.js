@@ -1,6 +1,7 @@
 'use strict';
 /*
- * The e2e checks that need a running n8n (`n8n start`), on the line under test:
+ * The e2e checks that need a running n8n (`n8n start`, the one run-e2e.js starts for the
+ * workflows), on the line under test:
  *   types        our node, its generated AI tool (unifiedAiGatewayTool), the trigger and the
  *                credential are in /types/*.json, and n8n's log has no warning about them;
  *   codex        n8n serves each node's codex (categories, search aliases, documentation links)
@@ -8,7 +9,8 @@
  *                the package ships them;
  *   credential   the credential's Test (POST /rest/credentials/test) against the simulator; against a
  *                second one on HTTPS with a self-signed certificate, with Ignore SSL Issues off and on;
- *   trigger      a published workflow with both trigger events (live/trigger-published.json):
+ *   trigger      a published workflow with both trigger events (live/trigger-published.json, on
+ *                a simulator of its own, beside the workflows):
  *                each finished task is emitted exactly once, Balance Below fires once. On 2.x it
  *                runs under the durable poll scheduler (poller_state cursors), and the first
  *                task queries are slow: the poll run at activation outlasts a scheduled poll of
@@ -73,19 +75,16 @@ async function createTask(sim) {
 const records = (sim, event) => sim.find('POST', '/e2e/record', 'files').filter((r) => r.query && r.query.event === event);
 
 async function typesJson(server, cookie, file) {
-	// 14 MB of node types, compressed on the fly: on a busy machine the first answer can break off.
-	let res;
-	for (let attempt = 1; ; attempt++) {
-		try {
-			res = await fetch(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
-			break;
-		} catch (e) {
-			if (attempt === 3) throw new Error(`GET /types/${file}: ${e.message} (${e.cause ? e.cause.message || e.cause.code : 'no cause'})`);
-			await sleep(2000);
-		}
+	// 14 MB of node types, compressed on the fly: on a busy machine the first answer can break off
+	// (fetchText tries a GET again when no answer came).
+	const { res, text } = await n8n.fetchText(`${server.baseUrl}/types/${file}`, { headers: { cookie: `n8n-auth=${cookie}` } });
+	let json;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
 	}
-	const json = await res.json().catch(() => undefined);
-	assert.ok(Array.isArray(json), `GET /types/${file} answered ${res.status}: ${JSON.stringify(json).slice(0, 200)}`);
+	assert.ok(Array.isArray(json), `GET /types/${file} answered ${res.status}: ${text.slice(0, 200)}`);
 	return json;
 }
 
@@ -122,9 +121,9 @@ async function checkCodexAndSchemas(server, cookie) {
 	const type = `${PACKAGE}.unifiedAiGateway`;
 	for (const [resource, operation] of allOperations()) {
 		const url = `${server.baseUrl}/schemas/${type}/${VERSION_DIR.slice(1)}/${resource}/${operation}.json`;
-		const res = await fetch(url, { headers: { cookie: `n8n-auth=${cookie}` } });
+		const { res, text } = await n8n.fetchText(url, { headers: { cookie: `n8n-auth=${cookie}` } });
 		assert.equal(res.status, 200, `GET ${url.replace(server.baseUrl, '')} answered ${res.status}`);
-		assert.deepEqual(await res.json(), loadSchema(resource, operation), `${resource}/${operation}: n8n served another schema`);
+		assert.deepEqual(JSON.parse(text), loadSchema(resource, operation), `${resource}/${operation}: n8n served another schema`);
 	}
 }
 
@@ -222,55 +221,28 @@ console.log(JSON.stringify(db.prepare("SELECT nodeId, cursor FROM poller_state W
 	return `${rows.length} cursors`;
 }
 
-/** Runs the live checks; returns { passed, failed }. */
-async function runLiveChecks(ctx, { reportFailure }) {
-	const counts = { passed: 0, failed: 0 };
-	const line = n8n.n8nLine(ctx.version);
-	let server;
-	const check = async (name, fn) => {
-		const t = Date.now();
-		try {
-			const note = await fn();
-			counts.passed++;
-			console.log(`ok  live: ${name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${note ? `  ${note}` : ''}`);
-		} catch (e) {
-			counts.failed++;
-			reportFailure(`live: ${name}`, e);
-		}
-	};
-	try {
-		const ids = await prepareTriggerScenario(ctx);
-		ctx.triggerIds = ids;
-		const vars = { ...ctx.vars, TASK_IDS: ids.join('\n') };
-		await cli.importWorkflow(ctx.userFolder, path.join(LIVE_DIR, 'trigger-published.json'), vars, { version: ctx.version });
-		await cli.activateWorkflow(ctx.userFolder, 'e2eTriggerLive', { version: ctx.version });
-		const env = line.major >= 2 ? { ...DURABLE_SCHEDULER, N8N_LOG_LEVEL: 'debug' } : { N8N_LOG_LEVEL: 'debug' };
-		// `n8n start` on the e2e's own user folder (its instance ran `n8n execute` so far).
-		server = await ctx.instance.start({
-			env,
-			login: true,
-			step: async (name, fn) => {
-				const result = await fn();
-				if (name === 'n8n') console.log(`n8n ${ctx.version} started for the live checks (${(result.startMs / 1000).toFixed(1)}s)${line.major >= 2 ? ', durable poll scheduler on' : ''}`);
-				return result;
-			},
-		});
-		const { cookie } = ctx.instance;
-		await check('node types and credential loaded without warnings', () => checkTypes(server, cookie));
-		await check('codex (categories, aliases, docs links) and output schemas served', () => checkCodexAndSchemas(server, cookie));
-		await check('credential test', () => checkCredential(server, cookie, ctx));
-		await check('credential test: a self-signed HTTPS gateway, Ignore SSL Issues, a key pasted with "Bearer "', () => checkCredentialTls(server, cookie, ctx));
-		await check(`trigger in a published workflow (${TASKS} tasks, balance)`, () => checkTrigger(ctx, line, ids));
-	} catch (e) {
-		counts.failed++;
-		reportFailure('live: setup', e);
-	} finally {
-		if (server) await ctx.instance.stopN8n();
-	}
-	if (server && line.major >= 2 && counts.failed === 0) {
-		await check('trigger state in poller_state (durable cursors)', () => checkPollerState(ctx, line, ctx.triggerIds));
-	}
-	return counts;
+/** The trigger workflow, published before n8n starts, on its own simulator's credential; ids: the finished tasks. */
+function triggerWorkflow(vars, ids) {
+	return cli.loadWorkflow(path.join(LIVE_DIR, 'trigger-published.json'), { ...vars, TASK_IDS: ids.join('\n') });
 }
 
-module.exports = { runLiveChecks, DURABLE_SCHEDULER };
+/** What n8n runs with for the live checks: on 2.x its durable poll scheduler. */
+function liveEnv(line) {
+	return line.major >= 2 ? { ...DURABLE_SCHEDULER } : {};
+}
+
+/**
+ * The checks of a started n8n that read what it loaded, in the order they run; each (server, cookie,
+ * ctx) → note. They run before any workflow does, so n8n's log is still the log of its start.
+ */
+const START_CHECKS = [
+	['node types and credential loaded without warnings', (server, cookie) => checkTypes(server, cookie)],
+	['codex (categories, aliases, docs links) and output schemas served', (server, cookie) => checkCodexAndSchemas(server, cookie)],
+	['credential test', (server, cookie, ctx) => checkCredential(server, cookie, ctx)],
+	['credential test: a self-signed HTTPS gateway, Ignore SSL Issues, a key pasted with "Bearer "', (server, cookie, ctx) => checkCredentialTls(server, cookie, ctx)],
+];
+
+const TRIGGER_CHECK = `trigger in a published workflow (${TASKS} tasks, balance)`;
+const POLLER_STATE_CHECK = 'trigger state in poller_state (durable cursors)';
+
+module.exports = { DURABLE_SCHEDULER, START_CHECKS, TRIGGER_CHECK, POLLER_STATE_CHECK, TRIGGER_ID: 'e2eTriggerLive', liveEnv, prepareTriggerScenario, triggerWorkflow, checkTrigger, checkPollerState };

@@ -9,10 +9,12 @@
  *
  * Steps: prepare n8n (test/n8n: installed once per version, reused later), pack this
  * package and install the tarball as a community package into a fresh temp n8n user folder,
- * start the gateway simulator, import a credential and the workflows in test/e2e/workflows/*.json,
- * execute each workflow with `n8n execute --rawOutput` and check it with its <name>.assert.js;
- * then the checks that need a running n8n: the scheduled-batch example pair on a Data table
- * (scheduled-batch.js) and live.js (node types, credential test, the trigger in a published workflow).
+ * start the gateway simulator, import a credential and the workflows in test/e2e/workflows/*.json;
+ * run a workflow with a setup() (its own n8n settings) with `n8n execute --rawOutput`; then start
+ * n8n once and, in it: the live checks of what n8n loaded (live.js), then side by side each
+ * workflow as the editor runs it (rest-workflows.js executeInServer), the scheduled-batch example
+ * pair on a Data table (scheduled-batch.js) and the published trigger (live.js), those two on
+ * simulators of their own. Each run is checked with its <name>.assert.js.
  *
  * Environment:
  *   N8N_VERSION     the n8n line (a folder of test/n8n/hosts; default 1.123.81)
@@ -34,6 +36,8 @@ const pkg = require('./package');
 const { startInstance, simVars, simCredential } = require('../n8n/instance');
 const rundata = require('./rundata');
 const scheduledBatch = require('./scheduled-batch');
+const liveChecks = require('./live');
+const rest = require('./rest-workflows');
 const { assertRunMatchesSchemas } = require('../schemas');
 const { tempDir, removeTempDir } = require('../n8n/tempdirs');
 
@@ -72,18 +76,25 @@ function reportFailure(name, e) {
 	if (rest) console.log(indent(rest));
 }
 
-/** Runs one workflow and its assertion; throws what a failure should say. */
+/** A workflow with a setup() needs an n8n process of its own (its settings): `n8n execute`, before n8n starts. */
+const ownProcess = (w) => typeof w.check.setup === 'function';
+
+/**
+ * Runs one workflow and its assertion; throws what a failure should say. In the started n8n
+ * (ctx.api) as the editor runs it, or, for a workflow with a setup(), with `n8n execute`.
+ */
 async function runOne(w, ctx) {
 	ctx.sim.reset();
 	if (typeof w.check.before === 'function') await w.check.before(ctx.sim);
 	// setup(ctx) → { env, teardown, result }: settings of this workflow's n8n process, what undoes them
 	// once the assertion has run (it may read what n8n stored there), facts handed to the assertion.
-	const setup = typeof w.check.setup === 'function' ? ((await w.check.setup(ctx)) ?? {}) : {};
+	const setup = ownProcess(w) ? ((await w.check.setup(ctx)) ?? {}) : {};
 	try {
-		const res = await cli.executeWorkflow(ctx.userFolder, w.id, {
-			timeoutMs: w.check.timeoutMs || Number(process.env.E2E_TIMEOUT_MS) || 180000,
-			...(setup.env ? { env: setup.env } : {}),
-		});
+		const timeoutMs = w.check.timeoutMs || Number(process.env.E2E_TIMEOUT_MS) || 180000;
+		const res =
+			ctx.api && !ownProcess(w)
+				? await rest.executeInServer(ctx.api, w.workflow, { version: ctx.version, timeoutMs, log: ctx.log })
+				: await cli.executeWorkflow(ctx.userFolder, w.id, { timeoutMs, ...(setup.env ? { env: setup.env } : {}) });
 		const result = { ...res, userFolder: ctx.userFolder, version: ctx.version, ...setup.result };
 		if (w.check.expectError) {
 			if (res.ok) throw new Error('the execution succeeded, but an error was expected');
@@ -100,10 +111,17 @@ async function runOne(w, ctx) {
 	}
 }
 
+/** A check's own simulator and the gateway credential on it: no check resets another's simulator. */
+async function ownSimulator(startSimulator, id, name) {
+	const sim = await startSimulator({ apiKey: SIM_API_KEY });
+	return { sim, credential: cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_API_KEY, id, name }) };
+}
+
 /**
- * Run the e2e suite. options: { filters (workflow name parts), packageDir, version,
- * startSimulator (defaults to the one in test/simulator), live (default: E2E_LIVE !== '0') }.
- * Resolves with the exit code.
+ * Run the e2e suite of a line: one n8n serves the workflows, the scheduled batch and the live
+ * checks (a workflow with a setup() gets an `n8n execute` of its own first). options: { filters
+ * (workflow name parts), packageDir, version, startSimulator (defaults to the one in
+ * test/simulator), live (default: E2E_LIVE !== '0') }. Resolves with the exit code.
  */
 async function main(options = {}) {
 	const filters = options.filters || [];
@@ -111,15 +129,29 @@ async function main(options = {}) {
 	const started = Date.now();
 	const workflows = listWorkflows(filters);
 	const live = options.live ?? (process.env.E2E_LIVE === '1' || (process.env.E2E_LIVE !== '0' && !filters.length));
-	const batch = scheduledBatch.selected(filters);
+	let batch = scheduledBatch.selected(filters);
 	if (!workflows.length && !live && !batch) {
 		console.error(`no workflows found in ${WORKFLOWS_DIR}${filters.length ? ` matching ${filters.join(', ')}` : ''}`);
 		console.log('0 passed, 1 failed');
 		return 1;
 	}
-	let passed = 0;
-	let failed = 0;
+	const counts = { passed: 0, failed: 0 };
+	/** Runs one named check: `ok  <name>  (<s>s)  <note>` or FAIL with what it says; never throws. */
+	const check = async (name, fn) => {
+		const t = Date.now();
+		try {
+			const note = await fn();
+			counts.passed++;
+			console.log(`ok  ${name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${note ? `  ${note}` : ''}`);
+			return true;
+		} catch (e) {
+			counts.failed++;
+			reportFailure(name, e);
+			return false;
+		}
+	};
 	let instance;
+	const ownSims = [];
 	const tmpRoot = tempDir('n8n-e2e-', { keep: process.env.E2E_KEEP === '1' });
 	const onSignal = (signal) => {
 		// n8n children get the same terminal signal; just leave no temp folder behind.
@@ -133,11 +165,13 @@ async function main(options = {}) {
 		package: 'packed and installed the package into a fresh n8n user folder',
 		credentials: 'imported the credentials',
 		workflows: () => `imported ${ready.length} workflow(s)`,
+		publish: 'published the trigger workflow',
 	};
 	const step = async (name, fn) => {
 		const t = Date.now();
 		const r = await fn();
 		if (name === 'line') console.log(`n8n ${version} ${r.reused ? 'reused from' : 'installed in'} ${r.dir}${r.reused ? '' : ` (${(r.ms / 1000).toFixed(0)}s)`}`);
+		if (name === 'n8n') console.log(`n8n ${version} started (${(r.startMs / 1000).toFixed(1)}s)${live && n8n.n8nLine(version).major >= 2 ? ', durable poll scheduler on' : ''}`);
 		const label = typeof labels[name] === 'function' ? labels[name]() : labels[name];
 		if (label) console.log(`${label} (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		return r;
@@ -147,19 +181,27 @@ async function main(options = {}) {
 	const parse = (vars) => {
 		for (const w of workflows) {
 			try {
-				({ id: w.id, nodes: w.nodes } = cli.loadWorkflow(w.file, vars));
+				w.workflow = cli.loadWorkflow(w.file, vars);
+				({ id: w.id, nodes: w.nodes } = w.workflow);
 				if (!fs.existsSync(w.assertFile)) throw new Error(`missing ${path.basename(w.assertFile)}`);
 				w.check = require(w.assertFile);
 				if (typeof w.check !== 'function') throw new Error(`${path.basename(w.assertFile)} must export a function`);
 				ready.push(w);
 			} catch (e) {
-				failed++;
+				counts.failed++;
 				console.log(`FAIL ${w.name}: ${firstLine(e.message)}`);
 			}
 		}
-		return ready.map((w) => w.file);
+		return ready.map((w) => w.workflow);
 	};
 	try {
+		const startSimulator = options.startSimulator || ((o) => require('../simulator').startSimulator(o));
+		// The trigger and the batch have simulators of their own: they run beside the workflows.
+		const trigger = live ? await ownSimulator(startSimulator, 'e2eTriggerCred', 'Unified AI Gateway (trigger)') : undefined;
+		const batchOwn = batch ? await ownSimulator(startSimulator, 'e2eBatchCred', 'Unified AI Gateway (batch)') : undefined;
+		ownSims.push(...[trigger, batchOwn].filter(Boolean).map((o) => o.sim));
+		// Before n8n starts: the trigger's first poll, at activation, meets finished tasks and slow queries.
+		if (trigger) trigger.ids = await liveChecks.prepareTriggerScenario({ sim: trigger.sim });
 		instance = await startInstance({
 			version,
 			mode: 'execute',
@@ -167,48 +209,62 @@ async function main(options = {}) {
 			packageDir: options.packageDir,
 			simulator: options.startSimulator ? () => options.startSimulator({ apiKey: SIM_API_KEY }) : { apiKey: SIM_API_KEY },
 			vars: (sim) => ({ ...simVars(sim), CHAT_CRED_ID, CHAT_CRED_NAME }),
-			// The gateway's credential, and the same gateway as an OpenAI credential for the AI Agent's chat model.
-			credentials: (sim) => [simCredential(sim), chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY })],
-			workflows: (sim, vars) => parse(vars),
+			// The gateway's credential, the same gateway as an OpenAI credential for the AI Agent's chat
+			// model, and the credentials of the trigger's and the batch's simulators.
+			credentials: (sim) => [
+				simCredential(sim),
+				chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY }),
+				...[trigger, batchOwn].filter(Boolean).map((o) => o.credential),
+			],
+			workflows: (sim, vars) => [
+				...parse(vars),
+				...(trigger ? [liveChecks.triggerWorkflow({ ...simVars(trigger.sim), CRED_ID: trigger.credential.id, CRED_NAME: trigger.credential.name }, trigger.ids)] : []),
+			],
+			publish: trigger ? [liveChecks.TRIGGER_ID] : [],
 			step,
 		});
 		const { userFolder, sim, vars, installed } = instance;
+		const line = instance.line;
 		const credential = simCredential(sim);
 		const ctx = { userFolder, sim, version, vars, credential, installed, tmpRoot, instance };
-		for (const w of ready) {
-			const t = Date.now();
-			try {
-				const warning = await runOne(w, ctx);
-				passed++;
-				console.log(`ok  ${w.name}  (${((Date.now() - t) / 1000).toFixed(1)}s)${warning ? `  (note: ${warning})` : ''}`);
-			} catch (e) {
-				failed++;
-				reportFailure(w.name, e);
-			}
-		}
-		if (batch) {
-			const counts = await scheduledBatch.runScheduledBatchCheck(ctx, { reportFailure });
-			passed += counts.passed;
-			failed += counts.failed;
-		}
-		if (live) {
-			const counts = await require('./live').runLiveChecks(ctx, { reportFailure });
-			passed += counts.passed;
-			failed += counts.failed;
-		}
+		const runWorkflow = (w) => check(w.name, async () => {
+			const warning = await runOne(w, ctx);
+			return warning && `(note: ${warning})`;
+		});
+		// 1. A workflow with settings of its own: its own `n8n execute`, before n8n starts on the folder.
+		for (const w of ready.filter(ownProcess)) await runWorkflow(w);
+		// 2. One `n8n start` for the rest (info: what `n8n execute` logged at, read by some assertions).
+		const server = await instance.start({ env: { ...(live ? liveChecks.liveEnv(line) : {}), N8N_LOG_LEVEL: 'info' }, login: true, step });
+		Object.assign(ctx, { api: { baseUrl: server.baseUrl, cookie: instance.cookie }, log: () => server.log() });
+		// 3. What n8n loaded, before anything runs in it.
+		if (live) for (const [name, fn] of liveChecks.START_CHECKS) await check(`live: ${name}`, () => fn(server, instance.cookie, ctx));
+		// 4. Side by side, each on its own simulator: the workflows one after the other, the trigger, the batch.
+		batch = batch && scheduledBatch.hasDataTableNode(version);
+		if (scheduledBatch.selected(filters) && !batch) console.log(`skip ${scheduledBatch.NAME}: n8n ${version} has no Data table node (Data tables came with n8n 1.113)`);
+		const triggerPassed = await Promise.all([
+			(async () => {
+				for (const w of ready.filter((x) => !ownProcess(x))) await runWorkflow(w);
+			})(),
+			batch ? check(scheduledBatch.LABEL, () => scheduledBatch.runScheduledBatch({ api: ctx.api, sim: batchOwn.sim, version, credential: batchOwn.credential })) : undefined,
+			live ? check(`live: ${liveChecks.TRIGGER_CHECK}`, () => liveChecks.checkTrigger({ sim: trigger.sim }, line, trigger.ids)) : undefined,
+		]).then((results) => results[2]);
+		await instance.stopN8n();
+		// 5. n8n stopped: its database as the trigger left it.
+		if (live && line.major >= 2 && triggerPassed) await check(`live: ${liveChecks.POLLER_STATE_CHECK}`, () => liveChecks.checkPollerState(ctx, line, trigger.ids));
 	} catch (e) {
 		reportFailure('setup', e);
-		failed = Math.max(failed + 1, workflows.length - passed);
+		counts.failed = Math.max(counts.failed + 1, workflows.length - counts.passed);
 	} finally {
 		process.removeListener('SIGINT', onSignal);
 		process.removeListener('SIGTERM', onSignal);
 		if (instance) await instance.stop();
+		for (const s of ownSims) await s.close().catch(() => {});
 		if (process.env.E2E_KEEP === '1') console.log(`kept temp folder ${tmpRoot}`);
 		else removeTempDir(tmpRoot);
 	}
 	console.log(`e2e on n8n ${version} finished in ${((Date.now() - started) / 1000).toFixed(1)}s`);
-	console.log(`${passed} passed, ${failed} failed`);
-	return failed ? 1 : 0;
+	console.log(`${counts.passed} passed, ${counts.failed} failed`);
+	return counts.failed ? 1 : 0;
 }
 
 /** Runs a test script's main() (dist/ made current first): its code is the exit code; a crash still ends on the count line. */

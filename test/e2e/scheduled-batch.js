@@ -22,7 +22,6 @@ const fs = require('fs');
 const path = require('path');
 
 const n8n = require('../n8n');
-const { startInstance } = require('../n8n/instance');
 const cli = require('./cli');
 const pkg = require('./package');
 const rest = require('./rest-workflows');
@@ -48,12 +47,12 @@ function hasDataTableNode(version) {
 }
 
 /** The shipped example, tied to this n8n: the table, the credential, saved manual runs, a short Max Wait. */
-function exampleFor(name, table) {
+function exampleFor(name, table, credential = { id: cli.CRED_ID, name: cli.CRED_NAME }) {
 	const workflow = JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${name}.json`), 'utf8'));
 	workflow.settings = { ...workflow.settings, saveManualExecutions: true, saveDataSuccessExecution: 'all', saveDataErrorExecution: 'all' };
 	for (const node of workflow.nodes) {
 		if (node.type === 'n8n-nodes-base.dataTable') node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id };
-		if (node.credentials?.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { id: cli.CRED_ID, name: cli.CRED_NAME };
+		if (node.credentials?.unifiedAiGatewayApi) node.credentials.unifiedAiGatewayApi = { id: credential.id, name: credential.name };
 		if (node.parameters.operation === 'waitForCompletion') node.parameters.waiting = { ...node.parameters.waiting, maxWaitMinutes: MAX_WAIT_MIN };
 	}
 	return workflow;
@@ -142,41 +141,21 @@ async function scenario(ctx, api, table, workflows) {
 	return `submits=${ROWS} collected per run=${counts.join('/')} done=${ROWS - failed} failed=${failed}`;
 }
 
-/** Runs the check on ctx's line (ctx from run-e2e: sim, version, tmpRoot, installed); returns { passed, failed }. */
-async function runScheduledBatchCheck(ctx, { reportFailure }) {
-	const label = `${NAME} (Data table, ${ROWS} rows, Submit once, Collect 3 times)`;
-	if (!hasDataTableNode(ctx.version)) {
-		console.log(`skip ${NAME}: n8n ${ctx.version} has no Data table node (Data tables came with n8n 1.113)`);
-		return { passed: 0, failed: 0 };
-	}
-	const started = Date.now();
-	let instance;
-	try {
-		// A second user folder beside the e2e's: its tarball, its simulator, its gateway credential.
-		instance = await startInstance({
-			version: ctx.version,
-			dir: ctx.tmpRoot,
-			userFolder: path.join(ctx.tmpRoot, 'batch-user'),
-			tgz: ctx.installed.tgz,
-			simulator: ctx.sim,
-			credentials: [ctx.credential],
-			login: true,
-		});
-		const api = { baseUrl: instance.n8n.baseUrl, cookie: instance.cookie };
-		const table = await rest.createDataTable(api, await rest.personalProjectId(api), 'ai_images', COLUMNS);
-		const workflows = {
-			submit: await rest.createWorkflow(api, exampleFor('scheduled-batch-submit', table)),
-			collect: await rest.createWorkflow(api, exampleFor('scheduled-batch-collect', table)),
-		};
-		const note = await scenario(ctx, api, table, workflows);
-		console.log(`ok  ${label}  (${((Date.now() - started) / 1000).toFixed(1)}s)  ${note}`);
-		return { passed: 1, failed: 0 };
-	} catch (e) {
-		reportFailure(label, e);
-		return { passed: 0, failed: 1 };
-	} finally {
-		if (instance) await instance.stop();
-	}
+/**
+ * The check in a started n8n, beside the others it serves: ctx = { api (logged in), sim (its own
+ * simulator), version, credential ({ id, name } of the gateway credential on that simulator) }.
+ * Resolves with its note; hasDataTableNode(version) says first whether the line can run it.
+ */
+async function runScheduledBatch(ctx) {
+	const { api } = ctx;
+	const table = await rest.createDataTable(api, await rest.personalProjectId(api), 'ai_images', COLUMNS);
+	const workflows = {
+		submit: await rest.createWorkflow(api, exampleFor('scheduled-batch-submit', table, ctx.credential)),
+		collect: await rest.createWorkflow(api, exampleFor('scheduled-batch-collect', table, ctx.credential)),
+	};
+	return await scenario(ctx, api, table, workflows);
 }
 
-module.exports = { NAME, selected, runScheduledBatchCheck, exampleFor };
+const LABEL = `${NAME} (Data table, ${ROWS} rows, Submit once, Collect 3 times)`;
+
+module.exports = { NAME, LABEL, selected, hasDataTableNode, runScheduledBatch, exampleFor };

@@ -6,16 +6,18 @@
  * 2. The execution is stopped through n8n's REST API (what the Stop button calls).
  * 3. The ids are looked up where a user finds them without server logs: the stopped execution's
  *    custom data (GET /rest/executions/:id); and in n8n's log (info level, with the execution id).
- * 4. Task → Wait for Completion, fed those ids, collects all three: no second video submit.
+ * 4. Task → Wait for Completion, fed those ids, collects all three in the same n8n (run as the
+ *    editor runs a workflow): no second video submit.
  *
- * The n8n line is N8N_VERSION (default 1.123.81; 2.41.1 for 2.x), installed as the e2e runner does.
+ * The n8n line is N8N_VERSION (default 1.123.81; 2.41.1 for 2.x), installed as the e2e runner does;
+ * `node test/e2e/lifecycle.js` runs this check beside restart and kill on one n8n.
  */
 const assert = require('node:assert/strict');
-const fs = require('node:fs');
 
 const e2e = require('./run-e2e');
+const cli = require('./cli');
+const rest = require('./rest-workflows');
 const { restJson } = require('../n8n');
-const { startInstance, stopOnSignal } = require('../n8n/instance');
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const TASKS = 3;
@@ -70,30 +72,19 @@ function idsInCustomData(execution) {
 	return { found, customData };
 }
 
-async function main() {
-	const version = e2e.N8N_VERSION;
-	let instance;
-	const offSignal = stopOnSignal(() => instance);
-	instance = await startInstance({
-		version,
-		prefix: 'e2e-stop-ids-',
-		simulator: { apiKey: e2e.SIM_API_KEY },
-		workflows: [submitWorkflow],
-		vars: { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME },
-		publish: [submitWorkflow.id],
-		env: { N8N_LOG_LEVEL: 'info' },
-		login: true,
-		step: async (name, fn) => {
-			const result = await fn();
-			if (name === 'line') console.log(`n8n ${version} from ${result.dir}`);
-			return result;
-		},
-	});
-	const { sim, userFolder, cookie } = instance;
-	const line = { version };
-	try {
-		sim.scenario('*', { durationMs: 45_000 });
+/** The check (test/e2e/lifecycle.js runs it, alone or beside the others): n8n started at info, its workflow published. */
+const check = {
+	name: 'stop keeps ids',
+	key: 'stop',
+	workflows: [submitWorkflow],
+	publish: [submitWorkflow.id],
+	// The node's trail of created task ids is at info: the check reads it in n8n's log.
+	logLevel: 'info',
+	async run({ instance, sim, version, vars }) {
 		const n8n = instance.n8n;
+		const api = () => ({ baseUrl: instance.n8n.baseUrl, cookie: instance.cookie });
+		const logFrom = n8n.log().length;
+		sim.scenario('*', { durationMs: 45_000 });
 		const hook = await fetch(`${n8n.baseUrl}/webhook/stop-keeps-ids`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },
@@ -108,18 +99,19 @@ async function main() {
 			await sleep(250);
 		}
 		await sleep(1500);
-		const list = await restJson(n8n.baseUrl, 'GET', '/rest/executions?limit=10', undefined, cookie);
+		const filter = encodeURIComponent(JSON.stringify({ workflowId: submitWorkflow.id }));
+		const list = await restJson(n8n.baseUrl, 'GET', `/rest/executions?filter=${filter}&limit=10`, undefined, instance.cookie);
 		const running = (list.json.results ?? list.json).find((e) => e.workflowId === submitWorkflow.id && e.mode !== 'integrated' && ['running', 'new'].includes(e.status));
 		assert.ok(running, `no running execution of the workflow: ${JSON.stringify(list.json).slice(0, 400)}`);
-		await restJson(n8n.baseUrl, 'POST', `/rest/executions/${running.id}/stop`, {}, cookie);
+		await restJson(n8n.baseUrl, 'POST', `/rest/executions/${running.id}/stop`, {}, instance.cookie);
 		let execution;
 		for (let t = 0; ; t++) {
-			execution = (await restJson(n8n.baseUrl, 'GET', `/rest/executions/${running.id}`, undefined, cookie)).json;
+			execution = (await restJson(n8n.baseUrl, 'GET', `/rest/executions/${running.id}`, undefined, instance.cookie)).json;
 			if (!['running', 'new'].includes(execution.status)) break;
 			assert.ok(t < 60, 'the stopped execution never left "running"');
 			await sleep(500);
 		}
-		console.log(`execution ${running.id} stopped: status ${execution.status}`);
+		console.log(`      execution ${running.id} stopped: status ${execution.status}`);
 
 		const { found, customData } = idsInCustomData(execution);
 		const routes = Object.keys(found);
@@ -128,34 +120,29 @@ async function main() {
 		const ids = found[route];
 		assert.equal(new Set(ids).size, TASKS, `expected ${TASKS} ids in custom data, got ${JSON.stringify(customData)}`);
 		for (const id of ids) assert.ok(sim.task(id), `custom data names ${id}, which the gateway never created`);
-		console.log(`ok  custom data of the stopped execution: ${JSON.stringify(customData)}`);
+		console.log(`      custom data of the stopped execution: ${JSON.stringify(customData)}`);
 
-		const log = fs.readFileSync(n8n.logFile, 'utf8');
+		const log = n8n.log().slice(logFrom);
 		for (const id of ids) {
 			assert.match(log, new RegExp(`execution ${running.id} node "Make Videos" item \\d created video job task ${id}`), `n8n's log lacks ${id}`);
 		}
 		assert.ok(!log.includes(e2e.SIM_API_KEY), 'the API key is in n8n\'s log');
 		assert.ok(!JSON.stringify(execution).includes(e2e.SIM_API_KEY), 'the API key is in the execution');
-		console.log(`ok  n8n's log names every id with execution ${running.id} and its item`);
-		await instance.stopN8n();
+		console.log(`      n8n's log names every id with execution ${running.id} and its item`);
 
-		// Resume: Task → Wait for Completion over the ids from custom data; nothing is submitted again.
+		// Resume: Task → Wait for Completion over the ids from custom data, run as the editor runs it;
+		// nothing is submitted again.
 		const before = submits();
-		await e2e.importWorkflow(userFolder, [resumeWorkflow(ids, route)], { CRED_ID: e2e.CRED_ID, CRED_NAME: e2e.CRED_NAME }, line);
-		const resumed = await e2e.executeWorkflow(userFolder, 'e2eResumeIds', { ...line, timeoutMs: 180_000 });
+		const resume = await rest.createWorkflow(api(), cli.loadWorkflow(resumeWorkflow(ids, route), vars));
+		const resumed = await rest.executeInServer(api(), resume, { version, timeoutMs: 180_000 });
 		assert.ok(resumed.ok, `the resume run failed: ${resumed.error ?? ''}`);
 		const out = e2e.nodeOutput(resumed.run, 'Wait');
 		assert.deepEqual(out.map((j) => [j.taskId, j.state]), ids.map((id) => [id, 'succeeded']));
 		assert.equal(submits(), before, 'resuming submitted a video again');
-		console.log(`ok  Task → Wait for Completion collected all ${TASKS} (${route} route); video submits stay at ${before}`);
-		console.log(`stop-keeps-ids n8n=${version} ids_kept=${ids.length}/${TASKS} second_submits=0`);
-		console.log('1 passed, 0 failed');
-		return 0;
-	} finally {
-		offSignal();
-		await instance.stop();
-	}
-}
+		console.log(`      Task → Wait for Completion collected all ${TASKS} (${route} route); video submits stay at ${before}`);
+		return `stop-keeps-ids n8n=${version} ids_kept=${ids.length}/${TASKS} second_submits=0`;
+	},
+};
 
-if (require.main === module) e2e.runAsScript(main);
-module.exports = { main };
+if (require.main === module) e2e.runAsScript(() => require('./lifecycle').runChecks([check], { prefix: 'e2e-stop-ids-' }));
+module.exports = { check };

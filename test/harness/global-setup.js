@@ -11,17 +11,9 @@ const os = require('node:os');
 const path = require('node:path');
 
 const { removeAtExit } = require('../n8n/tempdirs');
+const { alive } = require('../locks');
 
 const PREFIX = 'uag-jest-';
-
-function alive(pid) {
-	try {
-		process.kill(pid, 0);
-		return true;
-	} catch (e) {
-		return e.code === 'EPERM';
-	}
-}
 
 module.exports = () => {
 	require('../build-current').ensureCurrent();

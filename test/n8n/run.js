@@ -4,6 +4,10 @@
 const childProcess = require('child_process');
 const fs = require('fs');
 const net = require('net');
+const os = require('os');
+const path = require('path');
+
+const { alive } = require('../locks');
 
 function readJson(file) {
 	try {
@@ -84,6 +88,37 @@ function run(cmd, args, opts = {}) {
 const given = new Set();
 
 /**
+ * Ports handed out by every runner on this machine: a file per port holding the pid that took it.
+ * n8n listens only once it has loaded (half a minute on a busy machine): until then a port checked
+ * free by one runner looks free to another running beside it (.ci/run starts several at once).
+ */
+const RESERVED = path.join(os.tmpdir(), 'n8n-nodes-unified-ai-gateway-ports');
+
+function releaseAll() {
+	for (const port of given) fs.rmSync(path.join(RESERVED, String(port)), { force: true });
+}
+
+/** Takes the port for this process, unless a living process has it; released at exit. */
+function reserve(port) {
+	fs.mkdirSync(RESERVED, { recursive: true });
+	const file = path.join(RESERVED, String(port));
+	for (let attempt = 0; attempt < 2; attempt++) {
+		try {
+			fs.writeFileSync(file, String(process.pid), { flag: 'wx' });
+			if (given.size === 0) process.once('exit', releaseAll);
+			given.add(port);
+			return true;
+		} catch (error) {
+			if (error.code !== 'EEXIST') throw error;
+			const owner = Number(fs.readFileSync(file, 'utf8'));
+			if (owner && alive(owner)) return false;
+			fs.rmSync(file, { force: true }); // left by a process that is gone
+		}
+	}
+	return false;
+}
+
+/**
  * A free TCP port on 127.0.0.1, below Linux's ephemeral range (32768-60999): a port the OS picks
  * for "any port" comes from that range, the same one every outgoing connection (to PostgreSQL,
  * Redis, the simulator) takes its local port from, so between release and n8n's own listen it
@@ -93,10 +128,7 @@ async function freePort() {
 	for (let tries = 0; tries < 200; tries++) {
 		const port = 20000 + Math.floor(Math.random() * 12000);
 		if (given.has(port)) continue;
-		if (await canListen(port)) {
-			given.add(port);
-			return port;
-		}
+		if ((await canListen(port)) && reserve(port)) return port;
 	}
 	throw new Error('no free TCP port on 127.0.0.1 between 20000 and 32000 after 200 tries');
 }

@@ -56,10 +56,10 @@ const workerReady = (baseUrl) =>
 /**
  * Start `n8n start` for userFolder (n8n already prepared, package already installed).
  * options: { version | line, n8nDir, port (default: a free one), env (extra settings),
- *            timeoutMs (readiness, default 180 s), logFile (default <userFolder>/n8n-start.log),
+ *            timeoutMs (readiness, default E2E_START_TIMEOUT_MS or 300 s), logFile (default <userFolder>/n8n-start.log),
  *            worker: { concurrency } (run `n8n worker` instead; port is its health check),
  *            readyLog: RegExp (also wait for a line of the log matching it) }
- * Resolves with { baseUrl, port, pid, child, logFile, version, startMs, stop(), log() } once
+ * Resolves with { baseUrl, port, pid, child, logFile, version, logLevel, startMs, stop(), log() } once
  * GET /healthz/readiness answers 200 and GET /rest/settings gives n8n's settings JSON
  * (before that n8n answers every route with 200 "n8n is starting up").
  */
@@ -117,7 +117,8 @@ async function startN8n(userFolder, options = {}) {
 	};
 
 	const started = Date.now();
-	const timeoutMs = options.timeoutMs || 180000;
+	// Several n8n starting at once on a busy 2-core machine (CI) took more than 3 minutes each.
+	const timeoutMs = options.timeoutMs || Number(process.env.E2E_START_TIMEOUT_MS) || 300_000;
 	try {
 		for (;;) {
 			if (exited) throw new Error(`n8n ${cliArgs[0]} exited early (${JSON.stringify(exited)})`);
@@ -138,6 +139,7 @@ async function startN8n(userFolder, options = {}) {
 		child,
 		logFile,
 		version: line.version,
+		logLevel: env.N8N_LOG_LEVEL,
 		startMs: Date.now() - started,
 		stop,
 		log: () => (fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8') : ''),

@@ -53,10 +53,10 @@ async function startCluster(options) {
 		cluster.tgz = tgz;
 		cluster.folders = folders.map((f) => f.folder);
 		await timed(`installed the package for ${folders.map((f) => f.name).join(', ')}`, () => Promise.all(folders.map((f) => pkg.installPackage(f.folder, { tgz }))));
-		const labels = { credentials: 'imported the credential', workflows: 'imported the workflows', publish: 'published the workflows' };
-		// The database is shared: importing through main's folder reaches every process. Each
-		// publish is one n8n start-up against that database: published side by side.
-		await importInto(folders[0].folder, options, { version, env, publishAtOnce: true, step: (name, fn) => timed(labels[name], fn) });
+		const labels = { credentials: 'imported the credential', workflows: 'imported the workflows' };
+		// The database is shared: importing through main's folder reaches every process. The
+		// workflows are published once main runs, through its REST API (no n8n start-up each).
+		await importInto(folders[0].folder, { ...options, publish: [] }, { version, env, step: (name, fn) => timed(labels[name], fn) });
 		const t = Date.now();
 		const startProcess = async ({ name, folder }) => {
 			const server = await n8n.startN8n(folder, {
@@ -72,8 +72,14 @@ async function startCluster(options) {
 		const failure = settled.find((s) => s.status === 'rejected');
 		if (failure) throw failure.reason;
 		const [main, ...workers] = settled.map((s) => s.value);
+		console.log(`  started n8n main and ${workers.length} workers (${((Date.now() - t) / 1000).toFixed(1)}s)`);
+		if (options.publish?.length) {
+			const tp = Date.now();
+			const { cookie } = await n8n.setupOwnerAndLogin(main.server.baseUrl);
+			for (const id of options.publish) await n8n.publishWorkflow({ baseUrl: main.server.baseUrl, cookie }, id);
+			console.log(`  published the workflows through main's REST API, webhooks registered (${((Date.now() - tp) / 1000).toFixed(1)}s)`);
+		}
 		if (options.probes) await n8n.waitForWebhooks(main.server.baseUrl, options.probes);
-		console.log(`  started n8n main and ${workers.length} workers, webhooks registered (${((Date.now() - t) / 1000).toFixed(1)}s)`);
 		cluster.main = main.server;
 		cluster.workers = workers;
 		cluster.killWorker = (name) => {

@@ -14,7 +14,8 @@
  * again before it returns: a check that found one worker dead would kill the last one.
  *
  * E2E_KEEP=1 keeps the temp folder (logs of every process: main/, w1/, w2/, pg/, redis/). After a
- * failure the logs (every *.log) are copied to test/queue/.artifacts/ and the folder goes as well.
+ * failure the logs (every *.log) are copied to test/queue/.artifacts/<version>/ and the folder goes
+ * as well (the two lines' runs may run side by side).
  */
 
 const fs = require('fs');
@@ -53,9 +54,9 @@ async function createFinishedTasks(sim, count) {
 	return ids;
 }
 
-const ARTIFACTS = path.join(__dirname, '.artifacts');
+const ARTIFACTS = path.join(__dirname, '.artifacts', VERSION);
 
-/** Every *.log under dir into test/queue/.artifacts/ (same relative paths; an earlier run's go first). */
+/** Every *.log under dir into test/queue/.artifacts/<version>/ (same relative paths; an earlier run's go first). */
 function keepLogs(dir) {
 	fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 	const walk = (from) => {
@@ -119,7 +120,6 @@ async function main(filters) {
 			},
 			workflows: () => all,
 			publish: () => all.map((w) => w.id),
-			probes: workflows.PROBES,
 			step: async (name, fn) => {
 				const result = await fn();
 				if (name === 'line') console.log(`n8n ${VERSION} ${result.reused ? 'reused' : 'installed'} (${result.dir})`);

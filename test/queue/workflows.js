@@ -125,9 +125,6 @@ function triggerWorkflow() {
 	return workflow('qTrigger', 'queue e2e: trigger in a published workflow', nodes, chain('Task Finished', 'Emitted'));
 }
 
-/** A body per webhook that makes no items: the readiness probe. */
-const PROBES = [{ path: 'q-wait', body: { run: 'probe', kind: 'image', count: 0 } }, { path: 'q-submit', body: { run: 'probe', count: 0 } }, { path: 'q-collect', body: { run: 'probe', ids: [] } }, { path: 'q-loop', body: { run: 'probe', count: 0 } }];
-
 const ALL = () => [waitWorkflow(), submitWorkflow(), collectWorkflow(), loopWorkflow(), triggerWorkflow()];
 
-module.exports = { ALL, PROBES, waitWorkflow, submitWorkflow, collectWorkflow, loopWorkflow, triggerWorkflow };
+module.exports = { ALL, waitWorkflow, submitWorkflow, collectWorkflow, loopWorkflow, triggerWorkflow };
