@@ -5,7 +5,7 @@ import { awaitExistingTasks } from '../../engine/running/jobRunner';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import {
 	binaryOutputOption,
-	CONCURRENCY_OPTION,
+	concurrencyOption,
 	downloadField,
 	optionsField,
 	readConcurrency,
@@ -52,7 +52,7 @@ export const description: INodeProperties[] = [
 	// Here waiting is the operation itself: the Waiting collection always shows.
 	waitingField(show, waitingOptions(BY_ROUTE).map(byRouteDeadline)),
 	downloadField(show, false, 'result files'),
-	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('any')]),
+	optionsField(show, [binaryOutputOption(), concurrencyOption(), ...downloadLimitOptions('any')]),
 ];
 
 /** Max Wait 0: no run-wide deadline, so the engine gives each task its route's window. */

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../params/commonFields';
+import { concurrencyOption, modelLocator, readConcurrency } from '../../params/commonFields';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
@@ -88,7 +88,7 @@ export const description: INodeProperties[] = [
 				'additionalBodyFields',
 				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
 			),
-			CONCURRENCY_OPTION,
+			concurrencyOption(),
 			{
 				displayName: 'JSON Output',
 				name: 'jsonOutput',
