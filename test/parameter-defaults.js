@@ -12,7 +12,7 @@
  *   operation run through n8n's execution code against the simulator with every optional field
  *   left out, the values recorded as they reach the engine (the wait's Max Wait and Poll Interval
  *   per query route, the Concurrency limit, each request's timeout, a download's limits). A default
- *   kept in code (an adapter's waitDefaults, a route's advised interval, a timeout constant) is
+ *   kept in code (an operation's WAIT, a route's advised interval, a timeout constant) is
  *   locked as the node uses it, wherever it is defined.
  *
  *   node test/parameter-defaults.js            print what differs from the lock (exit 1 when anything does)

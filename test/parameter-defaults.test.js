@@ -59,8 +59,8 @@ describe('the lock can fail', () => {
 	test('a Max Wait the engine gets that the description does not show is reported too', async () => {
 		const commonFields = require(path.join(DIST, 'params/commonFields.js'));
 		const original = commonFields.readWaitForCompletion;
-		// As if an adapter's waitDefaults said twice the minutes while the field's default stayed.
-		commonFields.readWaitForCompletion = (ctx, minutes, intervalMs) => original(ctx, minutes * 2, intervalMs);
+		// As if the run got twice the minutes of the operation's WAIT while the field's default stayed.
+		commonFields.readWaitForCompletion = (ctx, wait) => original(ctx, { ...wait, maxWaitMinutes: wait.maxWaitMinutes * 2 });
 		let inCode;
 		try {
 			inCode = await codeDefaults({ only: ['image/generate'] });

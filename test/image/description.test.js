@@ -37,4 +37,35 @@ describe('node description', () => {
 		expect(forModel('maskUrl', 'gpt-image-2', 'edit')).toHaveLength(1);
 		expect(forModel('maskUrl', 'gpt-image-2.5', 'edit')).toHaveLength(0);
 	});
+
+	test('the waiting fields and Options show the defaults each operation declares: one set while Generate and Edit agree, one each when they differ', () => {
+		const path = require('node:path');
+		const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'UnifiedAiGateway', 'actions', 'image');
+		const { imageFieldsAfter } = require(path.join(dist, 'imageFields.js'));
+		const generate = require(path.join(dist, 'generate.operation.js')).WAIT;
+		const edit = require(path.join(dist, 'edit.operation.js')).WAIT;
+		const shown = (fields, operation) => {
+			const visible = fields.filter((p) => !p.displayOptions.show.operation || p.displayOptions.show.operation.includes(operation));
+			const waiting = visible.filter((p) => p.name === 'waiting');
+			const options = visible.filter((p) => p.name === 'options');
+			expect([waiting.length, options.length]).toEqual([1, 1]);
+			return {
+				maxWaitMinutes: waiting[0].options.find((o) => o.name === 'maxWaitMinutes').default,
+				concurrency: options[0].options.find((o) => o.name === 'concurrency').default,
+			};
+		};
+		// Today: the node's own fields, one set for both operations, as each declares.
+		const today = imageProps.filter((p) => ['waitForCompletion', 'waiting', 'options'].includes(p.name));
+		expect(today).toHaveLength(3);
+		expect(shown(today, 'generate')).toEqual({ maxWaitMinutes: generate.maxWaitMinutes, concurrency: generate.concurrency });
+		expect(shown(today, 'edit')).toEqual({ maxWaitMinutes: edit.maxWaitMinutes, concurrency: edit.concurrency });
+		// An Edit that waits longer gets fields of its own; Generate keeps its.
+		const apart = imageFieldsAfter([
+			['generate', generate],
+			['edit', { ...edit, maxWaitMinutes: 25, concurrency: 2 }],
+		]);
+		expect(apart.filter((p) => p.name === 'waitForCompletion')).toHaveLength(2);
+		expect(shown(apart, 'generate')).toEqual({ maxWaitMinutes: generate.maxWaitMinutes, concurrency: generate.concurrency });
+		expect(shown(apart, 'edit')).toEqual({ maxWaitMinutes: 25, concurrency: 2 });
+	});
 });

@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, JsonObject } from 'n8n-workflow';
+import type { IDataObject, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { GatewayContext } from '../transport/context';
@@ -222,6 +222,7 @@ export async function readComparableBalance(
 	return balance;
 }
 
+/** A balance as an output item's json (Account → Get Token / User Balance, the trigger's Balance Below). */
 export function balanceJson(balance: Balance): IDataObject {
 	const unit = balance.inUsd ? ' USD' : '';
 	return {
@@ -237,12 +238,4 @@ export function balanceJson(balance: Balance): IDataObject {
 		...(balance.note ? { note: balance.note } : {}),
 		raw: balance.raw,
 	};
-}
-
-export async function balanceOperation(
-	this: IExecuteFunctions,
-	kind: BalanceKind,
-	itemIndex: number,
-) {
-	return balanceJson(await readBalance(this, kind, itemIndex));
 }

@@ -68,6 +68,23 @@ export function promptField(
 	};
 }
 
+/**
+ * How an operation runs with its Waiting and Options entries left out: each billed operation
+ * declares its own (its `WAIT`), hands it to waitFields / concurrencyOption for its fields and to
+ * the pipeline for its run, so the form and the run cannot disagree.
+ */
+export interface WaitDefaults {
+	/** Max Wait (Minutes) left out. */
+	maxWaitMinutes: number;
+	/**
+	 * Poll Interval left out or 0. Undefined: each query route's advised interval
+	 * (api/tasks/routes.ts), which is also the floor a user's interval is raised to.
+	 */
+	pollIntervalSeconds?: number;
+	/** Options → Concurrency left out. */
+	concurrency: number;
+}
+
 /** The parameter of the Waiting collection: how a wait runs (its deadline, interval and timeout). */
 export const WAITING_PARAMETER = 'waiting';
 /** The parameter of the Options collection: operational knobs (concurrency, output field, limits). */
@@ -151,13 +168,13 @@ export function waitingField(
 /** Wait for Result, and its Waiting collection shown while it is on (one definition for all). */
 export function waitFields(
 	show: Record<string, string[]>,
-	defaultMaxWaitMinutes: number,
+	wait: WaitDefaults,
 	extra: INodeProperties[] = [],
 ): INodeProperties[] {
 	return [
 		waitForCompletionField(show),
 		waitingField({ ...show, waitForCompletion: [true] }, [
-			...waitingOptions(defaultMaxWaitMinutes),
+			...waitingOptions(wait.maxWaitMinutes),
 			...extra,
 		]),
 	];
@@ -211,22 +228,28 @@ export function readWaitSettings(
 	};
 }
 
-/** Concurrency of the run (item 0's Options value), checked: a text or 0 would stall or break the run. */
-export function readConcurrency(ctx: IExecuteFunctions): number {
+/**
+ * Concurrency of the run (item 0's Options value), checked: a text or 0 would stall or break the
+ * run. Left out: the operation's own default (its WAIT), else DEFAULT_CONCURRENCY.
+ */
+export function readConcurrency(
+	ctx: IExecuteFunctions,
+	defaultConcurrency = DEFAULT_CONCURRENCY,
+): number {
 	const options = readOptions(ctx, 0);
 	return 'concurrency' in options
 		? readNumber(ctx, 'concurrency', 0, { value: options.concurrency })
-		: DEFAULT_CONCURRENCY;
+		: defaultConcurrency;
 }
 
-/** readWaitSettings, or false when Wait for Result is off (the task ids come back at once). */
+/** readWaitSettings with the operation's defaults, or false when Wait for Result is off (the task ids come back at once). */
 export function readWaitForCompletion(
 	ctx: IExecuteFunctions,
-	defaultMaxWaitMinutes: number,
-	advisedIntervalMs?: number,
+	wait: WaitDefaults,
 ): false | WaitSettings {
 	if (!readBoolean(ctx, 'waitForCompletion', 0, true, 'Wait for Result')) return false;
-	return readWaitSettings(ctx, defaultMaxWaitMinutes, advisedIntervalMs);
+	const seconds = wait.pollIntervalSeconds;
+	return readWaitSettings(ctx, wait.maxWaitMinutes, seconds ? seconds * 1000 : undefined);
 }
 
 /** Download Files (download): whether the result files become binary data (their limits are in Options). */
@@ -260,14 +283,20 @@ export function binaryOutputOption(
 	};
 }
 
-export const CONCURRENCY_OPTION: INodeProperties = {
-	displayName: 'Concurrency',
-	name: 'concurrency',
-	type: 'number',
-	typeOptions: { minValue: NUMBER_LIMITS.concurrency.min, maxValue: NUMBER_LIMITS.concurrency.max },
-	default: DEFAULT_CONCURRENCY,
-	description: `How many items are sent to the gateway at the same time. Left out: ${DEFAULT_CONCURRENCY}.`,
-};
+/** Concurrency, as an entry of Options: its default the operation's own (its WAIT), else DEFAULT_CONCURRENCY. */
+export function concurrencyOption(defaultConcurrency = DEFAULT_CONCURRENCY): INodeProperties {
+	return {
+		displayName: 'Concurrency',
+		name: 'concurrency',
+		type: 'number',
+		typeOptions: {
+			minValue: NUMBER_LIMITS.concurrency.min,
+			maxValue: NUMBER_LIMITS.concurrency.max,
+		},
+		default: defaultConcurrency,
+		description: `How many items are sent to the gateway at the same time. Left out: ${defaultConcurrency}.`,
+	};
+}
 
 /**
  * The Options collection of an operation (operational knobs, as HTTP Request keeps them): its

@@ -7,7 +7,7 @@ import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { createSpendGuard } from '../engine/spend/guard';
 import type { ItemEstimate, SpendSettings } from '../engine/spend/types';
 import type { PriceList } from '../api/pricing';
-import { readConcurrency, readWaitForCompletion } from '../params/commonFields';
+import { readConcurrency, readWaitForCompletion, type WaitDefaults } from '../params/commonFields';
 import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
 import type { PaidResult } from '../engine/files/downloadWords';
 import { itemDownload, type FileOutputOptions } from './taskOutput';
@@ -40,8 +40,6 @@ export interface OutputContext {
 export interface GenerationAdapter<P, S extends Submitted> {
 	/** What the work is, for messages: "image job". */
 	noun: string;
-	/** Max Wait default (minutes) and the poll interval the resource's routes advise. */
-	waitDefaults: { minutes: number; intervalMs?: number };
 	/** Reads the model, then reads and checks the request: one item, nothing sent. */
 	prepare(ctx: IExecuteFunctions, itemIndex: number): Promise<P>;
 	/** The one billed call (reference uploads first) and its answer parsed: a task id, or the sync result. */
@@ -60,23 +58,23 @@ export interface GenerationAdapter<P, S extends Submitted> {
 	describePending(prepared: P, submitted: S, estimate: ItemEstimate | undefined): IDataObject;
 }
 
-/** Runs one resource's generation over all input items: check all, estimate, submit under the Concurrency limit, wait, output. */
+/**
+ * Runs one operation's generation over all input items: check all, estimate, submit under the
+ * Concurrency limit, wait, output. `defaults` are the operation's own (its WAIT, also its fields').
+ */
 export async function runGeneration<P, S extends Submitted>(
 	ctx: IExecuteFunctions,
 	run: RunOptions,
 	adapter: GenerationAdapter<P, S>,
+	defaults: WaitDefaults,
 ): Promise<INodeExecutionData[]> {
 	const spendGuard = createSpendGuard<P>(
 		ctx,
 		() => readSpendSettings(ctx),
 		(prepared, settings, prices) => adapter.estimate(prepared, settings, prices),
 	);
-	const concurrency = readConcurrency(ctx);
-	const wait = readWaitForCompletion(
-		ctx,
-		adapter.waitDefaults.minutes,
-		adapter.waitDefaults.intervalMs,
-	);
+	const concurrency = readConcurrency(ctx, defaults.concurrency);
+	const wait = readWaitForCompletion(ctx, defaults);
 	return await runJobs<P, S>(ctx, run.items.length, {
 		noun: adapter.noun,
 		continueOnFail: run.continueOnFail,

@@ -1,10 +1,27 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
+import { balanceJson, readBalance } from '../../api/account';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
-import { balanceOperation } from '../../api/account';
 
-export const description: INodeProperties[] = [];
+const displayOptions = { show: { resource: ['account'], operation: ['getUserBalance'] } };
 
-export async function execute(this: IExecuteFunctions, run: RunOptions) {
-	return await forEachItem(this, run, async (i) => await balanceOperation.call(this, 'user', i));
+/** No fields: the account is the one behind the credential's key. */
+const properties: INodeProperties[] = [];
+
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/**
+ * One item per input item: the whole account's balance, free (GET /v1/user/balance). A build on
+ * the open-source relay has no such route: the error says to use Get Token Balance.
+ */
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
+	return await forEachItem(this, run, async (i) => balanceJson(await readBalance(this, 'user', i)));
 }

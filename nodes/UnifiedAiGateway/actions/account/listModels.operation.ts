@@ -1,15 +1,18 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
+import {
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
 
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { findModel, GROUP_NAMES } from '../../registry/models';
 import { listGatewayModels } from '../../api/models';
 
-export const description: INodeProperties[] = [
+const displayOptions = { show: { resource: ['account'], operation: ['listModels'] } };
+
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Model Type',
 		name: 'modelGroup',
@@ -21,11 +24,16 @@ export const description: INodeProperties[] = [
 		],
 		description:
 			'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
-		displayOptions: { show: { resource: ['account'], operation: ['listModels'] } },
 	},
 ];
 
-export async function execute(this: IExecuteFunctions, run: RunOptions) {
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** One item per model the key can use (GET /v1/models, free), of the chosen type, marked whether this node knows it. */
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
 	return await forEachItem(this, run, async (i) => {
 		const group = this.getNodeParameter('modelGroup', i, 'all') as string;
 		const models = await listGatewayModels(this, i);

@@ -1,5 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { readInputImage } from '../../params/binaryInput';
 import { UPLOAD_TYPES } from '../../pipeline/references';
@@ -7,8 +11,9 @@ import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { uploadImage } from '../../api/uploads';
 
 const show = { resource: ['file'], operation: ['uploadImage'] };
+const displayOptions = { show };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -18,9 +23,10 @@ export const description: INodeProperties[] = [
 		hint: 'The name of the input binary field holding the image',
 		description:
 			"The binary field of the input item with the image to upload. JPEG, PNG, WebP or GIF, at most 20 MB, judged by the file's content; anything else is refused before sending.",
-		displayOptions: { show },
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {

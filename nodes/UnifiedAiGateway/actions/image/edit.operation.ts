@@ -1,12 +1,25 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
-import { promptField } from '../../params/commonFields';
 import type { RunOptions } from '../../engine/running/perItem';
+import { promptField, type WaitDefaults } from '../../params/commonFields';
+import { runGeneration } from '../../pipeline/generation';
 import { IMAGE_MODELS } from '../../registry/imageModels';
-import { runImageOperation } from './imageAdapter';
+import { imageAdapter } from './imageAdapter';
 import { modelFieldProperties } from './imageFields';
 
-const show = { resource: ['image'], operation: ['edit'] };
+/**
+ * How Edit runs with Waiting and Options left out (also the defaults its fields show): an edit
+ * task is an async image (docs/gateway-contract.md §8: polled every 3-5 s, waited for up to 10
+ * minutes); the poll interval is each query route's advice (image 3 s, alt host 5 s).
+ */
+export const WAIT: WaitDefaults = { maxWaitMinutes: 10, concurrency: 5 };
+
+const displayOptions = { show: { resource: ['image'], operation: ['edit'] } };
 
 /** "gpt-image-2: 1 to 16; …" from the registry limits, for the field help. */
 function referenceLimitsText(): string {
@@ -27,9 +40,10 @@ function referenceLimitsText(): string {
 
 const MASK_IDS = IMAGE_MODELS.filter((m) => m.fields?.edit && m.limits?.maskField).map((m) => m.id);
 
-export const description: INodeProperties[] = [
+/** Edit's own fields; the model, the waiting and the Options are the Image resource's (imageFields.ts). */
+const properties: INodeProperties[] = [
 	promptField(
-		show,
+		displayOptions.show,
 		'Replace the sky with a sunset and keep everything else',
 		'The edit instruction: what to change in the reference images, or how to combine them',
 	),
@@ -52,7 +66,6 @@ export const description: INodeProperties[] = [
 			},
 		],
 		description: 'Where the images to edit come from',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Reference Image URLs',
@@ -62,7 +75,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/photo.png',
 		description: `Public image URLs, one per line or comma-separated, or an expression giving an array. With several, the model combines them. Counts per model: ${referenceLimitsText()}.`,
-		displayOptions: { show: { ...show, referenceSource: ['urls'] } },
+		displayOptions: { show: { referenceSource: ['urls'] } },
 	},
 	{
 		displayName: 'Reference Binary Properties',
@@ -72,7 +85,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'data, image_2',
 		description:
 			'Names of the binary properties of the input item that hold the images (JPEG, PNG, WebP or GIF, at most 20 MB each), comma-separated. Each is checked, then uploaded, and its URL used.',
-		displayOptions: { show: { ...show, referenceSource: ['binary'] } },
+		displayOptions: { show: { referenceSource: ['binary'] } },
 	},
 	{
 		displayName: 'Mask URL',
@@ -82,11 +95,17 @@ export const description: INodeProperties[] = [
 		placeholder: 'https://example.com/mask.png',
 		description:
 			'Optional mask image URL for repainting only part of the first reference image (same size as it). Leave empty to edit the whole image.',
-		displayOptions: { show: { ...show, '/modelId': MASK_IDS } },
+		displayOptions: { show: { '/modelId': MASK_IDS } },
 	},
 	...modelFieldProperties('edit'),
 ];
 
-export async function execute(this: IExecuteFunctions, run: RunOptions) {
-	return await runImageOperation(this, run, 'edit');
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Every item through the one generation pipeline: all checked, then submitted, waited for, output. */
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
+	return await runGeneration(this, run, imageAdapter('edit'), WAIT);
 }

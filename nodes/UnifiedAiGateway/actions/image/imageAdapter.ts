@@ -6,14 +6,9 @@ import type { Submitted } from '../../engine/running/jobPlan';
 import type { QueryRoute } from '../../api/tasks/routes';
 import { extractResultUrls, type ResultUrlOptions } from '../../api/tasks/results';
 import { taskIdOf } from '../../api/tasks/snapshot';
-import type { RunOptions } from '../../engine/running/perItem';
 import { imageCostJson, imageEstimate } from '../../pipeline/cost';
 import { chargeJson } from '../../api/charges';
-import {
-	runGeneration,
-	type GenerationAdapter,
-	type OutputContext,
-} from '../../pipeline/generation';
+import type { GenerationAdapter, OutputContext } from '../../pipeline/generation';
 import {
 	describeModel,
 	readExtraBody,
@@ -32,7 +27,7 @@ import { readRegistryValues } from '../../params/registryValues';
 import { refuse } from '../../pipeline/refusals';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { ModelSpec } from '../../registry/models';
-import { DEFAULT_MAX_WAIT_MINUTES, IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
+import { IMAGE_FIELD_SETS, type ImageOperation } from './imageFields';
 import { readReferences, uploadReferences, type ReferenceInput } from './imageReferences';
 
 /** The model one item runs on: its registry row (or the unknown-model row), its host, where its tasks are read. */
@@ -284,10 +279,11 @@ async function output(
 }
 
 /** The image adapter of the generation pipeline (pipeline/generation.ts), for Generate or Edit. */
-function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, ImageSubmitted> {
+export function imageAdapter(
+	operation: ImageOperation,
+): GenerationAdapter<ImageJob, ImageSubmitted> {
 	return {
 		noun: operation === 'edit' ? 'image edit' : 'image job',
-		waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES },
 		prepare: async (ctx, i) => await prepare(ctx, i, operation),
 		submit,
 		estimate: (job, _settings, prices) => imageEstimate(job.model, job.body, prices),
@@ -304,13 +300,4 @@ function imageAdapter(operation: ImageOperation): GenerationAdapter<ImageJob, Im
 			),
 		}),
 	};
-}
-
-/** Generate or Edit over all input items: check all, submit under the Concurrency limit, wait, output. */
-export async function runImageOperation(
-	ctx: IExecuteFunctions,
-	run: RunOptions,
-	operation: ImageOperation,
-): Promise<INodeExecutionData[]> {
-	return await runGeneration(ctx, run, imageAdapter(operation));
 }

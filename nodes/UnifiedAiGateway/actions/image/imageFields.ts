@@ -3,11 +3,12 @@ import type { INodeProperties } from 'n8n-workflow';
 import { additionalBodyField } from '../../params/additionalBody';
 import {
 	binaryOutputOption,
-	CONCURRENCY_OPTION,
+	concurrencyOption,
 	downloadField,
 	modelLocator,
 	optionsField,
 	waitFields,
+	type WaitDefaults,
 } from '../../params/commonFields';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
@@ -83,9 +84,6 @@ export function hostField(): INodeProperties {
 	};
 }
 
-/** Image tasks finish in seconds to minutes: the Max Wait default of the Image fields and of its adapter. */
-export const DEFAULT_MAX_WAIT_MINUTES = 10;
-
 /*
  * The fields every Image operation shows (Generate and Edit alike), defined once: index.ts places
  * them around each operation's own fields (its .operation.ts), in the order the form shows.
@@ -98,19 +96,44 @@ export const IMAGE_FIELDS_BEFORE: INodeProperties[] = [
 	hostField(),
 ];
 
-/** After an operation's own fields: extra body keys, waiting, the download, Options and the Spend Guard. */
-export const IMAGE_FIELDS_AFTER: INodeProperties[] = [
-	additionalBodyField(
-		'additionalBodyFields',
-		'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
-		show,
-	),
-	// Sync-only models answer in the same call: no waiting fields for them.
-	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES).map((field) => ({
-		...field,
-		displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
-	})),
-	downloadField(show, true, 'images'),
-	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('image')]),
-	spendGuardOptions(show, 'image'),
-];
+/**
+ * After an operation's own fields: extra body keys, waiting, the download, Options and the Spend
+ * Guard. The waiting fields and Options show the defaults each operation declares (its WAIT, the
+ * one its run gets): operations with the same defaults share one set (Generate and Edit today),
+ * operations whose defaults differ get a set each.
+ */
+export function imageFieldsAfter(waits: Array<[ImageOperation, WaitDefaults]>): INodeProperties[] {
+	const groups = new Map<string, { operations: ImageOperation[]; wait: WaitDefaults }>();
+	for (const [operation, wait] of waits) {
+		const group = groups.get(JSON.stringify(wait)) ?? { operations: [], wait };
+		group.operations.push(operation);
+		groups.set(JSON.stringify(wait), group);
+	}
+	const sets = [...groups.values()].map(({ operations, wait }) => ({
+		wait,
+		show: groups.size === 1 ? show : { ...show, operation: operations },
+	}));
+	return [
+		additionalBodyField(
+			'additionalBodyFields',
+			'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
+			show,
+		),
+		// Sync-only models answer in the same call: no waiting fields for them.
+		...sets.flatMap((set) =>
+			waitFields(set.show, set.wait).map((field) => ({
+				...field,
+				displayOptions: { ...field.displayOptions, hide: { '/modelId': SYNC_ONLY_IDS } },
+			})),
+		),
+		downloadField(show, true, 'images'),
+		...sets.map((set) =>
+			optionsField(set.show, [
+				binaryOutputOption(),
+				concurrencyOption(set.wait.concurrency),
+				...downloadLimitOptions('image'),
+			]),
+		),
+		spendGuardOptions(show, 'image'),
+	];
+}

@@ -1,7 +1,7 @@
 import { resourceModule } from '../resourceModule';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
-import { IMAGE_FIELDS_AFTER, IMAGE_FIELDS_BEFORE } from './imageFields';
+import { IMAGE_FIELDS_BEFORE, imageFieldsAfter } from './imageFields';
 
 export const { operations, description } = resourceModule(
 	'image',
@@ -27,5 +27,11 @@ export const { operations, description } = resourceModule(
 			edit,
 		],
 	],
-	{ before: IMAGE_FIELDS_BEFORE, after: IMAGE_FIELDS_AFTER },
+	{
+		before: IMAGE_FIELDS_BEFORE,
+		after: imageFieldsAfter([
+			['generate', generate.WAIT],
+			['edit', edit.WAIT],
+		]),
+	},
 );

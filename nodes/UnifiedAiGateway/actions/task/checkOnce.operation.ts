@@ -1,10 +1,11 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	INodeExecutionData,
-	INodeProperties,
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import {
 	checkPlanJson,
@@ -29,8 +30,9 @@ import { requireTaskId } from './get.operation';
 import { BY_ROUTE, languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
+const displayOptions = { show };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	taskIdField('checkOnce', '={{ $json.taskId }}'),
 	queryRouteField(['checkOnce'], true),
 	languageField(['checkOnce']),
@@ -49,6 +51,8 @@ export const description: INodeProperties[] = [
 		},
 	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Fields of an earlier round (Submit's pending item, or this operation's) that no longer hold. */
 const STALE = [

@@ -1,5 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { fileKindOf, videoContentPath, type QueryRoute } from '../../api/tasks/routes';
 import { queryTask } from '../../api/tasks/query';
@@ -13,8 +17,9 @@ import { queryRouteField, taskIdField } from './taskFields';
 import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['downloadResult'] };
+const displayOptions = { show };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	taskIdField('downloadResult', '={{ $json.taskId }}'),
 	queryRouteField(['downloadResult'], false),
 	{
@@ -24,7 +29,7 @@ export const description: INodeProperties[] = [
 		default: false,
 		description:
 			'Whether to fetch the video through GET /v1/videos/{ID}/content with the API key (grok video route) instead of the result URL',
-		displayOptions: { show: { ...show, queryRoute: ['video'] } },
+		displayOptions: { show: { queryRoute: ['video'] } },
 	},
 	// Always downloads: the output field and the limits show without a Download switch.
 	optionsField(show, [
@@ -32,6 +37,8 @@ export const description: INodeProperties[] = [
 		...downloadLimitOptions('any'),
 	]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {

@@ -1,5 +1,9 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { queryTask } from '../../api/tasks/query';
 import { taskIdProblem } from '../../api/tasks/taskIds';
@@ -10,11 +14,15 @@ import { rawJson, taskJson } from '../../pipeline/taskOutput';
 import { reportedChargeJson } from '../../api/charges';
 import { languageField, languageOf, queryRouteField, taskIdField } from './taskFields';
 
-export const description: INodeProperties[] = [
+const displayOptions = { show: { resource: ['task'], operation: ['get'] } };
+
+const properties: INodeProperties[] = [
 	taskIdField('get', ''),
 	queryRouteField(['get'], false),
 	languageField(['get']),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	return await forEachItem(this, run, async (i) => {

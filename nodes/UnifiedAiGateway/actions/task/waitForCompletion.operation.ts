@@ -1,11 +1,11 @@
-import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import type { Submitted, WaitSettings } from '../../engine/running/jobPlan';
 import { awaitExistingTasks } from '../../engine/running/jobRunner';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import {
 	binaryOutputOption,
-	CONCURRENCY_OPTION,
+	concurrencyOption,
 	downloadField,
 	optionsField,
 	readConcurrency,
@@ -29,6 +29,7 @@ import {
 import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['waitForCompletion'] };
+const displayOptions = { show };
 
 /** Max Wait of this operation: by default the route's window, so a video is not given up after 10 minutes. */
 function byRouteDeadline(field: INodeProperties): INodeProperties {
@@ -45,15 +46,17 @@ function byRouteDeadline(field: INodeProperties): INodeProperties {
 	};
 }
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	taskIdField('waitForCompletion', '={{ $json.taskId }}'),
 	queryRouteField(['waitForCompletion'], true),
 	languageField(['waitForCompletion']),
 	// Here waiting is the operation itself: the Waiting collection always shows.
 	waitingField(show, waitingOptions(BY_ROUTE).map(byRouteDeadline)),
 	downloadField(show, false, 'result files'),
-	optionsField(show, [binaryOutputOption(), CONCURRENCY_OPTION, ...downloadLimitOptions('any')]),
+	optionsField(show, [binaryOutputOption(), concurrencyOption(), ...downloadLimitOptions('any')]),
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 /** Max Wait 0: no run-wide deadline, so the engine gives each task its route's window. */
 function routeDeadline(settings: WaitSettings): WaitSettings {

@@ -1,8 +1,13 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import {
+	NodeOperationError,
+	updateDisplayOptions,
+	type IDataObject,
+	type IExecuteFunctions,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import { CONCURRENCY_OPTION, modelLocator, readConcurrency } from '../../params/commonFields';
+import { concurrencyOption, modelLocator, readConcurrency } from '../../params/commonFields';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
@@ -21,8 +26,9 @@ import { postChatCompletion } from '../../api/chat';
 import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
 const show = { resource: ['text'], operation: ['message'] };
+const displayOptions = { show };
 
-export const description: INodeProperties[] = [
+const properties: INodeProperties[] = [
 	modelLocator('text', show, 'gpt-5.6-sol'),
 	{
 		displayName: 'Messages',
@@ -33,7 +39,6 @@ export const description: INodeProperties[] = [
 		default: { values: [{ role: 'user', content: '' }] },
 		description:
 			'The conversation sent to the model, oldest first. The model answers the last message.',
-		displayOptions: { show },
 		options: [
 			{
 				displayName: 'Message',
@@ -74,7 +79,6 @@ export const description: INodeProperties[] = [
 		default: true,
 		description:
 			'Whether to return only { text, model, finishReason, usage } instead of the full chat completion from the gateway',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Options',
@@ -82,13 +86,12 @@ export const description: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Option',
 		default: {},
-		displayOptions: { show },
 		options: [
 			additionalBodyField(
 				'additionalBodyFields',
 				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
 			),
-			CONCURRENCY_OPTION,
+			concurrencyOption(),
 			{
 				displayName: 'JSON Output',
 				name: 'jsonOutput',
@@ -152,6 +155,8 @@ export const description: INodeProperties[] = [
 		],
 	},
 ];
+
+export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const concurrency = readConcurrency(this);

@@ -1,15 +1,21 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import {
+	updateDisplayOptions,
+	type IExecuteFunctions,
+	type INodeExecutionData,
+	type INodeProperties,
+} from 'n8n-workflow';
 
 import type { RunOptions } from '../../engine/running/perItem';
 import { additionalBodyField } from '../../params/additionalBody';
 import {
 	binaryOutputOption,
-	CONCURRENCY_OPTION,
+	concurrencyOption,
 	downloadField,
 	modelLocator,
 	optionsField,
 	promptField,
 	waitFields,
+	type WaitDefaults,
 } from '../../params/commonFields';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
@@ -20,9 +26,18 @@ import { PLAUSIBLE_MAX_SECONDS } from '../../registry/videoModels';
 import { TASK_LANGUAGE } from '../task/taskFields';
 import { VIDEO_ROUTES } from './submitRoutes';
 import { VIDEO_ADAPTER } from './videoAdapter';
-import { DEFAULT_MAX_WAIT_MINUTES, show, VIDEO_FIELD_SET } from './videoFields';
+import { show, VIDEO_FIELD_SET } from './videoFields';
 
-export const description: INodeProperties[] = [
+/**
+ * How Generate runs with Waiting and Options left out (also the defaults its fields show): video
+ * waits long, docs/gateway-contract.md §8 advises a polling window of at least 30 minutes and a
+ * read every 5 s, whichever query route reads the task (the unified route's generic query too).
+ */
+export const WAIT: WaitDefaults = { maxWaitMinutes: 30, pollIntervalSeconds: 5, concurrency: 5 };
+
+const displayOptions = { show };
+
+const properties: INodeProperties[] = [
 	modelLocator('video', show, 'seedance-2.0'),
 	promptField(
 		show,
@@ -41,7 +56,6 @@ export const description: INodeProperties[] = [
 		})),
 		description:
 			'Which gateway route submits the video. Task → Get and Wait read it on the matching query route.',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Reference Image URLs',
@@ -51,7 +65,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'https://example.com/first-frame.png',
 		description:
 			'Public http(s) image URLs, one per line or comma-separated (a comma splits only before another URL, so signed URLs keep theirs), or a list from an expression; they make it image-to-video. How many a model reads depends on the channel. Not for the Grok Multipart route (use binary properties there).',
-		displayOptions: { show },
 	},
 	{
 		displayName: 'Reference Image Binary Properties',
@@ -61,7 +74,6 @@ export const description: INodeProperties[] = [
 		placeholder: 'data, image_2',
 		description:
 			'Binary properties of the input item holding reference images (JPEG, PNG or WebP, at most 20 MB each). They are uploaded to the gateway first, or sent as files on the Grok Multipart route.',
-		displayOptions: { show },
 	},
 	...registryProperties(VIDEO_FIELD_SET),
 	{
@@ -70,7 +82,6 @@ export const description: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description: `Whether to send a duration above ${PLAUSIBLE_MAX_SECONDS} seconds. Video is charged in advance by duration, so such values are refused as likely typos unless this is on.`,
-		displayOptions: { show },
 	},
 	additionalBodyField(
 		'videoAdditionalBody',
@@ -78,7 +89,7 @@ export const description: INodeProperties[] = [
 		show,
 	),
 	// The unified route's task is read on the generic query, which takes a language (docs/gateway-contract.md §4.10).
-	...waitFields(show, DEFAULT_MAX_WAIT_MINUTES, [
+	...waitFields(show, WAIT, [
 		{
 			...TASK_LANGUAGE,
 			displayName: 'Status Language',
@@ -89,7 +100,7 @@ export const description: INodeProperties[] = [
 	downloadField(show, true, 'video'),
 	optionsField(show, [
 		binaryOutputOption(),
-		CONCURRENCY_OPTION,
+		concurrencyOption(WAIT.concurrency),
 		...downloadLimitOptions('video'),
 		{
 			displayName: 'Submit Timeout (Seconds)',
@@ -104,9 +115,12 @@ export const description: INodeProperties[] = [
 	spendGuardOptions(show, 'video'),
 ];
 
+export const description = updateDisplayOptions(displayOptions, properties);
+
+/** Every item through the one generation pipeline: all checked, then submitted, waited for, output. */
 export async function execute(
 	this: IExecuteFunctions,
 	run: RunOptions,
 ): Promise<INodeExecutionData[]> {
-	return await runGeneration(this, run, VIDEO_ADAPTER);
+	return await runGeneration(this, run, VIDEO_ADAPTER, WAIT);
 }

@@ -1,4 +1,4 @@
-import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import type { QueryRoute } from '../../api/tasks/routes';
 
 /** The three ways to submit a video (docs/gateway-contract.md §4.8, §4.9), and where each one's task is read. */
 export type VideoRoute = 'unified' | 'compatibility' | 'multipart';
@@ -40,6 +40,3 @@ export const VIDEO_ROUTES: Record<VideoRoute, VideoRouteInfo> = {
 		contentDownload: true,
 	},
 };
-
-/** docs/gateway-contract.md §8: video tasks are polled every 5 s, whichever route reads them. */
-export const VIDEO_POLL_INTERVAL_MS = QUERY_ROUTES.video.intervalMs;

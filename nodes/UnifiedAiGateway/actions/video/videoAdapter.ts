@@ -21,10 +21,10 @@ import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
-import { DEFAULT_MAX_WAIT_MINUTES, VIDEO_FIELD_SET } from './videoFields';
+import { VIDEO_FIELD_SET } from './videoFields';
 import { modelNotes, videoFacts } from './videoOutput';
 import { readVideoReferences, referenceUrls } from './videoReferences';
-import { VIDEO_POLL_INTERVAL_MS, VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
+import { VIDEO_ROUTES, type VideoRoute } from './submitRoutes';
 
 /** A video value refusal: 'Seconds (seconds): "10" is not accepted by sora-2; allowed values are 8, 12'. */
 function valueRefusal(
@@ -162,7 +162,6 @@ async function output(
 /** The video adapter of the generation pipeline (pipeline/generation.ts). */
 export const VIDEO_ADAPTER: GenerationAdapter<PreparedVideo, Submitted> = {
 	noun: 'video job',
-	waitDefaults: { minutes: DEFAULT_MAX_WAIT_MINUTES, intervalMs: VIDEO_POLL_INTERVAL_MS },
 	prepare,
 	submit,
 	estimate: (p, settings, prices) => videoEstimate(p, settings.videoUsdPerSecond, prices),

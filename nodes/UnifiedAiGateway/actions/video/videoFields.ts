@@ -22,6 +22,3 @@ export const VIDEO_FIELD_SET: RegistryFieldSet = {
 		{ name: 'videoSize', key: 'size', id: 'grok-imagine-video-1.5', route: 'unified' },
 	],
 };
-
-/** Video waits long: docs/gateway-contract.md §8 advises a polling window of at least 30 minutes (the Max Wait default of the field and the adapter). */
-export const DEFAULT_MAX_WAIT_MINUTES = 30;
