@@ -120,9 +120,10 @@ interface Entry {
 /**
  * One round of a loop Submit → Wait → Check Once → If pending → back to Wait, where n8n's Wait
  * node (65 s or more) parks the execution in the database, frees the worker and resumes after a
- * restart. Each task is read at most once, no waiting: finished, the result (files by default);
- * still running, the item again with pending: true; failed or given up, an error naming the task,
- * which On Error → Continue (using error output) sends to a second output. The reads follow the
+ * restart. Each task is read at most once, no waiting (but for one finished without its file,
+ * below): finished, the result (files by default); still running, the item again with pending:
+ * true; failed or given up, an error naming the task, which On Error → Continue (using error
+ * output) sends to a second output. The reads follow the
  * wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
  * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
  * likely done; a task left unread goes round again with its plan, without a request. A task read
