@@ -155,3 +155,65 @@ describe('Task → Check Once', () => {
 		expect(result.items[0].binary).toBeUndefined();
 	});
 });
+
+// A gateway may flag a task completed one read before it writes the result URL (docs/gateway-contract.md
+// §10.12): Check Once reads such a task again in the same run, as the in-node wait does, before it
+// reports it, and then says what is missing and what to do, not "failed".
+describe('Task → Check Once: completed, but no URL yet', () => {
+	const queryOf = (id) => new RegExp(`/v1/images/generations/${id}$`);
+	const reads = (id) => ctx.sim.requests.filter((r) => r.method === 'GET' && queryOf(id).test(r.path)).length;
+	const finished = async () => {
+		ctx.sim.scenario('*', { durationMs: 0 });
+		return await createTask(ctx.sim, { model: 'nano-banana' });
+	};
+
+	test('one read says completed without a URL, the next names it: the item is the result with its file', async () => {
+		const taskId = await finished();
+		ctx.sim.inject({ path: queryOf(taskId), status: 200, body: { id: taskId, status: 'completed', progress: '100%' } });
+		const result = await runNode({ parameters: check(), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		expect(result.items[0].json).toMatchObject({ taskId, state: 'succeeded', pending: false, url: ctx.sim.task(taskId).urls[0] });
+		expect(result.items[0].json.error).toBeUndefined();
+		expect(result.items[0].binary.data.mimeType).toBe('image/png');
+		expect(reads(taskId)).toBe(2);
+	});
+
+	test('completed without a URL read after read: after 3 reads the item says so, keeping the task id and the status, not "failed"', async () => {
+		const taskId = await finished();
+		ctx.sim.inject({ path: queryOf(taskId), status: 200, body: { id: taskId, status: 'completed', progress: '100%' }, times: Infinity });
+		const result = await runNode({
+			parameters: check(),
+			credentials: ctx.creds,
+			items: [{ json: { taskId, queryRoute: 'image', row: 'r0' } }],
+			continueOnFail: true,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(1);
+		const { json } = result.items[0];
+		expect(json).toMatchObject({ taskId, status: 'completed', queryRoute: 'image', pending: false, checks: 1, row: 'r0', urls: [] });
+		expect(json.state).toBeUndefined();
+		expect(json.error).toBe(`Task ${taskId}: the gateway reported it completed (status 'completed') without a result URL, read 3 times in this check, so there is nothing to download yet`);
+		expect(json.error).not.toMatch(/failed/);
+		expect(json.description).toMatch(/do not submit it again/);
+		expect(json.description).toMatch(/Task → Get or Task → Download Result/);
+		expect(result.items[0].binary).toBeUndefined();
+		expect(reads(taskId)).toBe(3);
+		expect(submits()).toHaveLength(1); // the test's own, nothing submitted again
+	});
+
+	test('to the error output: the message names the task; without On Error the node stops with it', async () => {
+		ctx.sim.scenario('*', { durationMs: 0, outcome: 'noUrl' });
+		const taskId = await createTask(ctx.sim, { model: 'nano-banana' });
+		const routed = await runNode({ parameters: check(), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }], onError: 'continueErrorOutput' });
+		expect(routed.items).toHaveLength(0);
+		expect(routed.errorItems).toHaveLength(1);
+		expect(routed.errorItems[0].json.error).toMatch(new RegExp(`^Task ${taskId}: the gateway reported it completed .* without a result URL, read 3 times`));
+		expect(reads(taskId)).toBe(3);
+
+		const stopped = await runNode({ parameters: check(), credentials: ctx.creds, items: [{ json: { taskId, queryRoute: 'image' } }] });
+		expect(stopped.error.message).toMatch(new RegExp(`^Task ${taskId}: the gateway reported it completed`));
+		expect(stopped.error.description).toMatch(/may be billed: do not submit it again/);
+		expect(reads(taskId)).toBe(6);
+	});
+});

@@ -248,6 +248,83 @@ describe('Task Finished', () => {
 	});
 });
 
+// A gateway may flag a task completed one read before it writes the result URL (docs/gateway-contract.md
+// §10.12): such a task is neither emitted nor dropped at that poll; it stays watched and is read
+// again at the next polls, and after 3 polls that say so it is emitted with what is missing and
+// what to do, whatever Include Failures says. The count lives in the static data.
+describe('Task Finished: completed, but no URL yet', () => {
+	const path = (id) => new RegExp(`^/v1/tasks/${id}$`);
+	const withoutUrl = (id) => ({ path: path(id), status: 200, body: { id, status: 'completed', progress: 100 } });
+	const reads = (ids) => ids.map((id) => ctx.sim.count('GET', path(id)));
+
+	test('read without a URL: not emitted at that poll; the next poll reads it again and emits it with its URL', async () => {
+		ctx.sim.scenario('*', { durationMs: 0 });
+		const id = await submit('gpt-image-2-async');
+		ctx.sim.inject(withoutUrl(id));
+		const w = watcher(taskParams([id], { includeFailures: true }));
+		expect(await w.poll()).toBeNull();
+		expect(w.tasks()[id]).toMatchObject({ withoutUrl: 1, lastStatus: 'completed' });
+		expect(w.tasks()[id].done).toBeUndefined();
+		const items = jsonOf(await w.poll());
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ taskId: id, state: 'succeeded', url: ctx.sim.task(id).urls[0] });
+		expect(items[0].error).toBeUndefined();
+		expect(w.tasks()[id].withoutUrl).toBeUndefined();
+		expect(ctx.sim.count('GET', path(id))).toBe(2);
+	});
+
+	test('without a URL poll after poll: emitted at the third, with Include Failures off, naming the task and what to do; the count survives in static data', async () => {
+		ctx.sim.scenario('*', { durationMs: 0, outcome: 'noUrl' });
+		const id = await submit('gpt-image-2-async');
+		const params = taskParams([id], { includeFailures: false });
+		const w = watcher(params);
+		expect(await w.poll()).toBeNull();
+		expect(await w.poll()).toBeNull();
+		expect(w.staticData[STATE_KEY].taskFinished.tasks[id]).toMatchObject({ withoutUrl: 2 });
+		// The workflow's static data as n8n stores it between polls (saved, loaded again).
+		const restored = watcher(params, JSON.parse(JSON.stringify(w.staticData)));
+		const items = jsonOf(await restored.poll());
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ taskId: id, status: 'completed', urls: [] });
+		expect(items[0].error).toContain(`Task ${id}: the gateway reported it completed (status 'completed') without a result URL, 3 polls in a row, so there is nothing to download yet`);
+		expect(items[0].error).toContain('Task → Get or Task → Download Result');
+		expect(items[0].error).toContain('do not submit it again');
+		expect(await restored.poll()).toBeNull();
+		expect(ctx.sim.count('GET', path(id))).toBe(3);
+	});
+
+	test('a task that is not a leader is read again at the very next poll', async () => {
+		// Two leaders that never finish; the third task is read only when left unread three polls
+		// (the rounds' rule), but once it was read without a URL, at every poll after.
+		ctx.sim.scenario('nano-banana', { outcome: 'never' });
+		ctx.sim.scenario('gpt-image-2-async', { durationMs: 0, outcome: 'noUrl' });
+		const leaders = [await submit('nano-banana'), await submit('nano-banana')];
+		const other = await submit('gpt-image-2-async');
+		const w = watcher(taskParams([...leaders, other]));
+		for (let poll = 1; poll <= 4; poll++) expect(await w.poll()).toBeNull();
+		expect(reads([...leaders, other])).toEqual([4, 4, 1]);
+		expect(await w.poll()).toBeNull();
+		expect(reads([other])).toEqual([2]);
+		const items = jsonOf(await w.poll());
+		expect(items.map((j) => j.taskId)).toEqual([other]);
+		expect(items[0].error).toContain('without a result URL, 3 polls in a row');
+		expect(reads([...leaders, other])).toEqual([6, 6, 3]);
+	});
+
+	test('the watch window ending first: emitted as completed without a URL, not as a timeout', async () => {
+		ctx.sim.scenario('*', { durationMs: 0, outcome: 'noUrl' });
+		const id = await submit('gpt-image-2-async');
+		const w = watcher(taskParams([id], { timeoutMinutes: 1 }));
+		expect(await w.poll()).toBeNull();
+		w.aged(id, 1);
+		const items = jsonOf(await w.poll());
+		expect(items).toHaveLength(1);
+		expect(items[0].state).not.toBe('timeout');
+		expect(items[0].error).toContain(`Task ${id}: the gateway reported it completed (status 'completed') without a result URL, 2 polls in a row`);
+		expect(ctx.sim.count('GET', path(id))).toBe(2);
+	});
+});
+
 describe('Balance Below', () => {
 	const params = { event: 'balanceBelow', balanceType: 'token', threshold: 10 };
 

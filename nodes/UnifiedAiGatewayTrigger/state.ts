@@ -25,6 +25,12 @@ export interface WatchedTask {
 	lastError?: string;
 	lastStatus?: string;
 	lastProgress?: number;
+	/**
+	 * Polls in a row that read it finished without a result URL (a gateway may flag a task
+	 * completed one read before it writes the URL): it is read again at the next polls, and
+	 * reported once POLL_POLICY.readsWithoutUrl of them said so.
+	 */
+	withoutUrl?: number;
 	/** When a poll last queried it: the least recently checked go first when a poll runs out of time. */
 	checkedAt?: number;
 	/**
@@ -56,7 +62,7 @@ function plainCopy<T>(value: unknown): T | undefined {
 	return value && typeof value === 'object' ? (JSON.parse(JSON.stringify(value)) as T) : undefined;
 }
 
-/** The watched tasks; query error counts are dropped when the query route changed. */
+/** The watched tasks; query error and without-URL counts are dropped when the query route changed. */
 export function readTaskState(ctx: IPollFunctions, route: QueryRoute): TaskFinishedState {
 	const saved = plainCopy<TaskFinishedState>(nodeData(ctx).taskFinished);
 	const tasks = saved?.tasks && typeof saved.tasks === 'object' ? saved.tasks : {};
@@ -64,6 +70,7 @@ export function readTaskState(ctx: IPollFunctions, route: QueryRoute): TaskFinis
 		for (const task of Object.values(tasks)) {
 			delete task.errors;
 			delete task.lastError;
+			delete task.withoutUrl;
 		}
 	}
 	return { route, tasks };

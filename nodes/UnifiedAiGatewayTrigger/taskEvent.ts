@@ -26,6 +26,7 @@ import {
 	queryFailedJson,
 	snapshotJson,
 	timeoutJson,
+	withoutUrlJson,
 	type DownloadSettings,
 } from './taskItems';
 
@@ -206,10 +207,15 @@ async function pollWithinBudget(
 			tasks[id].done !== undefined || (read?.kind === 'read' && read.snapshot.state !== 'pending')
 		);
 	};
-	// First the leaders, the tasks of batches without any, and tasks about to time out (read once more).
+	// First the leaders, the tasks of batches without any, tasks about to time out (read once more),
+	// and tasks last read finished without their URL (read again until it comes, or reported).
 	const first = open
 		.filter(
-			(id) => tasks[id].leader || !leadersOf.has(tasks[id].firstSeenAt) || timedOut(tasks[id]),
+			(id) =>
+				tasks[id].leader ||
+				!leadersOf.has(tasks[id].firstSeenAt) ||
+				timedOut(tasks[id]) ||
+				(tasks[id].withoutUrl ?? 0) > 0,
 		)
 		.sort(byLastCheck);
 	await readNow(first);
@@ -279,6 +285,19 @@ async function pollWithinBudget(
 			delete watched.lastError;
 			watched.lastStatus = snapshot.status;
 			watched.lastProgress = snapshot.progress;
+			if (snapshot.urlMissing) {
+				// Finished without its file: a gateway may flag a task completed one read before it
+				// writes the URL, so it stays watched and is read again at the next polls; after the
+				// policy's count (or at the window's end) it is emitted, whatever Include Failures says:
+				// the task is finished and may be billed, and its result may still come.
+				watched.withoutUrl = (watched.withoutUrl ?? 0) + 1;
+				if (watched.withoutUrl < POLL_POLICY.readsWithoutUrl && !timedOut(watched)) continue;
+				const json = await snapshotJson(ctx, snapshot, settings.route, watched, chargeDeadlineAt);
+				finish(id, 'failed');
+				emitted.push({ json: withoutUrlJson(json, watched.withoutUrl) });
+				continue;
+			}
+			delete watched.withoutUrl;
 			if (snapshot.state !== 'pending') {
 				if (snapshot.state !== 'succeeded' && !settings.includeFailures) {
 					finish(id, snapshot.state);

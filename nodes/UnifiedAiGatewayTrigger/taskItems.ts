@@ -5,6 +5,7 @@ import { DownloadError } from '../UnifiedAiGateway/engine/files/downloadWords';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
+import { withoutUrlVerdict } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import {
 	DEFAULT_MIME_TYPE,
 	rawJson,
@@ -49,6 +50,16 @@ export function queryFailedJson(
 		queryRoute: route,
 		firstSeenAt: new Date(watched.firstSeenAt).toISOString(),
 	};
+}
+
+/** A task read finished without a result URL poll after poll (`polls`): reported, not called failed by its words. */
+export function withoutUrlJson(json: IDataObject, polls: number): IDataObject {
+	const { message, advice } = withoutUrlVerdict(
+		String(json.taskId),
+		String(json.status),
+		`${polls} poll${polls === 1 ? '' : 's'} in a row`,
+	);
+	return { ...json, error: `${message}. ${advice} This trigger stops watching it.` };
 }
 
 export function timeoutJson(

@@ -5,6 +5,7 @@ import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/taskFields';
 import { downloadLimitOptions } from '../UnifiedAiGateway/params/downloadOptions';
 import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/params/commonFields';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/api/tasks/routes';
+import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';
 
 const task = { show: { event: ['taskFinished'] } };
@@ -60,7 +61,7 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'includeFailures',
 		type: 'boolean',
 		default: false,
-		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway could not read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (task_not_exist, 404, 401, 403 or an unreadable answer; one such answer alone is treated as a passing fault). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out.`,
+		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway could not read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (task_not_exist, 404, 401, 403 or an unreadable answer; one such answer alone is treated as a passing fault). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out. Either way, a task the gateway reports completed without a result URL ${POLL_POLICY.readsWithoutUrl} polls in a row is emitted once (state 'failed', what to do in 'error'): it is finished and may be billed.`,
 		displayOptions: task,
 	},
 	{

@@ -13,9 +13,11 @@ import {
 	seedCheckPlan,
 	type CheckPlan,
 } from '../../engine/waiting/checkPlan';
-import { settleLimited } from '../../engine/concurrency';
+import { mapLimited, settleLimited } from '../../engine/concurrency';
 import { addHint } from '../../engine/hints';
 import { leadersDoneCount, readThisRound } from '../../engine/waiting/pollSchedule';
+import { withoutUrlVerdict } from '../../engine/waiting/pollPolicy';
+import { rereadWithoutUrl } from '../../engine/waiting/taskReads';
 import { queryTask } from '../../api/tasks/query';
 import { fileKindOf, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import type { TaskSnapshot } from '../../api/tasks/snapshot';
@@ -23,7 +25,7 @@ import { isToolRun, toolPendingJson } from '../../engine/running/toolMode';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { readBoolean, readNumber } from '../../params/inputs';
 import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
-import { forEachItem, type RunOptions } from '../../engine/running/perItem';
+import { errorItem, forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { reportedChargeJson } from '../../api/charges';
 import { requireTaskId } from './get.operation';
@@ -115,17 +117,21 @@ interface Entry {
 	/** Its batch's key in this round: route and batch. */
 	batch: string;
 	read?: { snapshot: TaskSnapshot } | { error: unknown };
+	/** Reads in a row that said finished without a file (rereadWithoutUrl), when the last one did. */
+	withoutUrl?: number;
 }
 
 /**
  * One round of a loop Submit → Wait → Check Once → If pending → back to Wait, where n8n's Wait
  * node (65 s or more) parks the execution in the database, frees the worker and resumes after a
- * restart. Each task is read at most once, no waiting: finished, the result (files by default);
- * still running, the item again with pending: true; failed or given up, an error naming the task,
- * which On Error → Continue (using error output) sends to a second output. The reads follow the
+ * restart. Each task is read at most once, no waiting (but for one finished without its file,
+ * below): finished, the result (files by default); still running, the item again with pending:
+ * true; failed or given up, an error naming the task, which On Error → Continue (using error
+ * output) sends to a second output. The reads follow the
  * wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
  * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
- * likely done; a task left unread goes round again with its plan, without a request.
+ * likely done; a task left unread goes round again with its plan, without a request. A task read
+ * as finished without its file is read again a few times before it is reported (rereadWithoutUrl).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -201,6 +207,21 @@ export async function execute(
 		),
 	);
 
+	// Finished without its file: a gateway may flag a task completed one read before it writes the
+	// URL, so it is read again (a few seconds apart) before the item says so. Only a Stop is thrown here.
+	await mapLimited(
+		open.filter(
+			(entry) => entry.read && 'snapshot' in entry.read && entry.read.snapshot.urlMissing,
+		),
+		READS_AT_ONCE,
+		async (entry) => {
+			const { snapshot } = entry.read as { snapshot: TaskSnapshot };
+			const again = await rereadWithoutUrl(this, entry, snapshot, entry.index);
+			entry.read = { snapshot: again.snapshot };
+			entry.withoutUrl = again.withoutUrl;
+		},
+	);
+
 	let unread = 0;
 	const output = await forEachItem(this, run, async (i) => {
 		const entry = entries[i];
@@ -233,6 +254,23 @@ export async function execute(
 			firstCheckedAt: checkedAt,
 			checks,
 		};
+		if (entry.withoutUrl) {
+			// Finished (and perhaps billed), no file named: not a failure of the task, so not "failed".
+			const { message, advice } = withoutUrlVerdict(
+				taskId,
+				snapshot.status,
+				`read ${entry.withoutUrl} times in this check`,
+			);
+			const error = new NodeOperationError(this.getNode(), message, {
+				itemIndex: i,
+				description: advice,
+			});
+			error.context.taskId = taskId;
+			if (!run.continueOnFail) throw error;
+			const shown: IDataObject = { ...json, error: message, description: advice };
+			delete shown.state;
+			return [errorItem(this, shown, error, i)];
+		}
 		if (snapshot.state === 'failed') {
 			const error = new NodeOperationError(
 				this.getNode(),

@@ -30,7 +30,7 @@ export const { operations, description } = resourceModule('task', [
 			value: 'checkOnce',
 			action: 'Check tasks once',
 			description:
-				'Read each task once, without waiting: finished ones give their result (files by default), running ones come back with pending: true for a Wait node loop, failed ones are errors. Free.',
+				'Read each task once, without waiting: finished ones give their result (files by default), running ones come back with pending: true for a Wait node loop, failed ones are errors. One that says completed but names no result URL is read again a few seconds later (twice at most) before it is reported. Free.',
 		},
 		checkOnce,
 	],

@@ -62,3 +62,20 @@ export function doubtfulVerdict(
 ): string {
 	return `Task ${taskId} could not be read: ${count} checks in a row got no reading of the task (last answer: ${lastAnswer})${lastSeen ? `; it was last seen ${lastSeen}` : ''}. The task may still be running or finished: check it later with Task → Get or Task → Wait for Completion; do not submit it again.`;
 }
+
+/**
+ * The report on a task the gateway calls finished that still names no file after the reads the
+ * policy allows (POLL_POLICY.readsWithoutUrl; `reads` says how they were counted): not a failure
+ * of the task, which is finished and may be billed, so it says what is missing and what to do.
+ */
+export function withoutUrlVerdict(
+	taskId: string,
+	status: string,
+	reads: string,
+): { message: string; advice: string } {
+	return {
+		message: `Task ${taskId}: the gateway reported it completed (status '${status}') without a result URL, ${reads}, so there is nothing to download yet`,
+		advice:
+			'The task is finished on the gateway and may be billed: do not submit it again. A gateway may write the URL later: read the task again in a while with Task → Get or Task → Download Result (this task ID); if it never comes, ask the gateway admin.',
+	};
+}

@@ -2,6 +2,9 @@ import type { GatewayContext } from '../../transport/context';
 import type { GatewayRequestError } from '../../transport/request';
 import { settleLimited } from '../concurrency';
 import { nodeErrorOf } from '../../transport/nodeError';
+import { abortableSleep } from '../../transport/sleep';
+import { POLL_FLOOR_MS } from '../../registry/limits';
+import { pollIntervals } from './interval';
 import { isAccountRefusal, POLL_POLICY, pollFaultOf, type PollFault } from './pollPolicy';
 import { queryTask, type QueryOptions } from '../../api/tasks/query';
 import type { QueryRoute } from '../../api/tasks/routes';
@@ -60,6 +63,33 @@ export async function readTaskOnce(
 			report: doubtful >= POLL_POLICY.doubtfulAnswersToReport,
 		};
 	}
+}
+
+/**
+ * A task read as finished without its file, read again within this run: a gateway may flag it
+ * completed one read before it writes the URL. Up to POLL_POLICY.readsWithoutUrl reads in all,
+ * each after the route's advised interval (on a loopback gateway, the floor); every wait ends the
+ * moment the execution's cancel signal fires. A read that fails ends the re-reading with what
+ * was read before it. `withoutUrl`: the reads in a row that said finished without a file.
+ */
+export async function rereadWithoutUrl(
+	ctx: GatewayContext,
+	task: TaskToRead,
+	snapshot: TaskSnapshot,
+	itemIndex?: number,
+): Promise<{ snapshot: TaskSnapshot; withoutUrl: number }> {
+	if (!snapshot.urlMissing) return { snapshot, withoutUrl: 0 };
+	const intervalMs = (await pollIntervals(ctx, [task.route], POLL_FLOOR_MS)).of(task.route);
+	let withoutUrl = 1;
+	while (withoutUrl < POLL_POLICY.readsWithoutUrl) {
+		await abortableSleep(intervalMs, ctx, itemIndex);
+		const read = await readTaskOnce(ctx, task, 0, { itemIndex });
+		if (read.kind !== 'read') break;
+		snapshot = read.snapshot;
+		if (!snapshot.urlMissing) return { snapshot, withoutUrl: 0 };
+		withoutUrl++;
+	}
+	return { snapshot, withoutUrl };
 }
 
 /** One task's part of a pass: not read (out of time), read, or the error that ends the pass. */
