@@ -10,7 +10,10 @@
  *   runs only those files for a mutant, the quickest first.
  * - A mutant's run: the first failing test (or hook) ends it: every later test of the process is
  *   skipped, their files' hooks too (jest's `bail` cannot be set through Stryker). A mutant is
- *   killed by one failure; the tests after it would only cost time.
+ *   killed by one failure; the tests after it would only cost time. A skipped file's afterAll
+ *   (test/harness/after-env.js) does not run, so its temporary folder goes here: one left behind
+ *   fails jest's global teardown, which Stryker takes for a crashed runner (a restart, the mutant
+ *   run twice more and counted as a run error, not killed).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -63,6 +66,8 @@ class MutationEnvironment extends TestEnvironment {
 			const line = JSON.stringify({ file: this.testPath, ms: Date.now() - this.started, mutants: [...mutants] });
 			fs.appendFileSync(path.join(this.rootDir, COVERAGE_FILE), `${line}\n`);
 		}
+		const folder = this.global.process?.env?.UAG_TEST_DIR;
+		if (process.env[ACTIVE] !== undefined && folder) fs.rmSync(folder, { recursive: true, force: true });
 		await super.teardown();
 	}
 }
