@@ -185,3 +185,160 @@ describe('custom data', () => {
 		expect(warnings).toEqual([]);
 	});
 });
+
+describe('where the prices come from', () => {
+	test('sources by how many items each priced, most first; a price-list problem said once per reason, naming its models', () => {
+		const run = tally([
+			{ ...priced('a', '', 0.1), source: 'document', fallback: 'the price list has no a' },
+			{ ...priced('a', '', 0.1), source: 'document', fallback: 'the price list has no a' },
+			{ ...priced('b', '', 0.1), source: 'gateway' },
+			{ ...unpriced('c', ''), fallback: 'the price list has no a' },
+			{ ...unpriced('d', ''), fallback: 'the price list could not be read' },
+		]);
+		expect(run.sources).toEqual(["the document's list price", "the gateway's price list"]);
+		expect(run.fallbacks).toEqual(['a, c: the price list has no a', 'd: the price list could not be read']);
+		expect(runSummary({ planned: run, submitted: run, settings: settings() })).toMatchObject({
+			priceSources: ["the document's list price", "the gateway's price list"],
+			priceListProblems: ['a, c: the price list has no a', 'd: the price list could not be read'],
+		});
+		const plain = runSummary({ planned: tally([priced('a', '', 0.1)]), submitted: tally([priced('a', '', 0.1)]), settings: settings() });
+		expect(plain).not.toHaveProperty('priceSources');
+		expect(plain).not.toHaveProperty('priceListProblems');
+	});
+
+	test('the same model priced and unpriced are two lines', () => {
+		const run = tally([priced('a', '', 0.1), unpriced('a', '', 'no size')]);
+		expect(run.lines).toEqual(['1 × a = 0.1 USD (0.1 USD per call)']);
+		expect(run.unpricedLines).toEqual(['1 × a: no size']);
+	});
+
+	test('equal totals keep the order they came in; a unit price needs both the price and the unit', () => {
+		const run = tally([priced('x', '', 0.2), priced('y', '', 0.2), { model: 'z', detail: '', amountUsd: 0.2, unitUsd: 0.1 }, { model: 'w', detail: '', amountUsd: 0.2, per: 'call' }]);
+		expect(run.lines).toEqual(['1 × x = 0.2 USD (0.2 USD per call)', '1 × y = 0.2 USD (0.2 USD per call)', '1 × z = 0.2 USD', '1 × w = 0.2 USD']);
+	});
+});
+
+describe('the balance read as USD, and read once per run', () => {
+	test('in USD: the unit on both amounts, its route and note; no units per USD', () => {
+		const reading = { kind: 'token', before: 12.5, after: 12.485, inUsd: true, source: 'GET /api/usage/token/', note: 'converted from quota' };
+		expect(runSummary({ planned: tally([priced('a', '', 0.015)]), submitted: tally([priced('a', '', 0.015)]), settings: settings({ balance: 'token', balanceUnitsPerUsd: 500000 }), reading })).toEqual({
+			text: '1 item submitted, about 0.015 USD; token balance 12.5 USD → 12.485 USD',
+			itemsSubmitted: 1,
+			estimatedTotalUsd: 0.015,
+			items: ['1 × a = 0.015 USD (0.015 USD per call)'],
+			itemsPlanned: 1,
+			plannedTotalUsd: 0.015,
+			balanceType: 'token',
+			balanceBefore: 12.5,
+			balanceAfter: 12.485,
+			balanceSource: 'GET /api/usage/token/',
+			balanceUnit: 'USD',
+			balanceNote: 'converted from quota',
+			note: NOTE,
+		});
+	});
+
+	test('an unlimited balance in USD has no unit; a route read once says why it was not read again', () => {
+		const summary = runSummary({
+			planned: tally([priced('a', '', 0.015)]),
+			submitted: tally([priced('a', '', 0.015)]),
+			settings: settings({ balance: 'token' }),
+			reading: { kind: 'token', before: 'unlimited', inUsd: true, source: 'GET /api/usage/token/', rateLimited: true, afterSkipped: true },
+		});
+		expect(summary.text).toBe('1 item submitted, about 0.015 USD; token balance unlimited');
+		expect(summary.balanceAfterError).toBe('Not read again after the run: GET /api/usage/token/ allows 20 reads per 20 minutes per IP');
+	});
+});
+
+describe("the gateway's charge beside the estimate", () => {
+	const { NOT_REPORTED } = require('../dist/nodes/UnifiedAiGateway/api/charges.js');
+	const { tallyCharges, chargeText, chargeHint } = require('../dist/nodes/UnifiedAiGateway/engine/spend/charged.js');
+	const out = (item, charge) => ({ json: charge === undefined ? {} : { charge }, pairedItem: { item } });
+	const estimate = (amountUsd) => ({ model: 'm', detail: '', amountUsd });
+	const charged = (items, totalUsd, compared, extra = {}) => ({ items, totalUsd, refunded: 0, unconverted: 0, notReported: 0, compared, ...extra });
+
+	test("per submitted item once: USD counted, refunds apart, raw quota and \"not reported\" counted apart, the task's own amount first", () => {
+		const output = [
+			{ json: {} },
+			out(0, { amount: 0.3, currency: 'USD' }),
+			out(0, { amount: 0.3, currency: 'USD' }),
+			out(1, { taskAmount: 0.2, amount: 0.9, currency: 'USD' }),
+			out(2, { amount: 0, currency: 'USD', refunded: true }),
+			out(3, { source: NOT_REPORTED }),
+			out(4, { amount: 225000, currency: 'quota' }),
+			out(5),
+			out(6, { amount: 0.1, currency: 'USD' }),
+			out(7, { amount: 5, currency: 'USD' }),
+			out(8, 'free'),
+		];
+		const estimates = new Map([
+			[0, estimate(0.25)],
+			[1, estimate(0.1)],
+			[2, estimate(0.1)],
+			[6, estimate(null)],
+		]);
+		expect(tallyCharges(output, [0, 1, 2, 3, 4, 5, 6, 8], estimates)).toEqual({
+			items: 4,
+			totalUsd: 0.6,
+			refunded: 1,
+			unconverted: 1,
+			notReported: 1,
+			compared: { items: 2, estimatedUsd: 0.35, chargedUsd: 0.5 },
+		});
+	});
+
+	test('sums are rounded to the millionth', () => {
+		const tallied = tallyCharges([out(0, { amount: 0.1, currency: 'USD' }), out(1, { amount: 0.2, currency: 'USD' })], [0, 1], new Map([[0, estimate(0.1)], [1, estimate(0.2)]]));
+		expect(tallied.totalUsd).toBe(0.3);
+		expect(tallied.compared).toEqual({ items: 2, estimatedUsd: 0.3, chargedUsd: 0.3 });
+	});
+
+	test('the summary line: the charge, refunds, and the estimate of the items compared, by how much they differ', () => {
+		expect(chargeText(charged(0, 0, { items: 0, estimatedUsd: 0, chargedUsd: 0 }))).toBeUndefined();
+		expect(chargeText(charged(4, 0.6, { items: 2, estimatedUsd: 0.35, chargedUsd: 0.5 }, { refunded: 1 }))).toBe(
+			'charged 0.6 USD for 4 items, 1 refunded (estimated 0.35 USD for 2 of them, +43 %)',
+		);
+		expect(chargeText(charged(1, 0.4, { items: 1, estimatedUsd: 0.5, chargedUsd: 0.4 }))).toBe('charged 0.4 USD for 1 item (estimated 0.5 USD, -20 %)');
+		expect(chargeText(charged(1, 0.5, { items: 1, estimatedUsd: 0.5, chargedUsd: 0.501 }))).toBe('charged 0.5 USD for 1 item (estimated 0.5 USD)');
+		expect(chargeText(charged(1, 0.2, { items: 0, estimatedUsd: 0, chargedUsd: 0 }))).toBe('charged 0.2 USD for 1 item');
+		expect(chargeText(charged(1, 0.2, { items: 1, estimatedUsd: 0, chargedUsd: 0.2 }))).toBe('charged 0.2 USD for 1 item (estimated 0 USD)');
+	});
+
+	test("the output pane's warning: only beyond 20 % off the estimate, or a charge on an estimate of 0", () => {
+		expect(chargeHint(charged(1, 0.2, { items: 0, estimatedUsd: 0, chargedUsd: 0 }))).toBeUndefined();
+		expect(chargeHint(charged(1, 6, { items: 1, estimatedUsd: 5, chargedUsd: 6 }))).toBeUndefined();
+		expect(chargeHint(charged(1, 4, { items: 1, estimatedUsd: 5, chargedUsd: 4 }))).toBeUndefined();
+		expect(chargeHint(charged(1, 3.9, { items: 1, estimatedUsd: 5, chargedUsd: 3.9 }))).toBe(
+			"Charged 3.9 USD, estimated 5 USD (-22 %): the gateway's prices differ (spendSummary)",
+		);
+		expect(chargeHint(charged(1, 7, { items: 1, estimatedUsd: 5, chargedUsd: 7 }))).toBe("Charged 7 USD, estimated 5 USD (+40 %): the gateway's prices differ (spendSummary)");
+		expect(chargeHint(charged(1, 0.2, { items: 1, estimatedUsd: 0, chargedUsd: 0.2 }))).toBe("Charged 0.2 USD, estimated 0 USD: the gateway's prices differ (spendSummary)");
+		expect(chargeHint(charged(1, 0, { items: 1, estimatedUsd: 0, chargedUsd: 0 }))).toBeUndefined();
+	});
+
+	test('in the summary and the hint: the charge, what was not reported or not converted', () => {
+		const run = tally([priced('a', '', 0.015)]);
+		const paid = charged(2, 0.03, { items: 1, estimatedUsd: 0.015, chargedUsd: 0.015 }, { notReported: 1, unconverted: 1 });
+		expect(runSummary({ planned: run, submitted: run, settings: settings(), charged: paid })).toEqual({
+			text: '1 item submitted, about 0.015 USD; charged 0.03 USD for 2 items (estimated 0.015 USD for 1 of them)',
+			itemsSubmitted: 1,
+			estimatedTotalUsd: 0.015,
+			items: ['1 × a = 0.015 USD (0.015 USD per call)'],
+			itemsPlanned: 1,
+			plannedTotalUsd: 0.015,
+			chargedTotalUsd: 0.03,
+			itemsCharged: 2,
+			estimatedOfChargedUsd: 0.015,
+			chargeNotReported: 1,
+			chargeNotConverted: 1,
+			note: NOTE,
+		});
+		const uncompared = runSummary({ planned: run, submitted: run, settings: settings(), charged: charged(1, 0.03, { items: 0, estimatedUsd: 0, chargedUsd: 0 }) });
+		expect(uncompared).toMatchObject({ chargedTotalUsd: 0.03, itemsCharged: 1 });
+		expect(uncompared).not.toHaveProperty('estimatedOfChargedUsd');
+		const none = runSummary({ planned: run, submitted: run, settings: settings(), charged: charged(0, 0, { items: 0, estimatedUsd: 0, chargedUsd: 0 }) });
+		expect(Object.keys(none)).toEqual(['text', 'itemsSubmitted', 'estimatedTotalUsd', 'items', 'itemsPlanned', 'plannedTotalUsd', 'note']);
+		expect(spendHint(run, undefined, paid)).toBe('Estimated spend: 1 item submitted, about 0.015 USD, charged 0.03 USD (details: spendSummary, first item)');
+		expect(spendHint(run, undefined, charged(0, 0, { items: 0, estimatedUsd: 0, chargedUsd: 0 }))).toBe('Estimated spend: 1 item submitted, about 0.015 USD (details: spendSummary, first item)');
+	});
+});

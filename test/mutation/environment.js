@@ -6,10 +6,14 @@
  *
  * - Initial run (no mutant active): after each test file, which mutants its tests ran (Stryker's
  *   per-test coverage, the `__stryker__` context it shares with this environment) go to
- *   COVERAGE_FILE, one JSON line per file; sequencer.js then runs only those files for a mutant.
+ *   COVERAGE_FILE, one JSON line per file, with the milliseconds the file took; sequencer.js then
+ *   runs only those files for a mutant, the quickest first.
  * - A mutant's run: the first failing test (or hook) ends it: every later test of the process is
  *   skipped, their files' hooks too (jest's `bail` cannot be set through Stryker). A mutant is
- *   killed by one failure; the tests after it would only cost time.
+ *   killed by one failure; the tests after it would only cost time. A skipped file's afterAll
+ *   (test/harness/after-env.js) does not run, so its temporary folder goes here: one left behind
+ *   fails jest's global teardown, which Stryker takes for a crashed runner (a restart, the mutant
+ *   run twice more and counted as a run error, not killed).
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -40,6 +44,7 @@ class MutationEnvironment extends TestEnvironment {
 		this.rootDir = config.projectConfig.rootDir;
 		this.testPath = context.testPath;
 		this.testNames = new Set();
+		this.started = Date.now();
 	}
 
 	async handleTestEvent(event, state) {
@@ -58,9 +63,11 @@ class MutationEnvironment extends TestEnvironment {
 		if (process.env[ACTIVE] === undefined && perTest) {
 			const mutants = new Set();
 			for (const name of this.testNames) for (const id of Object.keys(perTest[name] ?? {})) mutants.add(id);
-			const line = JSON.stringify({ file: this.testPath, mutants: [...mutants] });
+			const line = JSON.stringify({ file: this.testPath, ms: Date.now() - this.started, mutants: [...mutants] });
 			fs.appendFileSync(path.join(this.rootDir, COVERAGE_FILE), `${line}\n`);
 		}
+		const folder = this.global.process?.env?.UAG_TEST_DIR;
+		if (process.env[ACTIVE] !== undefined && folder) fs.rmSync(folder, { recursive: true, force: true });
 		await super.teardown();
 	}
 }

@@ -21,7 +21,8 @@ const mutate = layer ? [layers.distGlob(layer)] : Object.keys(layers.LAYERS).map
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
 	testRunner: 'jest',
-	plugins: ['@stryker-mutator/jest-runner'],
+	plugins: ['@stryker-mutator/jest-runner', './test/mutation/tsc-interop.mjs'],
+	ignorers: ['tsc-interop'],
 	jest: { projectType: 'custom', configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	mutate,
 	coverageAnalysis: 'perTest',
