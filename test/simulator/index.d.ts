@@ -237,6 +237,8 @@ export interface Simulator {
   find(method: string | null, path: string | RegExp, origin?: Origin): RecordedRequest[];
   /** Clears requests, faults, scenarios, balances, models, tasks and uploads. */
   reset(): void;
+  /** TCP connections an origin (all three when not given) accepted since reset(): keep-alive reuse shows as fewer than requests. */
+  connections(origin?: Origin): number;
   inject(fault: Fault): void;
   /** A standing redirect (until reset or `times` used up); runs before faults and auth. */
   redirect(rule: RedirectRule): void;

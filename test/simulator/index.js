@@ -56,6 +56,9 @@ async function startSimulator(options = {}) {
   const scheme = https ? 'https' : 'http';
   const servers = Object.fromEntries(ORIGINS.map((o) => [o, createOriginServer(sim, o, routes[o], tls)]));
   const ports = { main: port, alt: altPort, files: filesPort };
+  // TCP connections each origin accepted since reset(): whether a client reuses them (keep-alive).
+  const connections = { main: 0, alt: 0, files: 0 };
+  for (const o of ORIGINS) servers[o].on(tls ? 'secureConnection' : 'connection', () => connections[o]++);
   try {
     for (const o of ORIGINS) {
       const actual = await listen(servers[o], Number(ports[o]) || 0, host);
@@ -76,7 +79,12 @@ async function startSimulator(options = {}) {
     },
     count: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)).length,
     find: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)),
-    reset: () => sim.reset(),
+    reset: () => {
+      sim.reset();
+      for (const o of ORIGINS) connections[o] = 0;
+    },
+    /** TCP connections opened to an origin (all three when not given) since reset(). */
+    connections: (origin) => (origin ? connections[origin] : ORIGINS.reduce((n, o) => n + connections[o], 0)),
     inject: (fault) => void sim.faults.push(normalizeFault(fault)),
     redirect: (rule) => void sim.redirects.push(normalizeRedirect(rule)),
     rateLimit: (rule) => {

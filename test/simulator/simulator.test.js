@@ -33,6 +33,29 @@ test('401 without or with a wrong key, in route-specific bodies; key masked in r
   expect(JSON.stringify(sim.requests)).not.toContain(KEY);
 });
 
+test('connections(): the TCP connections each origin accepted since reset, kept-alive ones once', async () => {
+  const http = require('node:http');
+  const get = (agent) =>
+    new Promise((resolve, reject) => {
+      http.get(`${sim.mainUrl}/v1/balance`, { headers: auth, agent }, (res) => res.resume().on('end', resolve)).on('error', reject);
+    });
+  // A new connection per request (what n8n's request helpers do: an agent of their own each time)…
+  await get(new http.Agent());
+  await get(new http.Agent());
+  expect(sim.connections('main')).toBe(2);
+  // …or one kept alive for both.
+  const keepAlive = new http.Agent({ keepAlive: true });
+  await get(keepAlive);
+  await get(keepAlive);
+  keepAlive.destroy();
+  expect(sim.connections('main')).toBe(3);
+  expect(sim.connections('files')).toBe(0);
+  expect(sim.connections()).toBe(3);
+  expect(sim.find('GET', '/v1/balance').map((r) => r.headers.connection)).toEqual(['close', 'close', 'keep-alive', 'keep-alive']);
+  sim.reset();
+  expect(sim.connections()).toBe(0);
+});
+
 test('sync image URL downloads a valid PNG from the files origin without auth', async () => {
   const res = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'a cat', size: '16:9', resolution: '2k', n: 2 });
   expect(res.status).toBe(200);

@@ -46,6 +46,7 @@ import {
 	originOf,
 	originsFrom,
 	type GatewayHost,
+	type GatewayOrigins,
 } from './urls';
 
 export type { ByteStream } from './responses';
@@ -123,8 +124,8 @@ export async function gatewayRequest(
 	this: GatewayContext,
 	req: GatewayRequest,
 ): Promise<GatewayResponse<IDataObject>> {
-	const credentials = await gatewayCredentials(this);
-	const origins = checkedOrigins(this, credentials, req);
+	const credential = credentialFacts(await gatewayCredentials(this));
+	const origins = checkedOrigins(this, credential, req);
 	const host = req.host ?? 'main';
 	if (host === 'alt' && !origins.alt) {
 		throw refusal(
@@ -148,7 +149,7 @@ export async function gatewayRequest(
 		// past its limit is refused before it fills memory; decoded by its own charset (GBK…).
 		encoding: 'stream',
 	};
-	return await sendWithRetry<IDataObject>(this, options, req, credentials);
+	return await sendWithRetry<IDataObject>(this, options, req, credential);
 }
 
 /**
@@ -170,32 +171,63 @@ export async function fetchResultFile(
 	})) as unknown as GatewayResponse<ByteStream>;
 }
 
-function checkedOrigins(
-	ctx: GatewayContext,
+/**
+ * What every request reads from the credential: whether its Base URLs and key can be used, where
+ * paths go, the only origins the key goes to, the forms of the key to redact. Derived once per
+ * credential object, that is once per node run (context.ts gatewayCredentials reads it once), not
+ * again for each of its thousands of requests.
+ */
+interface CredentialFacts {
+	/** Why nothing can be sent (a Base URL or the key as pasted), and what to do. */
+	problem?: { message: string; description: string };
+	origins: GatewayOrigins;
+	keyOrigins: ReadonlySet<string>;
+	secrets: readonly string[];
+}
+
+const factsOfCredential = new WeakMap<ICredentialDataDecryptedObject, CredentialFacts>();
+
+function credentialFacts(credentials: ICredentialDataDecryptedObject): CredentialFacts {
+	let facts = factsOfCredential.get(credentials);
+	if (!facts) {
+		facts = {
+			problem: credentialProblem(credentials),
+			origins: originsFrom(credentials),
+			keyOrigins: keyOrigins(credentials),
+			secrets: secretForms(credentials),
+		};
+		factsOfCredential.set(credentials, facts);
+	}
+	return facts;
+}
+
+function credentialProblem(
 	credentials: ICredentialDataDecryptedObject,
-	req: GatewayRequest,
-) {
+): CredentialFacts['problem'] {
 	for (const [host, field] of Object.entries(BASE_URL_FIELDS) as Array<[GatewayHost, string]>) {
 		const raw = host === 'main' ? credentials.baseUrl : credentials.altBaseUrl;
 		const { problem } = checkBaseUrl(raw, field, host === 'main');
 		if (problem)
-			throw refusal(
-				ctx,
-				req,
-				problem,
-				`Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`,
-			);
+			return {
+				message: problem,
+				description: `Open the Unified AI Gateway API credential and correct ${field}. Nothing was sent.`,
+			};
 	}
 	// The key as pasted (transport/secrets.ts): a character no gateway key has is named before anything is billed.
 	const keyProblem = readPastedKey(credentials.apiKey).problem;
 	if (keyProblem)
-		throw refusal(
-			ctx,
-			req,
-			`${keyProblem} (in the Unified AI Gateway API credential)`,
-			'Open the Unified AI Gateway API credential and paste the key again. Nothing was sent.',
-		);
-	return originsFrom(credentials);
+		return {
+			message: `${keyProblem} (in the Unified AI Gateway API credential)`,
+			description:
+				'Open the Unified AI Gateway API credential and paste the key again. Nothing was sent.',
+		};
+	return undefined;
+}
+
+function checkedOrigins(ctx: GatewayContext, credential: CredentialFacts, req: GatewayRequest) {
+	const { problem } = credential;
+	if (problem) throw refusal(ctx, req, problem.message, problem.description);
+	return credential.origins;
 }
 
 /** An error for a request refused before it left this machine. */
@@ -234,12 +266,10 @@ async function sendWithRetry<T>(
 	ctx: GatewayContext,
 	options: IHttpRequestOptions,
 	req: GatewayRequest,
-	credentials: ICredentialDataDecryptedObject,
+	{ keyOrigins: origins, secrets }: CredentialFacts,
 ): Promise<GatewayResponse<T>> {
 	const idempotent = req.method === 'GET' && !req.billed && req.retries !== false;
 	const pacer = req.method === 'POST' ? pacerFor(ctx) : undefined;
-	const origins = keyOrigins(credentials);
-	const secrets = secretForms(credentials);
 	const signal = cancelSignalOf(ctx);
 	const started = Date.now();
 	const facts: ErrorFacts = {
@@ -363,7 +393,7 @@ export async function answerError(
 	facts: ErrorFacts,
 	itemIndex: number | undefined,
 ): Promise<GatewayRequestError> {
-	const secrets = secretForms(await gatewayCredentials(ctx));
+	const { secrets } = credentialFacts(await gatewayCredentials(ctx));
 	return buildError(
 		ctx,
 		facts,
@@ -382,7 +412,7 @@ function answerOf(
 	response: SentResponse,
 	read: BoundedRead | undefined,
 	facts: ErrorFacts,
-	secrets: string[],
+	secrets: readonly string[],
 ): unknown {
 	const status = response.statusCode;
 	const limit = ANSWER_LIMITS[req.answer ?? 'task'];
@@ -419,7 +449,7 @@ function buildError(
 	ctx: GatewayContext,
 	facts: ErrorFacts,
 	req: GatewayRequest,
-	secrets: string[],
+	secrets: readonly string[],
 ): GatewayRequestError {
 	const explained = explainGatewayError(facts);
 	const created = explained.created;
