@@ -84,7 +84,10 @@ function rl(value) {
 
 /** A request's path with its ids taken out: `GET /v1/images/generations/{id}`. */
 function requestName(req) {
-	const route = String(req.path).replace(/\?.*$/, '').replace(/\/(task_|img_|vid_|video_)?[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{5,}/g, '/{id}');
+	// An id by its prefix, or else by a digit among its characters: a random id may hold no digit.
+	const route = String(req.path)
+		.replace(/\?.*$/, '')
+		.replace(/\/(?:(?:task_|img_|vid_|video_)[A-Za-z0-9_-]+|[A-Za-z0-9_-]*\d[A-Za-z0-9_-]{5,})/g, '/{id}');
 	return `${req.method ?? 'GET'} ${route}`;
 }
 
@@ -239,7 +242,7 @@ function writeLock(current) {
 	fs.writeFileSync(LOCK, `${JSON.stringify({ about, nodes: current }, null, '\t')}\n`);
 }
 
-module.exports = { currentDefaults, codeDefaults, descriptionDefaults, differences, readLock, LOCK, HOW, RUNS };
+module.exports = { currentDefaults, codeDefaults, descriptionDefaults, differences, readLock, requestName, LOCK, HOW, RUNS };
 
 if (require.main === module) {
 	require('./build-current').ensureCurrent();

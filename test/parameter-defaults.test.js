@@ -7,7 +7,7 @@
 const path = require('node:path');
 
 const { loadNode } = require('./harness');
-const { currentDefaults, codeDefaults, differences, readLock, HOW } = require('./parameter-defaults');
+const { currentDefaults, codeDefaults, differences, readLock, requestName, HOW } = require('./parameter-defaults');
 
 const DIST = path.join(__dirname, '..', 'dist', 'nodes', 'UnifiedAiGateway');
 let current;
@@ -73,4 +73,13 @@ describe('the lock can fail', () => {
 		const before = current.unifiedAiGateway.defaults['image/generate'][field];
 		expect(differences(current, changed)).toEqual([`unifiedAiGateway image/generate: ${field}: ${before} → ${before * 2}`, HOW]);
 	}, 90000);
+});
+
+test('a request is named by its route, whatever its id holds (a random id may have no digit)', () => {
+	// CI once failed when the simulator's random task id held no digit and was named as a route.
+	expect(requestName({ method: 'GET', path: '/v1/tasks/task_OdctAeHsuzKAFIYysgbaoeyiwBPcStrp' })).toBe('GET /v1/tasks/{id}');
+	expect(requestName({ method: 'GET', path: '/v1/video/generations/video_abc?x=1' })).toBe('GET /v1/video/generations/{id}');
+	expect(requestName({ method: 'GET', path: '/v1/images/generations/3f9a1c2b' })).toBe('GET /v1/images/generations/{id}');
+	expect(requestName({ method: 'POST', path: '/v1/video/generations' })).toBe('POST /v1/video/generations');
+	expect(requestName({ path: '/api/pricing' })).toBe('GET /api/pricing');
 });
