@@ -57,6 +57,19 @@ export function checkNumber(
 	return { value: n };
 }
 
+/** A field's value refused before anything is billed: the item, and where to look. */
+function refusedInput(
+	ctx: IExecuteFunctions,
+	problem: string,
+	itemIndex: number,
+): NodeOperationError {
+	return new NodeOperationError(ctx.getNode(), problem, {
+		itemIndex,
+		description:
+			'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
+	});
+}
+
 /**
  * A number parameter of the node (a field or an option's value), checked against its row of
  * NUMBER_LIMITS. `given` is the value when it was read already (an option of a collection).
@@ -71,11 +84,7 @@ export function readNumber(
 		'value' in given ? given.value : ctx.getNodeParameter(given.name, itemIndex, given.fallback);
 	const checked = checkNumber(value, NUMBER_LIMITS[field]);
 	if ('value' in checked) return checked.value;
-	throw new NodeOperationError(ctx.getNode(), checked.problem, {
-		itemIndex,
-		description:
-			'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
-	});
+	throw refusedInput(ctx, checked.problem, itemIndex);
 }
 
 /** A number parameter of the trigger, by the same rows and words as the node's. */
@@ -121,11 +130,7 @@ export function readBoolean(
 ): boolean {
 	const checked = checkBoolean(ctx.getNodeParameter(name, itemIndex, fallback), label);
 	if ('value' in checked) return checked.value;
-	throw new NodeOperationError(ctx.getNode(), checked.problem, {
-		itemIndex,
-		description:
-			'Nothing was sent. If the value comes from an expression, check what it gives for this item.',
-	});
+	throw refusedInput(ctx, checked.problem, itemIndex);
 }
 
 /** A switch parameter of the trigger, by the same words as the node's. */
