@@ -27,7 +27,9 @@ const config = {
 	mutate,
 	coverageAnalysis: 'perTest',
 	ignoreStatic: true,
-	concurrency: 2,
+	// Two jest processes by default (2 cores); MUTATION_CONCURRENCY=4 for layers whose tests mostly
+	// wait on the simulator's clock (engine/waiting, transport), where two processes leave the cores idle.
+	concurrency: Number(process.env.MUTATION_CONCURRENCY) || 2,
 	// A loaded machine: a mutant is timed out only well past its tests' time in the initial run.
 	timeoutFactor: 2.5,
 	timeoutMS: 30000,
