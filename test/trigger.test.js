@@ -311,6 +311,32 @@ describe('Task Finished: completed, but no URL yet', () => {
 		expect(reads([...leaders, other])).toEqual([6, 6, 3]);
 	});
 
+	test('Fetch Test Event: a task read without a URL is read again (3 reads in all) and shown as completed without a URL, not as failed', async () => {
+		ctx.sim.scenario('*', { durationMs: 0, outcome: 'noUrl' });
+		const id = await submit('gpt-image-2-async');
+		const staticData = {};
+		const { result } = await pollTrigger({ parameters: taskParams([id]), credentials: ctx.creds, staticData, mode: 'manual' });
+		const items = jsonOf(result);
+		expect(items).toHaveLength(1);
+		expect(items[0]).toMatchObject({ taskId: id, status: 'completed', urls: [] });
+		expect(items[0].error).toContain(`Task ${id}: the gateway reported it completed (status 'completed') without a result URL, read 3 times, so there is nothing to download yet`);
+		expect(items[0].error).toContain('do not submit it again');
+		expect(items[0].error).not.toMatch(/stops watching|no result URL, so there is nothing/);
+		expect(ctx.sim.count('GET', path(id))).toBe(3);
+		expect(staticData).toEqual({});
+	});
+
+	test('Fetch Test Event: the URL written by the second read gives the finished task with its file', async () => {
+		ctx.sim.scenario('*', { durationMs: 0 });
+		const id = await submit('gpt-image-2-async');
+		ctx.sim.inject(withoutUrl(id));
+		const { result } = await pollTrigger({ parameters: taskParams([id]), credentials: ctx.creds, staticData: {}, mode: 'manual' });
+		expect(result[0]).toHaveLength(1);
+		expect(result[0][0].json).toMatchObject({ taskId: id, state: 'succeeded', url: ctx.sim.task(id).urls[0] });
+		expect(result[0][0].json.error).toBeUndefined();
+		expect(ctx.sim.count('GET', path(id))).toBe(2);
+	});
+
 	test('the watch window ending first: emitted as completed without a URL, not as a timeout', async () => {
 		ctx.sim.scenario('*', { durationMs: 0, outcome: 'noUrl' });
 		const id = await submit('gpt-image-2-async');

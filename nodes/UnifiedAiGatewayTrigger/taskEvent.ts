@@ -15,6 +15,7 @@ import {
 	passFault,
 	readTaskOnce,
 	readTasksOnce,
+	rereadWithoutUrl,
 	type PassRead,
 } from '../UnifiedAiGateway/engine/waiting/taskReads';
 import { readTriggerBoolean, readTriggerNumber } from '../UnifiedAiGateway/params/inputs';
@@ -105,14 +106,14 @@ export async function manualTaskFinished(ctx: IPollFunctions): Promise<INodeExec
 				'Give at least one task ID (one per line or comma-separated) to fetch a test event.',
 		});
 	}
-	const read = await readTaskOnce(
-		ctx,
-		{ taskId, route: settings.route, language: settings.language },
-		0,
-	);
+	const task = { taskId, route: settings.route, language: settings.language };
+	const read = await readTaskOnce(ctx, task, 0);
 	if (read.kind === 'fault') throw read.error;
-	const { snapshot } = read;
+	// Finished without its file: read again a few seconds apart, as a poll would over its next
+	// polls, before the test event says so (not "failed": the task is finished and may be billed).
+	const { snapshot, withoutUrl } = await rereadWithoutUrl(ctx, task, read.snapshot);
 	const json = await snapshotJson(ctx, snapshot, settings.route);
+	if (withoutUrl) return [[{ json: withoutUrlJson(json, `read ${withoutUrl} times`) }]];
 	return [[await finishedItem(ctx, json, snapshot, settings.download)]];
 }
 
@@ -294,7 +295,13 @@ async function pollWithinBudget(
 				if (watched.withoutUrl < POLL_POLICY.readsWithoutUrl && !timedOut(watched)) continue;
 				const json = await snapshotJson(ctx, snapshot, settings.route, watched, chargeDeadlineAt);
 				finish(id, 'failed');
-				emitted.push({ json: withoutUrlJson(json, watched.withoutUrl) });
+				emitted.push({
+					json: withoutUrlJson(
+						json,
+						`${watched.withoutUrl} poll${watched.withoutUrl === 1 ? '' : 's'} in a row`,
+						'This trigger stops watching it.',
+					),
+				});
 				continue;
 			}
 			delete watched.withoutUrl;

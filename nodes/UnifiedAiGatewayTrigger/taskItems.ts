@@ -52,14 +52,13 @@ export function queryFailedJson(
 	};
 }
 
-/** A task read finished without a result URL poll after poll (`polls`): reported, not called failed by its words. */
-export function withoutUrlJson(json: IDataObject, polls: number): IDataObject {
-	const { message, advice } = withoutUrlVerdict(
-		String(json.taskId),
-		String(json.status),
-		`${polls} poll${polls === 1 ? '' : 's'} in a row`,
-	);
-	return { ...json, error: `${message}. ${advice} This trigger stops watching it.` };
+/**
+ * A task read finished without a result URL read after read (`reads` says how they were counted):
+ * reported, not called failed by its words; `tail` ends the text (what the trigger does next).
+ */
+export function withoutUrlJson(json: IDataObject, reads: string, tail?: string): IDataObject {
+	const { message, advice } = withoutUrlVerdict(String(json.taskId), String(json.status), reads);
+	return { ...json, error: [`${message}.`, advice, tail].filter(Boolean).join(' ') };
 }
 
 export function timeoutJson(
