@@ -23,4 +23,18 @@ const LAYERS = {
 
 const distGlob = (layer) => `dist/nodes/UnifiedAiGateway/${layer}/**/*.js`;
 
-module.exports = { LAYERS, distGlob };
+/**
+ * What one Stryker run mutates: a layer (`params`), or one source file of it (`params/inputs`, a
+ * unit: a run that ends within the hour where a whole layer takes many, its report kept beside the
+ * layer's). `{ layer, unit, name, mutate }`, name being the reports' folder; throws naming the
+ * layers when `target` is neither.
+ */
+function targetOf(target) {
+	const clean = target.replace(/\.(ts|js)$/, '').replace(/^(nodes|dist\/nodes)\/UnifiedAiGateway\//, '');
+	if (LAYERS[clean]) return { layer: clean, unit: undefined, name: clean.replace(/\//g, '-'), mutate: distGlob(clean) };
+	const layer = Object.keys(LAYERS).find((l) => clean.startsWith(`${l}/`));
+	if (!layer) throw new Error(`no layer or file ${target}; the layers are ${Object.keys(LAYERS).join(', ')} (a file: <layer>/<file>, e.g. params/inputs)`);
+	return { layer, unit: clean, name: clean.replace(/\//g, '-'), mutate: `dist/nodes/UnifiedAiGateway/${clean}.js` };
+}
+
+module.exports = { LAYERS, distGlob, targetOf };

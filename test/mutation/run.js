@@ -1,27 +1,61 @@
 #!/usr/bin/env node
 'use strict';
 /*
- * `npm run test:mutation [-- <layer>…]`: Stryker over the pure layers (layers.js), one layer per
- * run (its own sandbox, reports and incremental file in reports/mutation/<layer>/), then the score
- * of every layer that has a report and each surviving mutant, one line each, as docs/DEVELOPMENT.md
- * ("Mutation testing") quotes them. `-- --report` prints the score of the reports there, running
- * nothing. A later run re-tests only what changed (Stryker's incremental mode).
+ * `npm run test:mutation [-- <layer or file>…]`: Stryker over the pure layers (layers.js), one
+ * target per run (its own sandbox, reports and incremental file in reports/mutation/<name>/): a
+ * layer (`params`), or one source file of it (`params/inputs`: a run that ends within the hour,
+ * where a layer takes many on the 2-core machine). Then the score of every layer from the reports
+ * it has (its own, and its files' where newer, file by file) and each surviving mutant, one line
+ * each, as docs/DEVELOPMENT.md ("Mutation testing") quotes them. `-- --report` prints the scores of
+ * the reports there, running nothing. A later run re-tests only what changed (Stryker's
+ * incremental mode).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { LAYERS } = require('./layers');
+const { LAYERS, targetOf } = require('./layers');
 
 const ROOT = path.resolve(__dirname, '../..');
-const reportOf = (layer) => path.join(ROOT, 'reports', 'mutation', layer.replace('/', '-'), 'mutation.json');
+const REPORTS = path.join(ROOT, 'reports', 'mutation');
 const DETECTED = new Set(['Killed', 'Timeout']);
 const COUNTED = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 
-function runLayer(layer) {
-	console.log(`\n== ${layer}: Stryker on dist/nodes/UnifiedAiGateway/${layer}, tests ${LAYERS[layer].join(', ')}`);
+function runTarget(target) {
+	const { layer, unit, mutate } = targetOf(target);
+	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
+	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${LAYERS[layer].join(', ')}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
-	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, MUTATION_LAYER: layer } });
-	if (result.status !== 0) throw new Error(`Stryker failed on ${layer} (exit ${result.status ?? result.signal})`);
+	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, MUTATION_TARGET: target } });
+	if (result.status !== 0) throw new Error(`Stryker failed on ${target} (exit ${result.status ?? result.signal})`);
+}
+
+/**
+ * A layer's mutants, file by file, from the newest report that covers each file: the layer's own
+ * run, or a run of that one file. `{ files: {file: {source, mutants}}, missing: [dist files no report covers] }`.
+ */
+function layerReport(layer) {
+	const reports = fs.existsSync(REPORTS) ? fs.readdirSync(REPORTS) : [];
+	const prefix = targetOf(layer).name;
+	const found = reports
+		.filter((dir) => dir === prefix || dir.startsWith(`${prefix}-`))
+		.map((dir) => path.join(REPORTS, dir, 'mutation.json'))
+		.filter((file) => fs.existsSync(file))
+		.map((file) => ({ mtime: fs.statSync(file).mtimeMs, report: JSON.parse(fs.readFileSync(file, 'utf8')) }))
+		.sort((a, b) => a.mtime - b.mtime);
+	const files = {};
+	for (const { report } of found) Object.assign(files, report.files);
+	const root = path.join(ROOT, 'dist', 'nodes', 'UnifiedAiGateway', layer);
+	const all = [];
+	const walk = (dir) => {
+		for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
+			if (entry.isDirectory()) walk(path.join(dir, entry.name));
+			else if (entry.name.endsWith('.js')) all.push(path.relative(ROOT, path.join(dir, entry.name)));
+		}
+	};
+	walk(root);
+	// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
+	for (const file of Object.keys(files)) if (!file.startsWith(`dist/nodes/UnifiedAiGateway/${layer}/`)) delete files[file];
+	return { files, missing: all.filter((file) => !files[file]).sort() };
 }
 
 /** One line per surviving mutant: the source file, its line in the built file, the mutation. */
@@ -41,16 +75,15 @@ function survivorLines(report) {
 }
 
 function summary(layers) {
-	const totals = { detected: 0, counted: 0 };
+	const totals = { detected: 0, counted: 0, layers: [] };
 	const rows = [];
 	const survivors = [];
 	for (const layer of layers) {
-		const file = reportOf(layer);
-		if (!fs.existsSync(file)) {
-			rows.push(`${layer}: no report yet (npm run test:mutation -- ${layer})`);
+		const report = layerReport(layer);
+		if (!Object.keys(report.files).length) {
+			rows.push(`${layer}: no report yet (npm run test:mutation -- ${layer}, or one file: -- ${layer}/<file>)`);
 			continue;
 		}
-		const report = JSON.parse(fs.readFileSync(file, 'utf8'));
 		const all = Object.values(report.files).flatMap((f) => f.mutants);
 		const count = (set) => all.filter((m) => set.has(m.status)).length;
 		const by = (status) => all.filter((m) => m.status === status).length;
@@ -58,8 +91,10 @@ function summary(layers) {
 		const counted = count(COUNTED);
 		totals.detected += detected;
 		totals.counted += counted;
+		totals.layers.push(layer);
+		const unmeasured = report.missing.length ? `; not measured yet: ${report.missing.map((f) => path.basename(f, '.js')).join(', ')}` : '';
 		rows.push(
-			`${layer}: ${((100 * detected) / counted).toFixed(1)} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads)`,
+			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${unmeasured})`,
 		);
 		survivors.push(...survivorLines(report));
 	}
@@ -67,17 +102,16 @@ function summary(layers) {
 	for (const line of survivors) console.log(`  ${line}`);
 	console.log('\nMutation score per layer:');
 	for (const row of rows) console.log(`  ${row}`);
-	if (totals.counted) console.log(`mutation score ${((100 * totals.detected) / totals.counted).toFixed(1)} % (${totals.detected} of ${totals.counted} mutants detected, layers: ${layers.join(', ')})`);
+	if (totals.counted) console.log(`mutation score ${((100 * totals.detected) / totals.counted).toFixed(1)} % (${totals.detected} of ${totals.counted} mutants detected, layers measured: ${totals.layers.join(', ')})`);
 }
 
 function main(args) {
 	const chosen = args.filter((a) => !a.startsWith('--'));
-	const unknown = chosen.filter((layer) => !LAYERS[layer]);
-	if (unknown.length) throw new Error(`no layer ${unknown.join(', ')}; the layers are ${Object.keys(LAYERS).join(', ')}`);
-	const layers = chosen.length ? chosen : Object.keys(LAYERS);
+	const targets = chosen.map((target) => ({ target, ...targetOf(target) }));
+	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
 	if (!args.includes('--report')) {
 		require('../build-current').ensureCurrent();
-		for (const layer of layers) runLayer(layer);
+		for (const target of chosen.length ? chosen : layers) runTarget(target);
 	}
 	summary(args.includes('--report') && !chosen.length ? Object.keys(LAYERS) : layers);
 }

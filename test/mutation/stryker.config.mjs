@@ -13,10 +13,11 @@
  */
 import layers from './layers.js';
 
-// One layer per run (run.js sets MUTATION_LAYER), each with its own reports; all of them without.
-const layer = process.env.MUTATION_LAYER;
-const name = layer ? layer.replace('/', '-') : 'all';
-const mutate = layer ? [layers.distGlob(layer)] : Object.keys(layers.LAYERS).map(layers.distGlob);
+// One layer, or one file of it, per run (run.js sets MUTATION_TARGET), each with its own reports;
+// all the layers without.
+const target = process.env.MUTATION_TARGET ? layers.targetOf(process.env.MUTATION_TARGET) : undefined;
+const name = target ? target.name : 'all';
+const mutate = target ? [target.mutate] : Object.keys(layers.LAYERS).map(layers.distGlob);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
