@@ -15,6 +15,10 @@
 // the first task reads overlap them) and the wait (task reads, downloads, the output). The
 // allocations are named by the function that made them; `ours` is the package's code (dist/nodes)
 // alone, n8n's helpers called from it are n8n's.
+// The CPU run also counts V8's collections (full and minor). BENCH_ALLOC_HELD_MB=206 with
+// NODE_OPTIONS=--max-old-space-size=320 first fills the heap with that much live data, as n8n's
+// own after start-up in bench:n8n, so the count says how many full collections the run's own work
+// causes under that cap.
 //   BENCH_IMAGES=500 BENCH_VIDEOS=100 BENCH_INTERVAL_S=5 BENCH_SAMPLING_BYTES=16384
 //   BENCH_ALLOC_PROFILE=<folder>: writes the heap profile and a CPU profile (of the CPU run) there.
 // The last line: bench-alloc items=… alloc_kb_per_item=… submit_alloc_kb_per_item=… …
@@ -37,6 +41,7 @@ require('../../test/build-current').ensureCurrent();
 require('../../test/harness/env');
 const fs = require('node:fs');
 const { fork } = require('node:child_process');
+const { PerformanceObserver, constants } = require('node:perf_hooks');
 const { Session } = require('node:inspector/promises');
 const { runNode } = require('../../test/harness');
 const { SORA_2 } = require('../n8n/workflows');
@@ -46,6 +51,7 @@ const VIDEOS = Number(process.env.BENCH_VIDEOS ?? 100);
 const INTERVAL_S = Number(process.env.BENCH_INTERVAL_S ?? 5);
 const SAMPLING = Number(process.env.BENCH_SAMPLING_BYTES ?? 16384);
 const PROFILE_DIR = process.env.BENCH_ALLOC_PROFILE;
+const HELD_MB = Number(process.env.BENCH_ALLOC_HELD_MB ?? 0);
 const DURATION_MS = [1500, 20000];
 const API_KEY = 'sk-bench';
 const DIST = path.resolve(__dirname, '../../dist');
@@ -133,7 +139,38 @@ function attribute(profile, boundary) {
 	return { phases, byKind, byFunction };
 }
 
+/** Live objects, small and many as an application's are, until the heap holds `mb`. */
+function hold(mb) {
+	const held = [];
+	while (process.memoryUsage().heapUsed < mb * 1024 * 1024) {
+		const chunk = [];
+		for (let i = 0; i < 10_000; i++) chunk.push({ id: i, name: `held ${held.length} ${i}`, tags: [i, i + 1], meta: { at: i } });
+		held.push(chunk);
+	}
+	return held;
+}
+
+/** V8's collections from now on: full (mark-compact) and minor, with their time. */
+function countCollections() {
+	const seen = { full: 0, fullMs: 0, minor: 0, minorMs: 0 };
+	const observer = new PerformanceObserver((list) => {
+		for (const entry of list.getEntries()) {
+			const kind = entry.detail?.kind;
+			if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+				seen.full++;
+				seen.fullMs += entry.duration;
+			} else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) {
+				seen.minor++;
+				seen.minorMs += entry.duration;
+			}
+		}
+	});
+	observer.observe({ entryTypes: ['gc'] });
+	return { seen, stop: () => observer.disconnect() };
+}
+
 async function main() {
+	const held = HELD_MB > 0 ? hold(HELD_MB) : [];
 	const { mainUrl, altUrl } = await ask('start', { apiKey: API_KEY });
 	const creds = { baseUrl: `${mainUrl}/v1`, altBaseUrl: altUrl, apiKey: API_KEY };
 	const n = IMAGES + VIDEOS;
@@ -148,6 +185,7 @@ async function main() {
 		await session.post('Profiler.start');
 	}
 	let cpuAtSubmits;
+	const collections = countCollections();
 	const started = process.cpuUsage();
 	const startedAt = Date.now();
 	let submitsAt;
@@ -157,6 +195,10 @@ async function main() {
 	});
 	const cpu = cpuMs(started);
 	const wallMs = Date.now() - startedAt;
+	// The entries of the run's last collections come a tick later.
+	await new Promise((resolve) => setImmediate(resolve));
+	collections.stop();
+	const gc = collections.seen;
 	if (PROFILE_DIR) {
 		const { profile } = await session.post('Profiler.stop');
 		fs.mkdirSync(PROFILE_DIR, { recursive: true });
@@ -182,6 +224,8 @@ async function main() {
 	const mb = (bytes) => (bytes / 1024 / 1024).toFixed(1).padStart(7);
 	console.log(`bench-alloc: n8n ${require('n8n-core/package.json').version} (line ${LINE}), ${IMAGES} images + ${VIDEOS} videos, poll interval ${INTERVAL_S} s, tasks 1.5-20 s`);
 	console.log(`  CPU run: wall ${(wallMs / 1000).toFixed(1)} s, every submit answered at ${(submitsAt / 1000).toFixed(1)} s; CPU ${(cpu / 1000).toFixed(1)} s (${(cpuAtSubmits / 1000).toFixed(1)} s by then); ${requests} gateway requests`);
+	const cap = require('node:v8').getHeapStatistics().heap_size_limit / 1024 / 1024;
+	console.log(`  V8 in the CPU run: ${gc.full} full collections (${gc.fullMs.toFixed(0)} ms), ${gc.minor} minor (${gc.minorMs.toFixed(0)} ms); heap limit ${cap.toFixed(0)} MB, ${HELD_MB} MB held live beside the run (BENCH_ALLOC_HELD_MB)`);
 	console.log(`  allocated ${mb(total).trim()} MB: submits ${mb(phases.submit).trim()} MB, wait ${mb(phases.wait).trim()} MB; by whose code:`);
 	for (const [kind, bytes] of [...byKind].sort((a, b) => b[1] - a[1])) console.log(`  ${mb(bytes)} MB  ${kind}`);
 	console.log('  the top allocating functions (MB):');
@@ -200,8 +244,12 @@ async function main() {
 			`cpu_ms_per_item=${(cpu / n).toFixed(2)}`,
 			`submit_cpu_ms_per_item=${(cpuAtSubmits / n).toFixed(2)}`,
 			`requests_per_item=${(requests / n).toFixed(2)}`,
+			`full_gcs=${gc.full}`,
+			`minor_gcs=${gc.minor}`,
+			`held_mb=${HELD_MB}`,
 		].join(' '),
 	);
+	held.length = 0;
 }
 
 main().catch((error) => {
