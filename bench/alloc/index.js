@@ -40,7 +40,7 @@ if (LINE === '2') {
 require('../../test/build-current').ensureCurrent();
 require('../../test/harness/env');
 const fs = require('node:fs');
-const { fork } = require('node:child_process');
+const { forkSimulator } = require('../child');
 const { PerformanceObserver, constants } = require('node:perf_hooks');
 const { Session } = require('node:inspector/promises');
 const { runNode } = require('../../test/harness');
@@ -56,16 +56,7 @@ const DURATION_MS = [1500, 20000];
 const API_KEY = 'sk-bench';
 const DIST = path.resolve(__dirname, '../../dist');
 
-const child = fork(path.join(__dirname, 'simulator.js'), { stdio: 'inherit' });
-let asked = 0;
-const waiting = new Map();
-child.on('message', ({ id, answer }) => waiting.get(id)?.(answer));
-const ask = (cmd, arg) =>
-	new Promise((resolve) => {
-		const id = ++asked;
-		waiting.set(id, resolve);
-		child.send({ id, cmd, arg });
-	});
+const { child, ask } = forkSimulator(path.join(__dirname, 'simulator.js'));
 const cpuMs = (start) => {
 	const used = process.cpuUsage(start);
 	return (used.user + used.system) / 1000;
