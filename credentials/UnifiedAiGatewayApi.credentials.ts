@@ -7,14 +7,49 @@ import type {
 	INodeProperties,
 } from 'n8n-workflow';
 
-import { readPastedKey } from '../nodes/UnifiedAiGateway/transport/secrets';
+import { readPastedKey, type PastedKey } from '../nodes/UnifiedAiGateway/transport/secrets';
 import {
 	BASE_URL_FIELDS,
 	checkBaseUrl,
 	keyOrigins,
 	normaliseOrigin,
 	originOf,
+	type BaseUrlCheck,
 } from '../nodes/UnifiedAiGateway/transport/urls';
+
+/** What authenticate() reads from a credential's values: both Base URLs checked, the key's origins, the key as pasted. */
+interface Checked {
+	values: [unknown, unknown, unknown];
+	main: BaseUrlCheck;
+	alt: BaseUrlCheck;
+	origins: Set<string>;
+	key: PastedKey;
+}
+
+const checkedOf = new WeakMap<ICredentialDataDecryptedObject, Checked>();
+
+/**
+ * The checks of a credential's values, worked out again whenever they differ from the last time
+ * this credential object was seen: a node run signs every request (thousands) with one object.
+ */
+function checked(credentials: ICredentialDataDecryptedObject): Checked {
+	const values: Checked['values'] = [
+		credentials.baseUrl,
+		credentials.altBaseUrl,
+		credentials.apiKey,
+	];
+	const known = checkedOf.get(credentials);
+	if (known && known.values.every((value, i) => value === values[i])) return known;
+	const fresh: Checked = {
+		values,
+		main: checkBaseUrl(credentials.baseUrl, BASE_URL_FIELDS.main, true),
+		alt: checkBaseUrl(credentials.altBaseUrl, BASE_URL_FIELDS.alt, false),
+		origins: keyOrigins(credentials),
+		key: readPastedKey(credentials.apiKey),
+	};
+	checkedOf.set(credentials, fresh);
+	return fresh;
+}
 
 export class UnifiedAiGatewayApi implements ICredentialType {
 	name = 'unifiedAiGatewayApi';
@@ -79,8 +114,7 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		credentials: ICredentialDataDecryptedObject,
 		requestOptions: IHttpRequestOptions,
 	): Promise<IHttpRequestOptions> => {
-		const main = checkBaseUrl(credentials.baseUrl, BASE_URL_FIELDS.main, true);
-		const alt = checkBaseUrl(credentials.altBaseUrl, BASE_URL_FIELDS.alt, false);
+		const { main, alt, origins, key: pasted } = checked(credentials);
 		const problem = main.problem ?? alt.problem;
 		if (problem) throw new Error(`${problem}. Nothing was sent.`);
 		// n8n's HTTP Request node passes the legacy `uri`; everything else `url`.
@@ -96,12 +130,12 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		// the origin `/v1/...` paths go to, so the Test and the node always read the same address.
 		const baseURL = isTest ? normaliseOrigin(requestOptions.baseURL) : requestOptions.baseURL;
 		const target = originOf(baseURL !== undefined ? new URL(url, baseURL).href : url);
-		if (!target || !keyOrigins(credentials).has(target)) {
+		if (!target || !origins.has(target)) {
 			throw new Error(
 				'The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.',
 			);
 		}
-		const { key, problem: keyProblem } = readPastedKey(credentials.apiKey);
+		const { key, problem: keyProblem } = pasted;
 		if (keyProblem) throw new Error(`${keyProblem}. Nothing was sent.`);
 		return {
 			...requestOptions,

@@ -187,3 +187,19 @@ describe('a key as people paste it (docs/gateway-contract.md §5), in the creden
 		for (const form of [API_KEY, unwrapped, pasted.trim(), `Bearer ${API_KEY}`]) expect(everything).not.toContain(form);
 	});
 });
+
+test("the credential's checks follow its values: one object changed after a request is checked again, so the key goes only where the new Base URL points", async () => {
+	const path = require('node:path');
+	const { UnifiedAiGatewayApi } = require(path.resolve(__dirname, '../dist/credentials/UnifiedAiGatewayApi.credentials.js'));
+	const { authenticate } = new UnifiedAiGatewayApi();
+	const credential = { baseUrl: 'https://gw.example.com/v1', altBaseUrl: '', apiKey: 'sk-first' };
+	const sign = async (url) => (await authenticate(credential, { method: 'GET', url })).headers.Authorization;
+	expect(await sign('https://gw.example.com/v1/models')).toBe('Bearer sk-first');
+	credential.baseUrl = 'https://other.example.com';
+	await expect(sign('https://gw.example.com/v1/models')).rejects.toThrow(/only sent to the origins of Base URL and Alt Base URL/);
+	expect(await sign('https://other.example.com/v1/models')).toBe('Bearer sk-first');
+	credential.apiKey = 'sk-second';
+	expect(await sign('https://other.example.com/v1/models')).toBe('Bearer sk-second');
+	credential.altBaseUrl = 'ftp://alt.example.com';
+	await expect(sign('https://other.example.com/v1/models')).rejects.toThrow(/Alt Base URL uses 'ftp:\/\/'/);
+});

@@ -202,6 +202,46 @@ describe('the schedule itself (engine/waiting/pollSchedule.ts), on a clock of it
 		expect(schedule.dueAt(tasks[5], 0)).toBe(4500);
 	});
 
+	test("a wait may keep a due time until the group's version changes: every change of a leader changes it, a follower's own read does not, and the due times follow the leaders at once", () => {
+		const schedule = new PollSchedule([], 9);
+		const tasks = Array.from({ length: 9 }, () => paced({ intervalMs: 5000 }));
+		const versions = [];
+		const seen = () => versions.push(schedule.version(tasks[0]));
+		for (const task of tasks) schedule.add(task);
+		seen();
+		// A follower read and found running: its own due time changes, not its group's.
+		schedule.sent(tasks[5]);
+		schedule.running(tasks[5], 5000, 5010);
+		seen();
+		expect(versions[1]).toBe(versions[0]);
+		// The leaders read at 5 s, all running: a follower waits for their news.
+		for (const leader of tasks.slice(0, 3)) {
+			schedule.sent(leader);
+			seen();
+			schedule.running(leader, 5000, 5010);
+			seen();
+		}
+		expect(schedule.dueAt(tasks[3], 5020)).toBe(Infinity);
+		// Two of them found done at 10 s (each counted done at 7.51 s), the third read again.
+		schedule.finished(tasks[0], 10_020);
+		seen();
+		schedule.finished(tasks[1], 10_020);
+		seen();
+		// The third, known to have run only 5 s, holds the count (7.51 s) back…
+		expect(schedule.dueAt(tasks[3], 10_030)).toBe(Infinity);
+		// …until its read goes out: its answer may be late, so it is left out.
+		schedule.sent(tasks[2]);
+		seen();
+		expect(schedule.dueAt(tasks[3], 10_030)).toBe(7510);
+		schedule.faulted(tasks[2]);
+		seen();
+		schedule.gone(tasks[2]);
+		seen();
+		expect(schedule.dueAt(tasks[3], 10_030)).toBe(7510);
+		// Every change of a leader gave a new version.
+		expect(new Set(versions.slice(1)).size).toBe(versions.length - 1);
+	});
+
 	test('a leader found done counts as done midway since it was last seen running: the followers are read after the round of reads that found half the leaders done, not a round later', () => {
 		const schedule = new PollSchedule([], 9);
 		const tasks = Array.from({ length: 9 }, () => paced({ intervalMs: 5000 }));

@@ -10,7 +10,7 @@
 //   BENCH_REQUESTS=300 (reads per round), BENCH_ROUNDS=5
 require('../../test/build-current').ensureCurrent();
 require('../../test/harness/env');
-const { fork } = require('node:child_process');
+const { forkSimulator } = require('../child');
 const path = require('node:path');
 const { runNode, executeContext } = require('../../test/harness');
 
@@ -20,16 +20,7 @@ const API_KEY = 'sk-bench';
 const DIST = path.resolve(__dirname, '../../dist');
 const MODEL = 'veo-3.1-flash';
 
-const child = fork(path.join(__dirname, 'simulator.js'), { stdio: 'inherit' });
-let asked = 0;
-const waiting = new Map();
-child.on('message', ({ id, answer }) => waiting.get(id)?.(answer));
-const ask = (cmd, arg) =>
-	new Promise((resolve) => {
-		const id = ++asked;
-		waiting.set(id, resolve);
-		child.send({ id, cmd, arg });
-	});
+const { child, ask } = forkSimulator(path.join(__dirname, 'simulator.js'));
 
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const cpuMs = (start) => {

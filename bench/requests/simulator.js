@@ -1,19 +1,16 @@
 'use strict';
 // The simulator of `npm run bench:requests`, in a process of its own so that its CPU is not
-// counted as the client's. Answers its parent over IPC: start, reset, tasks (create n that never
-// finish), count (TCP connections accepted, requests served since reset), close.
+// counted as the client's. Answers its parent over IPC (../child.js): start, reset, tasks (create n
+// that never finish), count (TCP connections accepted, requests served since reset), close.
 const { startSimulator } = require('../../test/simulator');
+const { serveSimulator } = require('../child');
 
-let sim;
-process.on('message', async ({ id, cmd, arg }) => {
-	let answer;
-	if (cmd === 'start') {
-		sim = await startSimulator({ apiKey: arg.apiKey });
-		answer = { mainUrl: sim.mainUrl, altUrl: sim.altUrl };
-	} else if (cmd === 'reset') {
+serveSimulator(startSimulator, {
+	reset: (sim) => {
 		sim.reset();
 		sim.scenario('*', { outcome: 'never', progressSteps: [40] });
-	} else if (cmd === 'tasks') {
+	},
+	tasks: async (sim, arg) => {
 		const ids = [];
 		for (let i = 0; i < arg.n; i++) {
 			const response = await fetch(`${sim.mainUrl}/v1/videos`, {
@@ -24,17 +21,11 @@ process.on('message', async ({ id, cmd, arg }) => {
 			const body = await response.json();
 			ids.push(body.id ?? body.task_id);
 		}
-		answer = ids;
-	} else if (cmd === 'count') {
-		answer = {
-			connections: sim.connections(),
-			requests: sim.requests.length,
-			closeHeaders: sim.requests.filter((r) => /close/i.test(r.headers?.connection ?? '')).length,
-		};
-	} else if (cmd === 'close') {
-		await sim.close();
-		answer = true;
-	}
-	process.send({ id, answer });
-	if (cmd === 'close') process.disconnect();
+		return ids;
+	},
+	count: (sim) => ({
+		connections: sim.connections(),
+		requests: sim.requests.length,
+		closeHeaders: sim.requests.filter((r) => /close/i.test(r.headers?.connection ?? '')).length,
+	}),
 });

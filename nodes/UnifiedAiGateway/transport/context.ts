@@ -4,6 +4,7 @@ import type {
 	IExecuteFunctions,
 	IExecuteSingleFunctions,
 	ILoadOptionsFunctions,
+	INode,
 	IPollFunctions,
 } from 'n8n-workflow';
 
@@ -22,6 +23,22 @@ export function cancelSignalOf(ctx: GatewayContext): AbortSignal | undefined {
 		return ctx.getExecutionCancelSignal();
 	}
 	return undefined;
+}
+
+const nodeOfRun = new WeakMap<object, INode>();
+
+/**
+ * The node, as n8n's getNode() gives it, taken once per node run (per context object): getNode()
+ * copies the whole node, its parameters included, at every call, and the hot paths (every
+ * request, every submit) only read its name, type and credential. Not to be changed.
+ */
+export function nodeOf(ctx: GatewayContext): INode {
+	let node = nodeOfRun.get(ctx);
+	if (!node) {
+		node = ctx.getNode();
+		nodeOfRun.set(ctx, node);
+	}
+	return node;
 }
 
 const credentialsOfRun = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
@@ -53,7 +70,7 @@ export async function signingCredential(
 	ctx: GatewayContext,
 ): Promise<IAdditionalCredentialOptions> {
 	const data = await gatewayCredentials(ctx);
-	const chosen = ctx.getNode().credentials?.[CREDENTIAL_TYPE];
+	const chosen = nodeOf(ctx).credentials?.[CREDENTIAL_TYPE];
 	return {
 		credentialsDecrypted: {
 			id: chosen?.id ?? '',

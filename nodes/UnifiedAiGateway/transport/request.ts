@@ -314,8 +314,6 @@ async function sendWithRetry<T>(
 			throw error;
 		}
 		const status = response.statusCode;
-		const redirectedTo =
-			originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
 			// What the gateway says is read within its limit, and redacted before anything can copy it
@@ -372,6 +370,9 @@ async function sendWithRetry<T>(
 				body: redactBody(body, secrets) as T,
 				url: response.url,
 			};
+		// Worked out for an error only: two URL parses on every answer otherwise.
+		const redirectedTo =
+			originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
 		const error = buildError(
 			ctx,
 			{ ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect },

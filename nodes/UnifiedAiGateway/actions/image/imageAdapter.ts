@@ -17,7 +17,7 @@ import {
 	resolveModel,
 } from '../../pipeline/prepare';
 import { itemsPerUrl } from '../../pipeline/taskOutput';
-import { gatewayCredentials } from '../../transport/context';
+import { gatewayCredentials, nodeOf } from '../../transport/context';
 import { originsFrom, type GatewayHost } from '../../transport/urls';
 import { postImageJob } from '../../api/images';
 import type { UploadedImage } from '../../api/uploads';
@@ -180,7 +180,7 @@ async function submit(
 		urls.length > 0
 			? undefined
 			: submittedTaskId(
-					ctx.getNode(),
+					nodeOf(ctx),
 					itemIndex,
 					`image ${job.operation === 'edit' ? 'edit' : 'job'}`,
 					body,

@@ -19,6 +19,7 @@ import { chargeJson } from '../../api/charges';
 import { readExtraBody, readPrompt, resolveModel } from '../../pipeline/prepare';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
+import { nodeOf } from '../../transport/context';
 import { UNKNOWN_VIDEO_MODEL, VIDEO_MODELS } from '../../registry/videoModels';
 import { jsonBody, multipartBody, referenceKey, type PreparedVideo } from './videoBody';
 import { VIDEO_FIELD_SET } from './videoFields';
@@ -123,7 +124,7 @@ async function submit(ctx: IExecuteFunctions, p: PreparedVideo, i: number): Prom
 		timeoutMs: p.timeoutMs,
 		itemIndex: i,
 	});
-	const taskId = submittedTaskId(ctx.getNode(), i, 'video job', answer, taskIdOf(answer));
+	const taskId = submittedTaskId(nodeOf(ctx), i, 'video job', answer, taskIdOf(answer));
 	const language =
 		route.queryRoute === 'generic'
 			? (ctx.getNodeParameter('waiting.language', i, 'en') as string)

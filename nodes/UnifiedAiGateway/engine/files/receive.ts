@@ -167,7 +167,8 @@ export async function receive(
 			head.push(chunk);
 			headSize += chunk.length;
 		}
-		const first = Buffer.concat(head);
+		// One chunk (the usual case) is used as it came: concat would copy it.
+		const first = head.length === 1 ? head[0] : Buffer.concat(head);
 		const contentType = header(response, 'content-type')?.split(';')[0].trim().toLowerCase();
 		const media = sniffMedia(first);
 		if (!media) {

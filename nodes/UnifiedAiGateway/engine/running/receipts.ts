@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { nodeOf } from '../../transport/context';
 import { ReceiptExecutions } from './receiptExecutions';
 import type { QueryRoute } from '../../api/tasks/routes';
 
@@ -76,15 +77,14 @@ export class ReceiptLog {
 			[number, { taskId?: string; route?: QueryRoute; receiptUrls?: string[] }]
 		> = [],
 	) {
-		const name = ctx
-			.getNode()
+		const name = nodeOf(ctx)
 			.name.replace(/[^A-Za-z0-9_]+/g, '_')
 			.replace(/^_+|_+$/g, '')
 			.slice(0, 28);
 		this.prefix = `gateway_${name || 'node'}`;
 		this.durable = new ReceiptExecutions(ctx, (reason, entries) =>
 			this.ctx.logger?.warn(
-				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" could not save its receipts as an execution of this workflow (${reason}); they are in this log, at warn level from now on: ${entries.join('; ') || 'none yet'}`,
+				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" could not save its receipts as an execution of this workflow (${reason}); they are in this log, at warn level from now on: ${entries.join('; ') || 'none yet'}`,
 				{ executionId: this.executionId() },
 			),
 		);
@@ -136,7 +136,7 @@ export class ReceiptLog {
 		if (taskId && route) {
 			this.durable.set(itemIndex, { receipt: 'task', taskId, queryRoute: route }, true);
 			this.logReceipt(
-				`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
+				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
 			this.writeId(route, taskId);
@@ -149,7 +149,7 @@ export class ReceiptLog {
 		const shown = shownUrls(urls);
 		this.durable.set(itemIndex, { receipt: 'result', resultUrls: shown }, true);
 		this.logReceipt(
-			`Unified AI Gateway: execution ${this.executionId()} node "${this.ctx.getNode().name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
+			`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
 			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
 		);
 		// An earlier try's receipts (Retry On Fail, same custom data) stay beside this try's.

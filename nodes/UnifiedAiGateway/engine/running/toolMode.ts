@@ -1,6 +1,6 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject } from 'n8n-workflow';
 
-import type { GatewayContext } from '../../transport/context';
+import { nodeOf, type GatewayContext } from '../../transport/context';
 import type { QueryRoute } from '../../api/tasks/routes';
 
 /**
@@ -26,7 +26,7 @@ export function isToolRun(ctx: GatewayContext): boolean {
 			// fall through to the node type
 		}
 	}
-	const type = (ctx as IExecuteFunctions).getNode?.()?.type ?? '';
+	const type = typeof ctx.getNode === 'function' ? (nodeOf(ctx)?.type ?? '') : '';
 	return type === TOOL_TYPE_SUFFIX || type.endsWith(`.${TOOL_TYPE_SUFFIX}`);
 }
 

@@ -67,6 +67,17 @@ interface Group {
 	quota: number;
 	/** Finished leaders' times, ascending; rebuilt when one finishes. */
 	took: number[];
+	/** Bumped by every change of a leader (added, sent, read, faulted, gone): see `version`. */
+	version: number;
+	/**
+	 * What every task of the group is compared with, worked out from the leaders once per version
+	 * (`leaderFacts`) instead of once per task and pass: the least time an open leader is known to
+	 * have run (one neither being read nor faulting), the longest an open leader has run, and the
+	 * version they were worked out at.
+	 */
+	knownMs: number;
+	openLongestMs: number;
+	factsVersion: number;
 }
 
 export class PollSchedule {
@@ -94,18 +105,43 @@ export class PollSchedule {
 		if (!group)
 			this.groups.set(
 				task.route,
-				(group = { leaders: [], quota: leaderCount(groupSize), took: [] }),
+				(group = {
+					leaders: [],
+					quota: leaderCount(groupSize),
+					took: [],
+					version: 0,
+					knownMs: Infinity,
+					openLongestMs: -Infinity,
+					factsVersion: -1,
+				}),
 			);
 		// A leader gone (timed out, unreadable) is not replaced: the later tasks follow the rest.
 		if (group.quota === 0) return;
 		group.quota--;
 		group.leaders.push(task);
 		this.leaders.add(task);
+		group.version++;
+	}
+
+	/**
+	 * What the due times of the task's group were computed from. `dueAt(task, t)` gives the same
+	 * for every later `t` before it, until this changes or the task itself is sent, read or
+	 * faulted: a wait keeps each task's due time and asks again only then (or once it has come),
+	 * instead of on every pass over hundreds of tasks.
+	 */
+	version(task: Paced): number {
+		return this.groups.get(task.route)?.version ?? 0;
+	}
+
+	/** Whatever changed of a leader changes what its group's tasks wait for. */
+	private changed(task: Paced): void {
+		if (this.leaders.has(task)) this.groups.get(task.route)!.version++;
 	}
 
 	/** A read of the task goes out. */
 	sent(task: Paced): void {
 		task.reading = true;
+		this.changed(task);
 	}
 
 	/** A read sent at `sentAt` found the task still running; the next keeps the interval from its answer. */
@@ -115,6 +151,7 @@ export class PollSchedule {
 		task.runningMs = Math.max(task.runningMs, sentAt - task.startedAt);
 		task.faulting = false;
 		if (estimatedTimeS !== undefined && estimatedTimeS > 0) task.estimatedTimeS = estimatedTimeS;
+		this.changed(task);
 	}
 
 	/**
@@ -136,6 +173,7 @@ export class PollSchedule {
 		task.faulting = false;
 		task.reading = false;
 		if (this.leaders.has(task)) sortTook(this.groups.get(task.route)!);
+		this.changed(task);
 	}
 
 	/**
@@ -147,12 +185,14 @@ export class PollSchedule {
 		const group = this.groups.get(task.route)!;
 		group.leaders = group.leaders.filter((l) => l !== task);
 		sortTook(group);
+		group.version++;
 	}
 
 	/** A read failed; the fault policy sets its own pause (pollPolicy.ts), this only stops trusting it. */
 	faulted(task: Paced): void {
 		task.faulting = true;
 		task.reading = false;
+		this.changed(task);
 	}
 
 	/**
@@ -171,8 +211,9 @@ export class PollSchedule {
 		const group = this.groups.get(task.route)!;
 		const k = group.leaders.length;
 		if (k === 0) return afterShare(task, SCHEDULE.leaderShare);
-		// Called for every waiting task on every pass of the wait (hundreds of tasks, thousands of
-		// passes): counted without building arrays, so a large batch does not feed the collector.
+		// Called for hundreds of waiting tasks each time a leader changes: counted without building
+		// arrays, the leaders' own facts taken once per change (leaderFacts).
+		leaderFacts(group);
 		const openLeaders = k - group.took.length;
 		const survival = (openLeaders + finishedLongerThan(group.took, task.runningMs)) / k;
 		const leader = this.leaders.has(task);
@@ -189,17 +230,7 @@ export class PollSchedule {
 			allowed >= group.took.length ? task.runningMs : group.took[group.took.length - allowed - 1];
 		// Only where every open leader is known to have run that long is the count final (a leader
 		// whose answer is late or failed is left out: one slow answer delays only its own task).
-		let known = Infinity;
-		for (const leader of group.leaders) {
-			if (
-				leader.tookMs === undefined &&
-				!leader.faulting &&
-				!leader.reading &&
-				leader.runningMs < known
-			)
-				known = leader.runningMs;
-		}
-		if (at > known) return Infinity;
+		if (at > group.knownMs) return Infinity;
 		return pastTheLeaders(
 			group,
 			task,
@@ -222,9 +253,7 @@ export class PollSchedule {
 function pastTheLeaders(group: Group, task: Paced, due: number, now: number): number {
 	const { took } = group;
 	if (took.length < 2) return due;
-	let longest = took[took.length - 1];
-	for (const leader of group.leaders)
-		if (leader.tookMs === undefined && leader.runningMs > longest) longest = leader.runningMs;
+	const longest = Math.max(took[took.length - 1], group.openLongestMs);
 	// Never more than an interval past it: a read that finds the task running costs no more than that.
 	const beyond =
 		longest +
@@ -234,6 +263,23 @@ function pastTheLeaders(group: Group, task: Paced, due: number, now: number): nu
 		);
 	const readAge = Math.max(due, now) - task.startedAt;
 	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
+}
+
+/** The group's `knownMs` and `openLongestMs`, worked out again when a leader has changed. */
+function leaderFacts(group: Group): void {
+	if (group.factsVersion === group.version) return;
+	let known = Infinity;
+	let longest = -Infinity;
+	const { leaders } = group;
+	for (let i = 0; i < leaders.length; i++) {
+		const leader = leaders[i];
+		if (leader.tookMs !== undefined) continue;
+		if (leader.runningMs > longest) longest = leader.runningMs;
+		if (!leader.faulting && !leader.reading && leader.runningMs < known) known = leader.runningMs;
+	}
+	group.knownMs = known;
+	group.openLongestMs = longest;
+	group.factsVersion = group.version;
 }
 
 /** The group's finished leaders' times, ascending, rebuilt when a leader finishes or leaves. */

@@ -67,8 +67,12 @@ interface Watch {
 	/** Reads in a row that said finished with no file yet (POLL_POLICY.readsWithoutUrl). */
 	withoutUrl: number;
 	busy: boolean;
-	/** When it was due, as the last pass over the wait saw it. */
+	/**
+	 * When it is due, as a pass over the wait last worked it out (0: work it out again), and the
+	 * schedule's version of its group then (PollSchedule.version).
+	 */
 	dueAt: number;
+	seen: number;
 	snapshot?: TaskSnapshot;
 	lastError?: string;
 }
@@ -131,6 +135,7 @@ export async function waitForTasks(
 				withoutUrl: 0,
 				busy: false,
 				dueAt: 0,
+				seen: 0,
 			});
 		}
 		return feedSchedule ?? new PollSchedule(watches.map((watch) => watch.paced));
@@ -160,6 +165,8 @@ export async function waitForTasks(
 			})
 			.finally(() => {
 				watch.busy = false;
+				// Its own reading changed: its due time is worked out again.
+				watch.dueAt = 0;
 				inFlight.delete(poll);
 			});
 		inFlight.add(poll);
@@ -176,6 +183,8 @@ export async function waitForTasks(
 			(tasks.length > watches.length || !feedSchedule ? await admit() : feedSchedule);
 		// One pass over the open tasks, building nothing but the list of those due now: it runs on
 		// every answer, so with hundreds of tasks whatever it allocates is multiplied by thousands.
+		// A task's due time is worked out again only once it has come, or when its own reading or
+		// one of its group's leaders changed (PollSchedule.version): until then it is what it was.
 		const now = Date.now();
 		let open = 0;
 		let dueNext = Infinity;
@@ -184,8 +193,12 @@ export async function waitForTasks(
 			if (outcomes[watch.index] !== undefined) continue;
 			open++;
 			if (watch.busy) continue;
-			const at = dueAt(schedule, watch, now);
-			watch.dueAt = at;
+			const version = schedule.version(watch.paced);
+			if (watch.dueAt <= now || watch.seen !== version) {
+				watch.dueAt = dueAt(schedule, watch, now);
+				watch.seen = version;
+			}
+			const at = watch.dueAt;
 			if (at <= now) due.push(watch);
 			else if (at < dueNext) dueNext = at;
 		}
