@@ -5,8 +5,8 @@
 const LAYERS = {
 	'engine/spend': ['spend', 'spend-summary', 'cost', 'video/money'],
 	'engine/waiting': ['engine', 'poll-schedule', 'waitPolicy', 'poll-floor', 'check-once', 'execution-limit', 'faults/poll', 'parameter-defaults'],
-	params: ['expression-input', 'where-features-meet', 'parameter-names', 'parameter-defaults', 'image/refusals', 'video/refusals', 'image/description', 'file'],
-	registry: ['models-today', 'model-rows', 'parameter-names', 'parameter-defaults', 'conformance/conformance', 'image/refusals', 'video/refusals', 'cost'],
+	params: ['params-inputs', 'expression-input', 'where-features-meet', 'parameter-names', 'parameter-defaults', 'image/refusals', 'video/refusals', 'image/description', 'file'],
+	registry: ['registry-prices', 'models-today', 'model-rows', 'parameter-names', 'parameter-defaults', 'conformance/conformance', 'image/refusals', 'video/refusals', 'cost'],
 	transport: [
 		'node-errors',
 		'gateway-errors',
