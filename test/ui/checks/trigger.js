@@ -43,8 +43,11 @@ async function fetchTestEvent(env) {
 		const output = await editor.runOpenNode(tab);
 		const count = await editor.outputItemCount(tab);
 		check(count === 1, `the output panel says ${count} items, expected 1`);
-		const shown = await editor.outputJson(tab, (text) => text.includes(`"taskId": "${taskId}"`), `the output panel does not show task ${taskId}`);
-		for (const want of [/"state": "succeeded"/, /"status": "(completed|succeeded)"/, /"url": "http:\/\/127\.0\.0\.1:\d+\/files\/[^"]+\.png"/]) {
+		// The panel renders a long item in parts (on a busy machine, the first part alone for a
+		// while): wait until the task and its URL are both shown, then check the rest.
+		const URL_SHOWN = /"url": "http:\/\/127\.0\.0\.1:\d+\/files\/[^"]+\.png"/;
+		const shown = await editor.outputJson(tab, (text) => text.includes(`"taskId": "${taskId}"`) && URL_SHOWN.test(text), `the output panel does not show task ${taskId} with its result URL`);
+		for (const want of [/"state": "succeeded"/, /"status": "(completed|succeeded)"/, URL_SHOWN]) {
 			check(want.test(shown), `the output does not show ${want}; it shows: ${shown.slice(0, 600)}`);
 		}
 		const queryPath = `/v1/images/generations/${taskId}`;
