@@ -158,7 +158,7 @@ function rebuild(root, command, log) {
 	return { rebuilt: true, changed: state.changed };
 }
 
-module.exports = { ensureCurrent, buildState, sourceHashes, beginBuild, endBuild, pruneOrphans, SOURCE_DIRS, SOURCE_FILES, STAMP };
+module.exports = { ensureCurrent, buildState, sourceHashes, walk, beginBuild, endBuild, pruneOrphans, SOURCE_DIRS, SOURCE_FILES, STAMP };
 
 if (require.main === module) {
 	const args = process.argv.slice(2);

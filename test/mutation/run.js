@@ -14,6 +14,7 @@ const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { LAYERS, targetOf } = require('./layers');
+const { walk } = require('../build-current');
 
 const ROOT = path.resolve(__dirname, '../..');
 const REPORTS = path.join(ROOT, 'reports', 'mutation');
@@ -44,15 +45,9 @@ function layerReport(layer) {
 		.sort((a, b) => a.mtime - b.mtime);
 	const files = {};
 	for (const { report } of found) Object.assign(files, report.files);
-	const root = path.join(ROOT, 'dist', 'nodes', 'UnifiedAiGateway', layer);
-	const all = [];
-	const walk = (dir) => {
-		for (const entry of fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }) : []) {
-			if (entry.isDirectory()) walk(path.join(dir, entry.name));
-			else if (entry.name.endsWith('.js')) all.push(path.relative(ROOT, path.join(dir, entry.name)));
-		}
-	};
-	walk(root);
+	const built = [];
+	walk(ROOT, `dist/nodes/UnifiedAiGateway/${layer}`, built);
+	const all = built.filter((file) => file.endsWith('.js'));
 	// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
 	for (const file of Object.keys(files)) if (!file.startsWith(`dist/nodes/UnifiedAiGateway/${layer}/`)) delete files[file];
 	return { files, missing: all.filter((file) => !files[file]).sort() };
