@@ -112,7 +112,7 @@ describe('hints in the output pane', () => {
 		expect(result.error).toBeUndefined();
 		const hint = result.hints.find((h) => /submitted without waiting/.test(h.message));
 		expect(hint).toEqual({ message: '2 tasks submitted without waiting: collect them with Task → Wait for Completion (re-running this node bills again)', type: 'info', location: 'outputPane' });
-		expect(messages(result)).toContain('Long renders: a Wait node (65 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts');
+		expect(messages(result)).toContain('Long renders: a Wait node (70 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts');
 	});
 
 	test('still running after Max Wait: a warning naming the items', async () => {

@@ -19,7 +19,7 @@
  *   --scenarios durable  the paths n8n saves at every node boundary, 60-180 s videos (durable.js;
  *                      npm run bench:n8n:durable): parked (1,000 in the long-render loop, regular
  *                      mode), parked-queue (the same in queue mode), trigger (2,000 watched by Task
- *                      Finished), each beside the hand-built loop with a 65 s Wait; one of them by
+ *                      Finished), each beside the hand-built loop with a 70 s Wait; one of them by
  *                      name reruns it alone. Heap cap 384 MB unless --heap-cap-mb. About 10 min each.
  *   --queue --items 5000 [--executions 10]   scale: N images over E executions posted at once
  *                      (as a scheduled batch would), run by two workers; the package only

@@ -4,7 +4,7 @@
  *
  * examples/long-render-loop.json as shipped, but started by a Webhook (a production execution of an
  * active workflow) instead of its Manual Trigger, with the credential of this n8n and the Wait node
- * at 120 s (n8n parks a wait of 65 s or more in its database rather than sleeping in the process;
+ * at 120 s (n8n parks a wait of 70 s or more in its database rather than sleeping in the process;
  * 120 s leaves a busy machine two minutes to start n8n again before the execution is due):
  * Submit Videos (Wait for Completion off) → Wait → Check Once → Still Running? → back to Wait, or
  * Finished Videos; failed tasks leave Check Once by its error output to Failed Videos.

@@ -154,7 +154,7 @@ const mainLog = (cluster) => cluster.main.log();
 const parkedIds = new Set();
 
 /**
- * Posts a loop run (Wait `wait` seconds, default 65) and waits until it is parked: its execution is
+ * Posts a loop run (Wait `wait` seconds, default 70) and waits until it is parked: its execution is
  * `waiting` in n8n's database and main has seen the worker report the job done ("Execution N (job
  * J) finished" in main's log, both lines). Only then has the worker let go of it: a worker killed
  * between writing `waiting` and reporting leaves a stalled job, not a parked execution.
@@ -175,7 +175,11 @@ async function parkLoop(cluster, sim, run, count, wait) {
 		}
 		return Boolean(id && done());
 	};
-	await until(`${run} parked in the Wait node (waiting in the database, its job done)`, parked, 60_000);
+	await until(`${run} parked in the Wait node (waiting in the database, its job done)`, parked, 60_000).catch(async (e) => {
+		// What n8n's database says of the loop's executions, and whether main saw the job end.
+		const rows = await pgQuery(cluster.pg, `select id || ' ' || status from execution_entity where "workflowId" = 'qLoop' order by id`);
+		throw new Error(`${e.message}; qLoop executions: ${rows.split('\n').filter(Boolean).join(', ') || 'none'}; job of ${id ?? '(none waiting)'} finished in main's log: ${Boolean(id && done())}`);
+	});
 	parkedIds.add(id);
 	const waitTill = Date.parse(JSON.parse(await pgQuery(cluster.pg, `select to_json("waitTill") from execution_entity where id = ${Number(id)}`)));
 	assert.ok(Number.isFinite(waitTill), `execution ${id} is waiting with no wait time`);
@@ -189,7 +193,7 @@ const resumedJobs = (cluster, { id, job, since }) =>
 	[...mainLog(cluster).slice(since).matchAll(new RegExp(`Enqueued execution ${id} \\(job (\\d+)\\)`, 'g'))].map((m) => m[1]).filter((j) => j !== job);
 
 /**
- * The long-render loop (Wait node of 65 s between the submit and each check): the worker that
+ * The long-render loop (Wait node of 70 s between the submit and each check): the worker that
  * submitted is killed while the execution is parked in the database, and stays dead. Nothing of
  * the execution runs there, so there is nothing to re-run: main's wait tracker puts it back on the
  * queue when the wait is up, the other worker checks the tasks and the loop finishes; the gateway
@@ -202,7 +206,7 @@ async function killParked({ cluster, sim }) {
 	const parked = await parkLoop(cluster, sim, 'parked', 2);
 	cluster.killWorker(parked.worker);
 	try {
-		// The Wait node's 65 s (main's wait tracker loads what is due within 70 s, once a minute), then a round.
+		// The Wait node's 70 s (main's wait tracker loads what is due within 70 s, once a minute), then a round.
 		await until('both tasks came out of the loop', () => records(sim, 'looped', 'parked').length >= 2, 150_000);
 		const looped = records(sim, 'looped', 'parked');
 		assert.equal(new Set(looped.map((r) => r.taskId)).size, 2, `looped: ${JSON.stringify(looped)}`);

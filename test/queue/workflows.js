@@ -8,7 +8,7 @@
  *   qSubmit   body { run, count }: video with Wait for Completion off, records each task id
  *   qCollect  body { run, ids }: Task → Wait for Completion (short, On Timeout = return pending)
  *   qLoop     body { run, count, wait? }: the long-render loop (examples/long-render-loop.json): video with Wait
- *             off → n8n's Wait node (wait s, default 65: parked in the database) → Task → Check Once → If pending back
+ *             off → n8n's Wait node (wait s, default 70: parked in the database) → Task → Check Once → If pending back
  *             to the Wait, else records each finished task
  *   qTrigger  the trigger (Task Finished, every minute: n8n's shortest poll) on known task ids, records each emission
  */
@@ -95,9 +95,13 @@ function collectWorkflow() {
 	return workflow('qCollect', 'queue e2e: collect recorded ids', nodes, chain('Webhook', 'Started', 'Items', 'Collect', 'Collected'));
 }
 
-/** Parks in n8n's Wait node (body.wait seconds, default 65: the shortest wait n8n parks) between the submit and each check. */
+/**
+ * Parks in n8n's Wait node (body.wait seconds, default 70) between the submit and each check. n8n
+ * parks a wait only if, read again after the wait's end is worked out, at least 65 s remain: a
+ * wait of exactly 65 s slept in the worker instead whenever a millisecond passed in between (CI, loaded).
+ */
 function loopWorkflow() {
-	const wait = node('Wait', 'n8n-nodes-base.wait', { resume: 'timeInterval', amount: '={{ $("Webhook").first().json.body.wait || 65 }}', unit: 'seconds' }, { typeVersion: 1.1, webhookId: '7e57a11e-q-loop-wait' });
+	const wait = node('Wait', 'n8n-nodes-base.wait', { resume: 'timeInterval', amount: '={{ $("Webhook").first().json.body.wait || 70 }}', unit: 'seconds' }, { typeVersion: 1.1, webhookId: '7e57a11e-q-loop-wait' });
 	const check = node('Check Once', GW, { resource: 'task', operation: 'checkOnce', taskId: '={{ $json.taskId }}', queryRoute: 'auto', download: false }, { credentials: CREDENTIALS, onError: 'continueErrorOutput' });
 	const pending = node('Still Running?', 'n8n-nodes-base.if', {
 		conditions: { options: { caseSensitive: true, leftValue: '', typeValidation: 'loose' }, conditions: [{ leftValue: '={{ $json.pending === true }}', rightValue: '', operator: { type: 'boolean', operation: 'true', singleValue: true } }], combinator: 'and' },

@@ -123,7 +123,7 @@ interface Entry {
 
 /**
  * One round of a loop Submit → Wait → Check Once → If pending → back to Wait, where n8n's Wait
- * node (65 s or more) parks the execution in the database, frees the worker and resumes after a
+ * node (70 s or more; below 65 s it sleeps in the process) parks the execution in the database, frees the worker and resumes after a
  * restart. Each task is read at most once, no waiting (but for one finished without its file,
  * below): finished, the result (files by default); still running, the item again with pending:
  * true; failed or given up, an error naming the task, which On Error → Continue (using error

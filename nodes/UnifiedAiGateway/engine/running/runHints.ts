@@ -11,7 +11,7 @@ export const RETRY_ON_FAIL_HINT =
 
 /** Where pending items go when a render outlasts a node run (the loop of examples/long-render-loop.json). */
 const LONG_RENDER_HINT =
-	'Long renders: a Wait node (65 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts';
+	'Long renders: a Wait node (70 s or more), then Task → Check Once in a loop, keeps waiting through n8n restarts';
 
 function plural(n: number, word: string): string {
 	return `${n} ${word}${n === 1 ? '' : 's'}`;
