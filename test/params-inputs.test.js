@@ -3,7 +3,8 @@
 // (params/inputs.ts): a number, a switch, a prompt; each refusal names the field, shows the value
 // and says what the field takes. expression-input.test.js runs the same checks through n8n on
 // the node's items; this table holds their edges (bounds, trimming, what counts as empty).
-const { checkNumber, checkBoolean, checkPrompt, kindOf } = require('../dist/nodes/UnifiedAiGateway/params/inputs.js');
+const INPUTS = '../dist/nodes/UnifiedAiGateway/params/inputs.js';
+const { checkNumber, checkBoolean, checkPrompt, kindOf } = require(INPUTS);
 
 const WAIT = { label: 'Max Wait', min: 1, max: 60, integer: true, unit: 'min', why: '' };
 const ZERO = { ...WAIT, label: 'Timeout', zeroMeans: 'the route’s window' };
@@ -96,6 +97,11 @@ describe('checkPrompt', () => {
 		expect(checkPrompt('')).toEqual({ problem: 'Prompt is empty' });
 		expect(checkPrompt(null, 'Text')).toEqual({ problem: 'Text is empty' });
 		expect(checkPrompt(undefined)).toEqual({ problem: 'Prompt is empty' });
+		// The ranges are a table inputs.js builds while it loads. Loaded afresh inside this test, that
+		// table is code this test runs: Stryker reruns a mutant only with the tests that ran its line,
+		// and the require at the top of this file runs outside every test.
+		let fresh;
+		jest.isolateModules(() => ({ checkPrompt: fresh } = require(INPUTS)));
 		// Each range's first and last code point (soft hyphen … halfwidth filler), inside the text: trim()
 		// alone takes a BOM off the ends.
 		const ranges = [
@@ -115,7 +121,7 @@ describe('checkPrompt', () => {
 		];
 		for (const [from, to] of ranges) {
 			for (const code of [from, to]) {
-				expect([code.toString(16), checkPrompt(`\u200b ${String.fromCodePoint(code)} \u200b`)]).toEqual([
+				expect([code.toString(16), fresh(`\u200b ${String.fromCodePoint(code)} \u200b`)]).toEqual([
 					code.toString(16),
 					{ problem: 'Prompt holds only invisible characters (zero-width or blank)' },
 				]);
