@@ -146,3 +146,59 @@ describe('checkPrompt', () => {
 		expect([kindOf([]), kindOf({}), kindOf(null), kindOf('x'), kindOf(1), kindOf(true)]).toEqual(['a list', 'an object', 'an object', 'a string', 'a number', 'a boolean']);
 	});
 });
+
+describe('the readers: a refused value is an error on the node that names the field and says nothing went out', () => {
+	const { readNumber, readTriggerNumber, readBoolean, readTriggerBoolean } = require(INPUTS);
+	const node = { id: 'n1', name: 'Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
+	// What n8n's contexts give these readers: the node, and a parameter's value (or the fallback).
+	const nodeCtx = (values) => ({ getNode: () => node, getNodeParameter: (name, _item, fallback) => (name in values ? values[name] : fallback) });
+	const pollCtx = (values) => ({ getNode: () => node, getNodeParameter: (name, fallback) => (name in values ? values[name] : fallback) });
+	const refusal = (read) => {
+		try {
+			read();
+		} catch (error) {
+			return { message: error.message, description: error.description, itemIndex: error.context?.itemIndex, node: error.node?.name };
+		}
+		throw new Error('not refused');
+	};
+	const SENT = 'Nothing was sent. If the value comes from an expression, check what it gives for this item.';
+	const REQUESTED = 'Nothing was requested. If the value comes from an expression, check what it gives.';
+
+	test('the node: the value, the fallback, or a refusal on its item', () => {
+		expect(readNumber(nodeCtx({ w: '2' }), 'maxWaitMinutes', 0, { name: 'w', fallback: 5 })).toBe(2);
+		expect(readNumber(nodeCtx({}), 'maxWaitMinutes', 0, { name: 'w', fallback: 5 })).toBe(5);
+		expect(readNumber(nodeCtx({}), 'maxWaitMinutes', 0, { value: 7 })).toBe(7);
+		expect(refusal(() => readNumber(nodeCtx({ w: 'soon' }), 'maxWaitMinutes', 3, { name: 'w', fallback: 5 }))).toEqual({
+			message: expect.stringMatching(/^Max Wait \(Minutes\)/),
+			description: SENT,
+			itemIndex: 3,
+			node: 'Gateway',
+		});
+		expect(readBoolean(nodeCtx({ d: 'false' }), 'd', 0, true, 'Download Files')).toBe(false);
+		expect(refusal(() => readBoolean(nodeCtx({ d: 'yes' }), 'd', 1, true, 'Download Files'))).toEqual({
+			message: expect.stringMatching(/^Download Files: .* not a switch; it takes true or false$/),
+			description: SENT,
+			itemIndex: 1,
+			node: 'Gateway',
+		});
+	});
+
+	test('the trigger: the same rows and words, nothing requested', () => {
+		expect(readTriggerNumber(pollCtx({ w: 3 }), 'maxWaitMinutes', 'w', 5)).toBe(3);
+		expect(readTriggerNumber(pollCtx({}), 'maxWaitMinutes', 'w', 5)).toBe(5);
+		expect(refusal(() => readTriggerNumber(pollCtx({ w: -1 }), 'maxWaitMinutes', 'w', 5))).toEqual({
+			message: expect.stringMatching(/^Max Wait \(Minutes\)/),
+			description: REQUESTED,
+			itemIndex: undefined,
+			node: 'Gateway',
+		});
+		expect(readTriggerBoolean(pollCtx({ d: 'true' }), 'd', false, 'Download Files')).toBe(true);
+		expect(readTriggerBoolean(pollCtx({}), 'd', false, 'Download Files')).toBe(false);
+		expect(refusal(() => readTriggerBoolean(pollCtx({ d: {} }), 'd', false, 'Download Files'))).toEqual({
+			message: expect.stringMatching(/^Download Files: .* not a switch; it takes true or false$/),
+			description: REQUESTED,
+			itemIndex: undefined,
+			node: 'Gateway',
+		});
+	});
+});
