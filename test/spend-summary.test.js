@@ -212,6 +212,29 @@ describe('where the prices come from', () => {
 		expect(run.unpricedLines).toEqual(['1 × a: no size']);
 	});
 
+	test('the most-used source first whatever came first; the three sources in words', () => {
+		// tally.js loaded inside the test: its words are a table built while the module loads, which
+		// a mutation tool credits only to the tests during which it loaded.
+		let fresh;
+		jest.isolateModules(() => ({ tally: fresh } = require('../dist/nodes/UnifiedAiGateway/engine/spend/tally.js')));
+		const run = fresh([
+			{ ...priced('b', '', 0.1), source: 'gateway' },
+			{ ...priced('a', '', 0.1), source: 'yours' },
+			{ ...priced('a', '', 0.1), source: 'yours' },
+			{ ...priced('c', '', 0.1), source: 'document' },
+			{ ...priced('c', '', 0.1), source: 'document' },
+			{ ...priced('c', '', 0.1), source: 'document' },
+		]);
+		expect(run.sources).toEqual(["the document's list price", 'your price per second (Spend Guard)', "the gateway's price list"]);
+	});
+
+	test('an item without a price is never counted into a priced line of the same model and unit', () => {
+		const run = tally([priced('a', '', 0.1), { model: 'a', detail: '', amountUsd: null, unitUsd: 0.1, per: 'call' }]);
+		expect(run.lines).toEqual(['1 × a = 0.1 USD (0.1 USD per call)']);
+		expect(run.unpricedLines).toEqual(['1 × a: no price']);
+		expect([run.totalUsd, run.unpricedItems]).toEqual([0.1, 1]);
+	});
+
 	test('equal totals keep the order they came in; a unit price needs both the price and the unit', () => {
 		const run = tally([priced('x', '', 0.2), priced('y', '', 0.2), { model: 'z', detail: '', amountUsd: 0.2, unitUsd: 0.1 }, { model: 'w', detail: '', amountUsd: 0.2, per: 'call' }]);
 		expect(run.lines).toEqual(['1 × x = 0.2 USD (0.2 USD per call)', '1 × y = 0.2 USD (0.2 USD per call)', '1 × z = 0.2 USD', '1 × w = 0.2 USD']);
