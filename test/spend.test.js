@@ -173,7 +173,9 @@ describe('Max Estimated Cost per Run', () => {
 		const refused = await run(image('flux-pro-x', { spendGuard: { maxRunCostUsd: 5 } }), { items: 1 });
 		expect(besidesPrices()).toHaveLength(0);
 		expect(refused.error.message).toBe('1 of 1 items have no known price, so the Max Estimated Cost per Run of 5 USD cannot be checked: nothing was sent.');
-		expect(refused.error.description).toContain('1 × flux-pro-x: not in the price list');
+		expect(refused.error.description).toBe(
+			"The run's 1 item: 1 × flux-pro-x: not in the price list. Give a price for flux-pro-x (Spend Guard → Video Prices per Second, for a video model), or turn on Allow Unpriced Items to let them through uncounted.",
+		);
 
 		const allowed = await run(image('flux-pro-x', { spendGuard: { maxRunCostUsd: 5, allowUnpricedItems: true } }), { items: 1, continueOnFail: true });
 		expect(posts()).toHaveLength(1);
@@ -278,7 +280,7 @@ describe('video and unknown prices', () => {
 		const refused = await run(video('sora-2', { spendGuard: { maxRunCostUsd: 10 } }), { items: 2 });
 		expect(besidesPrices()).toHaveLength(0);
 		expect(refused.error.message).toBe('2 of 2 items have no known price, so the Max Estimated Cost per Run of 10 USD cannot be checked: nothing was sent.');
-		expect(refused.error.description).toMatch(/Give a price for sora-2 \(Spend Guard → Video Prices per Second\), or turn on Allow Unpriced Items/);
+		expect(refused.error.description).toMatch(/Give a price for sora-2 \(Spend Guard → Video Prices per Second, for a video model\), or turn on Allow Unpriced Items/);
 
 		const allowed = await run(video('sora-2', { spendGuard: { maxRunCostUsd: 10, allowUnpricedItems: true } }), { items: 2 });
 		expect(allowed.error).toBeUndefined();

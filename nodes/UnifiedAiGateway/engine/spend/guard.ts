@@ -56,7 +56,7 @@ function capRefusal(
 		return stop(
 			ctx,
 			`${run.unpricedItems} of ${run.items} items have no known price, so the Max Estimated Cost per Run of ${usd(cap)} cannot be checked: ${NOT_SENT.toLowerCase()}`,
-			`${itemsText(run)} Give a price for ${run.unpricedModels.join(', ')} (Spend Guard → Video Prices per Second), or turn on Allow Unpriced Items to let them through uncounted.`,
+			`${itemsText(run)} Give a price for ${run.unpricedModels.join(', ')} (Spend Guard → Video Prices per Second, for a video model), or turn on Allow Unpriced Items to let them through uncounted.`,
 		);
 	}
 	if (run.totalUsd <= cap) return undefined;
