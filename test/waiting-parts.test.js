@@ -1,15 +1,21 @@
 'use strict';
 // The pure parts of a wait (engine/waiting/): when a wait stops before n8n's time limit
-// (timeLimit.ts), the Poll Interval per query route (interval.ts), the plan a pending item carries between Check Once rounds (checkPlan.ts), what a
-// failed poll means and what the user is told (pollPolicy.ts). execution-limit.test.js,
-// waitPolicy.test.js, check-once.test.js and faults/poll.test.js run them through n8n; this table holds their edges
-// (the margin's bounds, what a plan that does not parse is, the fault of each error), on a fixed
-// clock: no assertion here depends on how fast the machine is.
-const { executionLimit } = require('../dist/nodes/UnifiedAiGateway/engine/waiting/timeLimit.js');
-const { checkPlanOf, seedCheckPlan, checkPlanJson } = require('../dist/nodes/UnifiedAiGateway/engine/waiting/checkPlan.js');
-const waitPolicy = require('../dist/nodes/UnifiedAiGateway/engine/waiting/pollPolicy.js');
-const { pollIntervals, isLoopbackOrigin, announce } = require('../dist/nodes/UnifiedAiGateway/engine/waiting/interval.js');
-const { TaskFeed } = require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskFeed.js');
+// (timeLimit.ts), the Poll Interval per query route (interval.ts), the plan a pending item carries
+// between Check Once rounds (checkPlan.ts), what a failed poll means and what the user is told
+// (pollPolicy.ts). execution-limit.test.js, waitPolicy.test.js, check-once.test.js and
+// faults/poll.test.js run them through n8n; this table holds their edges (the margin's bounds,
+// what a plan that does not parse is, the fault of each error), on a fixed clock: no assertion
+// here depends on how fast the machine is.
+//
+// The modules are loaded inside the tests, not at the top of the file: what a module builds while
+// it loads (checkPlan's count, timeLimit's margin) is counted by Stryker (npm run test:mutation) as
+// run by the test during which the module loaded; loaded at the top, by none of this file's.
+const built = (load) => new Proxy({}, { get: (_, name) => load()[name] });
+const timeLimit = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/timeLimit.js'));
+const plans = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/checkPlan.js'));
+const waitPolicy = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/pollPolicy.js'));
+const interval = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/interval.js'));
+const feeds = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskFeed.js'));
 const { GatewayRequestError } = require('../dist/nodes/UnifiedAiGateway/transport/request.js');
 
 const NOW = 1_800_000_000_000;
@@ -32,11 +38,11 @@ describe('executionLimit: when n8n cancels the execution, and when the wait stop
 		['300 s left: exactly 30 s', 300_000, 30_000],
 		['already past: 1 s', -5_000, 1_000],
 	])('the execution timeout timestamp, %s', (_, left, margin) => {
-		expect(executionLimit(stamped(NOW + left))).toEqual({ endsAt: NOW + left, waitEndsAt: NOW + left - margin });
+		expect(timeLimit.executionLimit(stamped(NOW + left))).toEqual({ endsAt: NOW + left, waitEndsAt: NOW + left - margin });
 	});
 
 	test('the timestamp wins over the workflow setting', () => {
-		expect(executionLimit(stamped(NOW + 100_000, { executionTimeout: 7 }), NOW - 1_000)).toEqual({ endsAt: NOW + 100_000, waitEndsAt: NOW + 90_000 });
+		expect(timeLimit.executionLimit(stamped(NOW + 100_000, { executionTimeout: 7 }), NOW - 1_000)).toEqual({ endsAt: NOW + 100_000, waitEndsAt: NOW + 90_000 });
 	});
 
 	test.each([
@@ -47,11 +53,11 @@ describe('executionLimit: when n8n cancels the execution, and when the wait stop
 		['text', String(NOW + 100_000)],
 		['missing', undefined],
 	])('a timestamp that is %s: the workflow setting from the run start', (_, stamp) => {
-		expect(executionLimit(stamped(stamp, { executionTimeout: 60 }), NOW - 20_000)).toEqual({ endsAt: NOW + 40_000, waitEndsAt: NOW + 36_000 });
+		expect(timeLimit.executionLimit(stamped(stamp, { executionTimeout: 60 }), NOW - 20_000)).toEqual({ endsAt: NOW + 40_000, waitEndsAt: NOW + 36_000 });
 	});
 
 	test('the run start defaults to now', () => {
-		expect(executionLimit({ getWorkflowSettings: () => ({ executionTimeout: 50 }) })).toEqual({ endsAt: NOW + 50_000, waitEndsAt: NOW + 45_000 });
+		expect(timeLimit.executionLimit({ getWorkflowSettings: () => ({ executionTimeout: 50 }) })).toEqual({ endsAt: NOW + 50_000, waitEndsAt: NOW + 45_000 });
 	});
 
 	test.each([
@@ -62,15 +68,15 @@ describe('executionLimit: when n8n cancels the execution, and when the wait stop
 		['a limit that is NaN', { executionTimeout: NaN }],
 		['a limit that is Infinity', { executionTimeout: Infinity }],
 	])('no timestamp and %s: no limit', (_, settings) => {
-		expect(executionLimit({ getWorkflowSettings: () => settings }, NOW)).toBeUndefined();
+		expect(timeLimit.executionLimit({ getWorkflowSettings: () => settings }, NOW)).toBeUndefined();
 	});
 
 	test('a context without workflow settings, or whose settings throw: no limit', () => {
-		expect(executionLimit({}, NOW)).toBeUndefined();
-		expect(executionLimit({ additionalData: {} }, NOW)).toBeUndefined();
-		expect(executionLimit({ getWorkflowSettings: { executionTimeout: 60 } }, NOW)).toBeUndefined();
+		expect(timeLimit.executionLimit({}, NOW)).toBeUndefined();
+		expect(timeLimit.executionLimit({ additionalData: {} }, NOW)).toBeUndefined();
+		expect(timeLimit.executionLimit({ getWorkflowSettings: { executionTimeout: 60 } }, NOW)).toBeUndefined();
 		expect(
-			executionLimit(
+			timeLimit.executionLimit(
 				{
 					getWorkflowSettings: () => {
 						throw new Error('no workflow');
@@ -94,7 +100,7 @@ describe('checkPlan: the plan a pending item carries to its next Check Once roun
 		['counts that do not parse dropped', { ...plan, leadersDone: -1, skipped: 'x' }, { ...plan, leadersDone: undefined, skipped: 0 }],
 		['a skip count that is not finite', { ...plan, skipped: Infinity }, { ...plan, skipped: 0 }],
 	])('%s', (_, checkPlan, expected) => {
-		expect(checkPlanOf({ checkPlan })).toEqual(expected);
+		expect(plans.checkPlanOf({ checkPlan })).toEqual(expected);
 	});
 
 	test.each([
@@ -110,25 +116,25 @@ describe('checkPlan: the plan a pending item carries to its next Check Once roun
 		['leaders NaN', { ...plan, leaders: NaN }],
 		['leader not a switch', { ...plan, leader: 'true' }],
 	])('a plan that does not parse (%s): none, the item is read', (_, checkPlan) => {
-		expect(checkPlanOf({ checkPlan })).toBeUndefined();
+		expect(plans.checkPlanOf({ checkPlan })).toBeUndefined();
 	});
 
 	test('seeded per item of a run: the first √n lead', () => {
-		expect([0, 1, 2, 3, 8].map((index) => seedCheckPlan(NOW, index, 9))).toEqual([
+		expect([0, 1, 2, 3, 8].map((index) => plans.seedCheckPlan(NOW, index, 9))).toEqual([
 			{ batch: NOW, leaders: 3, leader: true, skipped: 0 },
 			{ batch: NOW, leaders: 3, leader: true, skipped: 0 },
 			{ batch: NOW, leaders: 3, leader: true, skipped: 0 },
 			{ batch: NOW, leaders: 3, leader: false, skipped: 0 },
 			{ batch: NOW, leaders: 3, leader: false, skipped: 0 },
 		]);
-		expect(seedCheckPlan(NOW, 0, 1)).toEqual({ batch: NOW, leaders: 1, leader: true, skipped: 0 });
+		expect(plans.seedCheckPlan(NOW, 0, 1)).toEqual({ batch: NOW, leaders: 1, leader: true, skipped: 0 });
 	});
 
 	test('as the item carries it: no leadersDone key until one was counted', () => {
-		expect(Object.keys(checkPlanJson({ batch: NOW, leaders: 2, leader: false, skipped: 1 }))).toEqual(['batch', 'leaders', 'leader', 'skipped']);
-		expect(checkPlanJson(plan)).toEqual(plan);
-		expect(checkPlanJson({ ...plan, leadersDone: 0 })).toEqual({ ...plan, leadersDone: 0 });
-		expect(checkPlanOf({ checkPlan: checkPlanJson(seedCheckPlan(NOW, 4, 5)) })).toEqual({ ...seedCheckPlan(NOW, 4, 5), leadersDone: undefined });
+		expect(Object.keys(plans.checkPlanJson({ batch: NOW, leaders: 2, leader: false, skipped: 1 }))).toEqual(['batch', 'leaders', 'leader', 'skipped']);
+		expect(plans.checkPlanJson(plan)).toEqual(plan);
+		expect(plans.checkPlanJson({ ...plan, leadersDone: 0 })).toEqual({ ...plan, leadersDone: 0 });
+		expect(plans.checkPlanOf({ checkPlan: plans.checkPlanJson(plans.seedCheckPlan(NOW, 4, 5)) })).toEqual({ ...plans.seedCheckPlan(NOW, 4, 5), leadersDone: undefined });
 	});
 });
 
@@ -201,7 +207,7 @@ describe('pollIntervals: the Poll Interval per query route, never below the gate
 	const ROUTES = ['generic', 'image', 'video', 'alt'];
 	const gateway = (baseUrl, altBaseUrl = '') => ({ getCredentials: async () => ({ baseUrl, altBaseUrl, apiKey: 'sk-x' }) });
 	const each = async (ctx, requestedMs) => {
-		const intervals = await pollIntervals(ctx, ROUTES, requestedMs);
+		const intervals = await interval.pollIntervals(ctx, ROUTES, requestedMs);
 		return { of: ROUTES.map((route) => intervals.of(route)), notices: intervals.notices };
 	};
 
@@ -215,7 +221,7 @@ describe('pollIntervals: the Poll Interval per query route, never below the gate
 	});
 
 	test('below it on a remote gateway: raised, once per route, with a notice', async () => {
-		const intervals = await pollIntervals(gateway('https://gateway.example.com', 'https://alt.example.com'), ['image', 'image', 'video'], 500);
+		const intervals = await interval.pollIntervals(gateway('https://gateway.example.com', 'https://alt.example.com'), ['image', 'image', 'video'], 500);
 		expect([intervals.of('image'), intervals.of('video'), intervals.of('alt')]).toEqual([3000, 5000, 5000]);
 		expect(intervals.notices).toEqual([
 			'Poll Interval raised from 0.5 s to 3 s for the image task query, as the gateway advises (faster only adds load)',
@@ -245,13 +251,13 @@ describe('pollIntervals: the Poll Interval per query route, never below the gate
 		['', false],
 		['not a url', false],
 	])('%p is loopback: %p', (origin, loopback) => {
-		expect(isLoopbackOrigin(origin)).toBe(loopback);
+		expect(interval.isLoopbackOrigin(origin)).toBe(loopback);
 	});
 
 	test('announced in the log as a warning and in the output pane as a hint', () => {
 		const warned = [];
 		const hints = [];
-		announce({ logger: { warn: (message) => warned.push(message) }, addExecutionHints: (hint) => hints.push(hint) }, ['one', 'two']);
+		interval.announce({ logger: { warn: (message) => warned.push(message) }, addExecutionHints: (hint) => hints.push(hint) }, ['one', 'two']);
 		expect(warned).toEqual(['one', 'two']);
 		expect(hints).toEqual([
 			{ message: 'one', type: 'info', location: 'outputPane' },
@@ -262,7 +268,7 @@ describe('pollIntervals: the Poll Interval per query route, never below the gate
 
 describe('TaskFeed: tasks handed to a wait as their submits answer', () => {
 	test('open until closed, every task kept in order, the expected count as given', () => {
-		const feed = new TaskFeed(3);
+		const feed = new feeds.TaskFeed(3);
 		expect([feed.expected, feed.closed, feed.tasks]).toEqual([3, false, []]);
 		feed.push('a');
 		feed.push('b');
