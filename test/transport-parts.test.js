@@ -1,0 +1,142 @@
+'use strict';
+// The pure parts of the transport: the one retry policy (retry.ts: which answers are asked again,
+// how long a Retry-After says to wait, the backoff between attempts) and whether a failed billed
+// request left a job behind (created.ts). faults/submit.test.js, faults/poll.test.js and
+// faults/downloads.test.js run them against the simulator through n8n; this table holds their edges
+// (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
+// jitter: no assertion here depends on how fast the machine is.
+//
+// The modules are loaded inside the tests, not at the top of the file: their sets of statuses and
+// codes are built while a module loads, and Stryker (npm run test:mutation) counts that code as run
+// by the test during which the module loaded; loaded at the top, by none of this file's.
+const retry = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/retry.js')[name] });
+const createdAfter = (facts) => require('../dist/nodes/UnifiedAiGateway/transport/created.js').createdAfter(facts);
+
+const NOW = Date.parse('2026-11-28T08:00:00Z');
+
+describe('retry: which failures are asked again', () => {
+	test.each([
+		[408, true],
+		[425, true],
+		[429, true],
+		[500, true],
+		[502, true],
+		[503, true],
+		[504, true],
+		[400, false],
+		[401, false],
+		[404, false],
+		[501, false],
+		[200, false],
+	])('HTTP %p: %p', (status, retried) => {
+		expect(retry.isRetryableStatus(status)).toBe(retried);
+	});
+
+	test.each([
+		['ECONNRESET', true],
+		['ECONNREFUSED', true],
+		['EPIPE', true],
+		['ETIMEDOUT', true],
+		['ECONNABORTED', true],
+		['EAI_AGAIN', true],
+		['ERR_BAD_RESPONSE', true],
+		['ERR_NETWORK', true],
+		['UND_ERR_SOCKET', true],
+		['ENOTFOUND', false],
+		['CERT_HAS_EXPIRED', false],
+		['', false],
+		[undefined, false],
+	])('network code %p: %p', (code, retried) => {
+		expect(retry.isRetryableNetworkCode(code)).toBe(retried);
+	});
+});
+
+describe('retry: how long a Retry-After says to wait', () => {
+	test.each([
+		['seconds', '5', 5_000],
+		['seconds with spaces', ' 12 ', 12_000],
+		['a fraction of a second', '1.5', 1_500],
+		['hundredths of a second', '1.25', 1_250],
+		['zero', '0', 0],
+		['a number', 3, 3_000],
+		['the first of a repeated header', ['2', '9'], 2_000],
+		['an HTTP date 30 s ahead', 'Sat, 28 Nov 2026 08:00:30 GMT', 30_000],
+		['an HTTP date in the past', 'Sat, 28 Nov 2026 07:59:00 GMT', 0],
+		['absent', undefined, undefined],
+		['null', null, undefined],
+		['empty', '', undefined],
+		['words', 'soon', undefined],
+		['a number after a letter', 'a5', undefined],
+		['seconds with a unit', '5s', undefined],
+	])('%s (%p): %p ms', (_, value, ms) => {
+		expect(retry.parseRetryAfter(value, NOW)).toBe(ms);
+	});
+
+	test('an HTTP date is counted from now by default', () => {
+		jest.spyOn(Date, 'now').mockReturnValue(NOW);
+		try {
+			expect(retry.parseRetryAfter('Sat, 28 Nov 2026 08:00:10 GMT')).toBe(10_000);
+		} finally {
+			jest.restoreAllMocks();
+		}
+	});
+});
+
+describe('retry: the backoff between attempts', () => {
+	// From 500 ms, doubling per attempt up to 8 s; the wait is the upper half of that, by the jitter.
+	test.each([
+		[0, 0, 250],
+		[0, 1, 500],
+		[1, 0, 500],
+		[1, 0.5, 750],
+		[1, 1, 1_000],
+		[3, 1, 4_000],
+		[4, 0, 4_000],
+		[4, 1, 8_000],
+		[5, 1, 8_000],
+		[10, 0, 4_000],
+		[2, 0.3, 1_300],
+	])('attempt %p, jitter %p: %p ms', (attempt, random, ms) => {
+		expect(retry.backoffDelay(attempt, () => random)).toBe(ms);
+	});
+
+	test('the jitter is random by default, within the attempt\'s half', () => {
+		const seen = new Set(Array.from({ length: 50 }, () => retry.backoffDelay(4)));
+		for (const ms of seen) expect(ms >= 4_000 && ms <= 8_000).toBe(true);
+		expect(seen.size).toBeGreaterThan(1);
+	});
+});
+
+describe('createdAfter: whether a failed billed request left a job (and a charge) behind', () => {
+	test.each([
+		['a 2xx whose body refuses', { status: 200, refused: true }, 'no'],
+		['a redirect kept as POST (307)', { redirectStatus: 307 }, 'no'],
+		['a redirect kept as POST (308)', { redirectStatus: 308 }, 'no'],
+		['a redirect turned into GET (302)', { redirectStatus: 302 }, 'unknown'],
+		['a redirect turned into GET (301)', { redirectStatus: 301, status: 200 }, 'unknown'],
+		['a refused connection', { networkCode: 'ECONNREFUSED' }, 'no'],
+		['an unknown host', { networkCode: 'ENOTFOUND' }, 'no'],
+		['a failed lookup', { networkCode: 'EAI_AGAIN' }, 'no'],
+		['no route to the host', { networkCode: 'EHOSTUNREACH' }, 'no'],
+		['no network', { networkCode: 'ENETUNREACH' }, 'no'],
+		['a URL that is not one', { networkCode: 'ERR_INVALID_URL' }, 'no'],
+		['a refused certificate', { networkCode: 'CERT_HAS_EXPIRED' }, 'no'],
+		['a dropped connection', { networkCode: 'ECONNRESET' }, 'unknown'],
+		['a timeout', { networkCode: 'ETIMEDOUT' }, 'unknown'],
+		['no answer and no code', {}, 'unknown'],
+		['400', { status: 400 }, 'no'],
+		['401', { status: 401 }, 'no'],
+		['403', { status: 403 }, 'no'],
+		['429', { status: 429 }, 'no'],
+		['404', { status: 404 }, 'unknown'],
+		['500', { status: 500 }, 'unknown'],
+		['502 whatever the network code', { status: 502, networkCode: 'ECONNREFUSED' }, 'unknown'],
+		['200 whose answer could not be used', { status: 200 }, 'yes'],
+		['201', { status: 201 }, 'yes'],
+		['299', { status: 299 }, 'yes'],
+		['300', { status: 300 }, 'unknown'],
+		['199', { status: 199 }, 'unknown'],
+	])('%s: created %s', (_, facts, created) => {
+		expect(createdAfter(facts)).toBe(created);
+	});
+});
