@@ -147,3 +147,38 @@ describe("n8n's database binary mode", () => {
 		for (let i = 1; i < delivered.length; i++) expect(delivered[i].at).toBeGreaterThanOrEqual(delivered[i - 1].answeredAt);
 	}, 60_000);
 });
+
+describe('finished results fetched at once', () => {
+	// Eight tasks finished before the wait starts: the first pass finds them all, and each file
+	// answers after 200 ms, so the files in flight at once show the limit the node kept.
+	async function collectEight(binaryMode) {
+		ctx.sim.scenario('*', { durationMs: 0, urlField: 'result_url' });
+		const ids = [];
+		for (let n = 0; n < 8; n++) ids.push(await createTask(ctx.sim, { model: 'sora-2', path: '/v1/videos', prompt: `clip ${n}`, extra: { seconds: '8' } }));
+		await new Promise((resolve) => setTimeout(resolve, 50));
+		ctx.sim.inject({ method: 'GET', origin: 'files', path: /./, delayMs: 200, times: Infinity });
+		const result = await runNode({
+			parameters: { resource: 'task', operation: 'waitForCompletion', taskId: '={{ $json.taskId }}', queryRoute: 'video', download: true, waiting: { pollIntervalSeconds: 0.1 }, options: { concurrency: 2 } },
+			credentials: ctx.creds,
+			items: ids.map((taskId) => ({ json: { taskId } })),
+			binaryMode,
+		});
+		expect(result.error).toBeUndefined();
+		expect(result.items.map((item) => item.json.taskId)).toEqual(ids);
+		for (const item of result.items) expect(isMp4(await binaryBuffer(item.binary.data))).toBe(true);
+		const files = ctx.sim.requests.filter((r) => r.origin === 'files');
+		expect(files).toHaveLength(8);
+		// The most file answers under way at one moment.
+		return Math.max(...files.map((f) => files.filter((g) => g.at <= f.at && f.at < g.answeredAt).length));
+	}
+
+	test('where n8n streams files to disk, more than the Concurrency once a file has shown it', async () => {
+		const most = await collectEight('filesystem');
+		expect(most).toBeGreaterThan(2);
+		expect(most).toBeLessThanOrEqual(8);
+	}, 60_000);
+
+	test('where n8n holds each file in memory, no more than the Concurrency', async () => {
+		expect(await collectEight('default')).toBe(2);
+	}, 60_000);
+});

@@ -37,22 +37,30 @@ export async function settleLimited<T, R>(
 
 /**
  * A limit on work started one piece at a time as it becomes known (mapLimited needs the whole list
- * first): `run(fn)` starts fn once fewer than `limit` are running, in call order.
+ * first): `run(fn)` starts fn once fewer than the limit are running, in call order. The limit may be
+ * a function, asked each time a piece would start: a limit that grows lets the waiting ones start.
  */
-export function limiter(limit: number): <R>(fn: () => Promise<R>) => Promise<R> {
+export function limiter(limit: number | (() => number)): <R>(fn: () => Promise<R>) => Promise<R> {
+	const current = typeof limit === 'number' ? () => limit : limit;
 	let running = 0;
 	const queue: Array<() => void> = [];
-	const release = () => {
-		running--;
-		queue.shift()?.();
+	// Counted when let in, not when it resumes: a newcomer in between cannot take the same place.
+	const admit = () => {
+		while (queue.length > 0 && running < Math.max(1, current())) {
+			running++;
+			queue.shift()!();
+		}
 	};
 	return async <R>(fn: () => Promise<R>): Promise<R> => {
-		if (running >= Math.max(1, limit)) await new Promise<void>((resolve) => queue.push(resolve));
-		running++;
+		await new Promise<void>((resolve) => {
+			queue.push(resolve);
+			admit();
+		});
 		try {
 			return await fn();
 		} finally {
-			release();
+			running--;
+			admit();
 		}
 	};
 }

@@ -7,6 +7,7 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_CONCURRENCY } from '../engine/concurrency';
+import { STREAMED_DOWNLOADS_AT_ONCE } from '../engine/files/downloads';
 import type { WaitSettings } from '../engine/running/jobPlan';
 import { NUMBER_LIMITS } from '../registry/limits';
 import type { ModelGroup } from '../registry/models';
@@ -283,8 +284,15 @@ export function binaryOutputOption(
 	};
 }
 
-/** Concurrency, as an entry of Options: its default the operation's own (its WAIT), else DEFAULT_CONCURRENCY. */
-export function concurrencyOption(defaultConcurrency = DEFAULT_CONCURRENCY): INodeProperties {
+/**
+ * Concurrency, as an entry of Options: its default the operation's own (its WAIT), else
+ * DEFAULT_CONCURRENCY. An operation that stores result files says how many are fetched at once
+ * (engine/files/downloads.ts downloadsAtOnce); text has none to fetch.
+ */
+export function concurrencyOption(
+	defaultConcurrency = DEFAULT_CONCURRENCY,
+	{ files = true }: { files?: boolean } = {},
+): INodeProperties {
 	return {
 		displayName: 'Concurrency',
 		name: 'concurrency',
@@ -294,7 +302,9 @@ export function concurrencyOption(defaultConcurrency = DEFAULT_CONCURRENCY): INo
 			maxValue: NUMBER_LIMITS.concurrency.max,
 		},
 		default: defaultConcurrency,
-		description: `How many items are sent to the gateway at the same time. Left out: ${defaultConcurrency}.`,
+		description: files
+			? `How many items are sent to the gateway at the same time. Left out: ${defaultConcurrency}. Finished results are downloaded as many at a time, or up to ${STREAMED_DOWNLOADS_AT_ONCE} where n8n stores files on disk or in S3.`
+			: `How many items are sent to the gateway at the same time. Left out: ${defaultConcurrency}.`,
 	};
 }
 

@@ -91,7 +91,7 @@ const properties: INodeProperties[] = [
 				'additionalBodyFields',
 				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
 			),
-			concurrencyOption(),
+			concurrencyOption(undefined, { files: false }),
 			{
 				displayName: 'JSON Output',
 				name: 'jsonOutput',

@@ -59,6 +59,29 @@ import { receive } from './receive';
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
 const DOWNLOAD_ATTEMPTS = 3;
 
+/**
+ * Finished results fetched at once in one node run where n8n streams each file to disk or S3 (the
+ * Concurrency instead when higher). A round of reads that finds 200 tasks done would otherwise queue
+ * their files five by five: 3-4 s of a 25 s batch in bench:n8n (docs/PERFORMANCE.md). A file's
+ * GET is safe to repeat, and asked again after a 429, so these do not risk a paid result.
+ */
+export const STREAMED_DOWNLOADS_AT_ONCE = 20;
+
+/**
+ * How many finished results may be fetched (and their outputs built) at once: the Concurrency until
+ * a file of this run shows that n8n streams files (filesystem or S3), then STREAMED_DOWNLOADS_AT_ONCE.
+ * Where n8n holds each file whole in its memory (memory and database modes) it stays the Concurrency.
+ */
+export function downloadsAtOnce(
+	ctx: IExecuteFunctions | IPollFunctions,
+	concurrency: number,
+): number {
+	const mode = knownMode(ctx);
+	return mode === undefined || holdsWholeFile(mode)
+		? concurrency
+		: Math.max(concurrency, STREAMED_DOWNLOADS_AT_ONCE);
+}
+
 /** A stored result file, and where it came from when that is not the URL asked for. */
 export interface DeliveredFile {
 	binary: IBinaryData;

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { nodeErrorOf } from '../../transport/nodeError';
 import { errorItem } from './perItem';
 import { limiter } from '../concurrency';
+import { downloadsAtOnce } from '../files/downloads';
 import { bodyCopy } from './bodyCopy';
 import { checkPlanJson, seedCheckPlan } from '../waiting/checkPlan';
 import type { ItemError, ItemState, JobPlan, Submitted, WaitSettings } from './jobPlan';
@@ -136,10 +137,11 @@ function startWaiting<P, S extends Submitted>(
 	const feed = new TaskFeed<PendingTask>(expected);
 	// The item of each task in the feed, in the order they joined.
 	const items: number[] = [];
-	// A finished task's output (its download, above all) is built while the other tasks still run,
-	// under the same Concurrency limit as the submits: a 500-item batch does not end with 500 downloads in a row.
+	// A finished task's output (its download, above all) is built while the other tasks still run: a
+	// 500-item batch does not end with 500 downloads in a row. As many at once as the Concurrency, or
+	// more once n8n is seen streaming files to disk (engine/files/downloads.ts downloadsAtOnce).
 	const building: Array<Promise<void>> = [];
-	const underLimit = limiter(plan.concurrency);
+	const underLimit = limiter(() => downloadsAtOnce(ctx, plan.concurrency));
 	const offer = (i: number, startedAt?: number) => {
 		const s = states[i].submitted;
 		if (!s?.taskId || !s.route || states[i].output) return;
