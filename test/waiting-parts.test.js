@@ -277,3 +277,59 @@ describe('TaskFeed: tasks handed to a wait as their submits answer', () => {
 		expect([feed.closed, feed.tasks]).toEqual([true, ['a', 'b']]);
 	});
 });
+
+describe('passFault: when one pass over many tasks (a trigger poll) fails as a whole', () => {
+	const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
+	const node = { id: '1', name: 'Unified AI Gateway Trigger', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGatewayTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const answer = (httpCode, transient = false) => {
+		const error = new GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
+		error.transient = transient;
+		return error;
+	};
+	const fault = (httpCode, { transient = false, report = false, cut } = {}) => ({
+		kind: 'fault',
+		fault: transient ? 'transient' : 'doubtful',
+		error: answer(httpCode, transient),
+		doubtful: report ? 3 : 1,
+		report,
+		checkedAt: 1,
+		...(cut === undefined ? {} : { cut }),
+	});
+	const read = { kind: 'read', snapshot: { taskId: 't' }, doubtful: 0, checkedAt: 1 };
+	const skipped = { kind: 'skipped' };
+	const stopError = new Error('No Alt Base URL');
+	const stop = { kind: 'stop', error: stopError, checkedAt: 1 };
+
+	test('nothing asked, or a task read: no failure', () => {
+		expect(reads.passFault([])).toBeUndefined();
+		expect(reads.passFault([skipped, skipped])).toBeUndefined();
+		expect(reads.passFault([fault('503', { transient: true }), read])).toBeUndefined();
+		expect(reads.passFault([read, fault('401', { report: true })])).toBeUndefined();
+	});
+
+	test('a stop error fails the pass whatever the other reads told', () => {
+		expect(reads.passFault([read, stop])).toBe(stopError);
+		expect(reads.passFault([skipped, fault('503', { transient: true }), stop])).toBe(stopError);
+	});
+
+	test('every read failing transiently (5xx for every task) fails the pass with the first such answer', () => {
+		const first = fault('503', { transient: true });
+		expect(reads.passFault([fault('404'), first, fault('502', { transient: true })])).toBe(first.error);
+	});
+
+	test('a refusal of the key fails the pass only once reported as often as the policy allows', () => {
+		expect(reads.passFault([fault('401'), fault('403')])).toBeUndefined();
+		const reported = fault('403', { report: true });
+		expect(reads.passFault([fault('401'), reported])).toBe(reported.error);
+		// A task that is gone, reported: that task's own verdict, not the gateway's.
+		expect(reads.passFault([fault('404', { report: true }), fault('404', { report: true })])).toBeUndefined();
+	});
+
+	test('reads the deadline cut short are not counted, neither as failures nor as asked', () => {
+		expect(reads.passFault([fault('503', { transient: true, cut: true })])).toBeUndefined();
+		expect(reads.passFault([fault('503', { transient: true, cut: true }), fault('404')])).toBeUndefined();
+		const reported = fault('401', { report: true });
+		expect(reads.passFault([fault('503', { transient: true, cut: true }), reported])).toBe(reported.error);
+		expect(reads.passFault([fault('503', { transient: true, cut: false })])).toBeInstanceOf(GatewayRequestError);
+	});
+});
