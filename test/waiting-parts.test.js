@@ -333,3 +333,15 @@ describe('passFault: when one pass over many tasks (a trigger poll) fails as a w
 		expect(reads.passFault([fault('503', { transient: true, cut: false })])).toBeInstanceOf(GatewayRequestError);
 	});
 });
+
+describe('readTaskOnce: a failure that is no gateway answer ends the reads', () => {
+	const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
+	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
+
+	test('credentials n8n cannot give: thrown as the node\'s error, not counted as a doubtful answer', async () => {
+		const ctx = { getNode: () => node, getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
+		const read = reads.readTaskOnce(ctx, { taskId: 'task_1', route: 'generic' }, 2, { itemIndex: 0 });
+		await expect(read).rejects.toThrow('Node does not have any credentials set');
+		await expect(read).rejects.not.toBeInstanceOf(GatewayRequestError);
+	});
+});
