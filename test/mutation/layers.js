@@ -25,6 +25,22 @@ const LAYERS = {
 const distGlob = (layer) => `dist/nodes/UnifiedAiGateway/${layer}/**/*.js`;
 
 /**
+ * The jest files of a layer's run. `quick` (`npm run test:mutation -- --quick …`): only those the
+ * quick loop runs (test/quick.js, by the times recorded in test/quick-times.json, a new file
+ * counting as quick), for a layer whose full set would take hours (transport: faults/poll alone is
+ * two minutes, and a surviving mutant runs every file that reached it). A mutant such a run kills,
+ * the full set kills too: its score is a lower bound, and run.js says which files were measured so.
+ */
+function testsOf(layer, quick = false) {
+	const files = LAYERS[layer];
+	if (!quick) return files;
+	const { classify } = require('../quick');
+	const { seconds } = require('../quick-times.json');
+	const fast = new Set(classify(files.map((file) => `test/${file}.test.js`), {}, seconds).quick.map((f) => f.file));
+	return files.filter((file) => fast.has(`test/${file}.test.js`));
+}
+
+/**
  * What one Stryker run mutates: a layer (`params`), or one source file of it (`params/inputs`, a
  * unit: a run that ends within the hour where a whole layer takes many, its report kept beside the
  * layer's). `{ layer, unit, name, mutate }`, name being the reports' folder; throws naming the
@@ -38,4 +54,4 @@ function targetOf(target) {
 	return { layer, unit: clean, name: clean.replace(/\//g, '-'), mutate: `dist/nodes/UnifiedAiGateway/${clean}.js` };
 }
 
-module.exports = { LAYERS, distGlob, targetOf };
+module.exports = { LAYERS, distGlob, targetOf, testsOf };

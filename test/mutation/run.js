@@ -8,12 +8,13 @@
  * it has (its own, and its files' where newer, file by file) and each surviving mutant, one line
  * each, as docs/DEVELOPMENT.md ("Mutation testing") quotes them. `-- --report` prints the scores of
  * the reports there, running nothing. A later run re-tests only what changed (Stryker's
- * incremental mode).
+ * incremental mode). `--quick`: with the quick ones of the layer's tests only (layers.js testsOf),
+ * a run of minutes where all of them take hours; its score a lower bound, named so in the summary.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { LAYERS, targetOf } = require('./layers');
+const { LAYERS, targetOf, testsOf } = require('./layers');
 const { walk } = require('../build-current');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -21,18 +22,21 @@ const REPORTS = path.join(ROOT, 'reports', 'mutation');
 const DETECTED = new Set(['Killed', 'Timeout']);
 const COUNTED = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 
-function runTarget(target) {
+function runTarget(target, quick) {
 	const { layer, unit, mutate } = targetOf(target);
 	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
-	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${LAYERS[layer].join(', ')}`);
+	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ' (--quick: the quick ones of the layer\'s, a lower bound)' : ''}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
-	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, MUTATION_TARGET: target } });
+	const env = { ...process.env, MUTATION_TARGET: target, MUTATION_QUICK: quick ? '1' : '' };
+	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env });
 	if (result.status !== 0) throw new Error(`Stryker failed on ${target} (exit ${result.status ?? result.signal})`);
 }
 
 /**
  * A layer's mutants, file by file, from the newest report that covers each file: the layer's own
- * run, or a run of that one file. `{ files: {file: {source, mutants}}, missing: [dist files no report covers] }`.
+ * run, or a run of that one file, with all its tests or (`-quick`) the quick ones. `{ files:
+ * {file: {source, mutants}}, quick: Set of the files whose newest report is a quick run, missing:
+ * [dist files no report covers] }`.
  */
 function layerReport(layer) {
 	const reports = fs.existsSync(REPORTS) ? fs.readdirSync(REPORTS) : [];
@@ -41,16 +45,23 @@ function layerReport(layer) {
 		.filter((dir) => dir === prefix || dir.startsWith(`${prefix}-`))
 		.map((dir) => path.join(REPORTS, dir, 'mutation.json'))
 		.filter((file) => fs.existsSync(file))
-		.map((file) => ({ mtime: fs.statSync(file).mtimeMs, report: JSON.parse(fs.readFileSync(file, 'utf8')) }))
+		.map((file) => ({ mtime: fs.statSync(file).mtimeMs, quick: path.basename(path.dirname(file)).endsWith('-quick'), report: JSON.parse(fs.readFileSync(file, 'utf8')) }))
 		.sort((a, b) => a.mtime - b.mtime);
 	const files = {};
-	for (const { report } of found) Object.assign(files, report.files);
+	const quick = new Set();
+	for (const { report, quick: isQuick } of found) {
+		for (const [file, data] of Object.entries(report.files)) {
+			files[file] = data;
+			if (isQuick) quick.add(file);
+			else quick.delete(file);
+		}
+	}
 	const built = [];
 	walk(ROOT, `dist/nodes/UnifiedAiGateway/${layer}`, built);
 	const all = built.filter((file) => file.endsWith('.js'));
 	// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
 	for (const file of Object.keys(files)) if (!file.startsWith(`dist/nodes/UnifiedAiGateway/${layer}/`)) delete files[file];
-	return { files, missing: all.filter((file) => !files[file]).sort() };
+	return { files, quick: [...quick].filter((file) => files[file]).sort(), missing: all.filter((file) => !files[file]).sort() };
 }
 
 /** One line per surviving mutant: the source file, its line in the built file, the mutation. */
@@ -88,8 +99,9 @@ function summary(layers) {
 		totals.counted += counted;
 		totals.layers.push(layer);
 		const unmeasured = report.missing.length ? `; not measured yet: ${report.missing.map((f) => path.basename(f, '.js')).join(', ')}` : '';
+		const lowerBound = report.quick.length ? `; with the quick tests only, a lower bound: ${report.quick.map((f) => path.basename(f, '.js')).join(', ')}` : '';
 		rows.push(
-			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${unmeasured})`,
+			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${lowerBound}${unmeasured})`,
 		);
 		survivors.push(...survivorLines(report));
 	}
@@ -106,7 +118,7 @@ function main(args) {
 	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
 	if (!args.includes('--report')) {
 		require('../build-current').ensureCurrent();
-		for (const target of chosen.length ? chosen : layers) runTarget(target);
+		for (const target of chosen.length ? chosen : layers) runTarget(target, args.includes('--quick'));
 	}
 	summary(args.includes('--report') && !chosen.length ? Object.keys(LAYERS) : layers);
 }

@@ -16,7 +16,8 @@ import layers from './layers.js';
 // One layer, or one file of it, per run (run.js sets MUTATION_TARGET), each with its own reports;
 // all the layers without.
 const target = process.env.MUTATION_TARGET ? layers.targetOf(process.env.MUTATION_TARGET) : undefined;
-const name = target ? target.name : 'all';
+// A run with the quick tests only (run.js --quick) keeps its reports apart: its score is a lower bound.
+const name = `${target ? target.name : 'all'}${process.env.MUTATION_QUICK === '1' ? '-quick' : ''}`;
 const mutate = target ? [target.mutate] : Object.keys(layers.LAYERS).map(layers.distGlob);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
