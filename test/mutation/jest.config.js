@@ -5,13 +5,13 @@
 // build stops the run (BUILD_CURRENT=check); run.js builds before Stryker copies the checkout.
 const path = require('node:path');
 const base = require('../../jest.config');
-const { LAYERS, targetOf, testsOf } = require('./layers');
+const { LAYERS, targetOf, testsOf, quickOf } = require('./layers');
 
 process.env.BUILD_CURRENT = 'check';
 
 // A file of a layer is tested by the layer's files.
 const layers = process.env.MUTATION_TARGET ? [targetOf(process.env.MUTATION_TARGET).layer] : Object.keys(LAYERS);
-const files = [...new Set(layers.flatMap((layer) => testsOf(layer, process.env.MUTATION_QUICK === '1')))];
+const files = [...new Set(layers.flatMap((layer) => testsOf(layer, quickOf(process.env.MUTATION_QUICK))))];
 
 module.exports = {
 	...base,

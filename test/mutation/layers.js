@@ -26,18 +26,19 @@ const distGlob = (layer) => `dist/nodes/UnifiedAiGateway/${layer}/**/*.js`;
 
 /**
  * The jest files of a layer's run. `quick` (`npm run test:mutation -- --quick …`): only those the
- * quick loop runs (test/quick.js, by the times recorded in test/quick-times.json, a new file
- * counting as quick), for a layer whose full set would take hours (transport: faults/poll alone is
- * two minutes, and a surviving mutant runs every file that reached it). A mutant such a run kills,
- * the full set kills too: its score is a lower bound, and run.js says which files were measured so.
+ * quick loop runs (test/quick.js: at most QUICK_SECONDS each, by the times recorded in
+ * test/quick-times.json, a new file counting as quick), or with `--quick=N` those of at most N
+ * seconds: for a layer whose full set would take hours (faults/poll alone is two minutes, and a
+ * surviving mutant runs every file that reached it). A mutant such a run kills, the full set
+ * kills too: its score is a lower bound, and run.js says which files were measured so.
  */
-function testsOf(layer, quick = false) {
+function testsOf(layer, quick) {
 	const files = LAYERS[layer];
 	if (!quick) return files;
-	const { classify } = require('../quick');
+	const { QUICK_SECONDS } = require('../quick');
 	const { seconds } = require('../quick-times.json');
-	const fast = new Set(classify(files.map((file) => `test/${file}.test.js`), {}, seconds).quick.map((f) => f.file));
-	return files.filter((file) => fast.has(`test/${file}.test.js`));
+	const within = quick === true ? QUICK_SECONDS : quick;
+	return files.filter((file) => !(seconds[`test/${file}.test.js`] > within));
 }
 
 /**
@@ -54,4 +55,13 @@ function targetOf(target) {
 	return { layer, unit: clean, name: clean.replace(/\//g, '-'), mutate: `dist/nodes/UnifiedAiGateway/${clean}.js` };
 }
 
-module.exports = { LAYERS, distGlob, targetOf, testsOf };
+/** run.js's `--quick` / `--quick=N`, as passed on in MUTATION_QUICK: true, a number of seconds, or false. */
+function quickOf(value) {
+	if (!value) return false;
+	if (value === '1' || value === 'true' || value === '--quick') return true;
+	const seconds = Number(String(value).replace(/^--quick=/, ''));
+	if (!Number.isFinite(seconds) || seconds <= 0) throw new Error(`--quick takes a number of seconds (--quick=30), not ${value}`);
+	return seconds;
+}
+
+module.exports = { LAYERS, distGlob, targetOf, testsOf, quickOf };

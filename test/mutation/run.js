@@ -8,13 +8,14 @@
  * it has (its own, and its files' where newer, file by file) and each surviving mutant, one line
  * each, as docs/DEVELOPMENT.md ("Mutation testing") quotes them. `-- --report` prints the scores of
  * the reports there, running nothing. A later run re-tests only what changed (Stryker's
- * incremental mode). `--quick`: with the quick ones of the layer's tests only (layers.js testsOf),
- * a run of minutes where all of them take hours; its score a lower bound, named so in the summary.
+ * incremental mode). `--quick` (or `--quick=N`): with the quick ones of the layer's tests only
+ * (or those of at most N seconds; layers.js testsOf), a run of minutes where all of them take
+ * hours; its score a lower bound, named so in the summary.
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
-const { LAYERS, targetOf, testsOf } = require('./layers');
+const { LAYERS, targetOf, testsOf, quickOf } = require('./layers');
 const { walk } = require('../build-current');
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -25,9 +26,9 @@ const COUNTED = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 function runTarget(target, quick) {
 	const { layer, unit, mutate } = targetOf(target);
 	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
-	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ' (--quick: the quick ones of the layer\'s, a lower bound)' : ''}`);
+	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ` (--quick: those of at most ${quick === true ? 'the quick loop\'s' : quick} s, a lower bound)` : ''}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
-	const env = { ...process.env, MUTATION_TARGET: target, MUTATION_QUICK: quick ? '1' : '' };
+	const env = { ...process.env, MUTATION_TARGET: target, MUTATION_QUICK: quick ? String(quick) : '' };
 	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env });
 	if (result.status !== 0) throw new Error(`Stryker failed on ${target} (exit ${result.status ?? result.signal})`);
 }
@@ -118,7 +119,7 @@ function main(args) {
 	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
 	if (!args.includes('--report')) {
 		require('../build-current').ensureCurrent();
-		for (const target of chosen.length ? chosen : layers) runTarget(target, args.includes('--quick'));
+		for (const target of chosen.length ? chosen : layers) runTarget(target, quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick='))));
 	}
 	summary(args.includes('--report') && !chosen.length ? Object.keys(LAYERS) : layers);
 }

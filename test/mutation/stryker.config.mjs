@@ -17,7 +17,7 @@ import layers from './layers.js';
 // all the layers without.
 const target = process.env.MUTATION_TARGET ? layers.targetOf(process.env.MUTATION_TARGET) : undefined;
 // A run with the quick tests only (run.js --quick) keeps its reports apart: its score is a lower bound.
-const name = `${target ? target.name : 'all'}${process.env.MUTATION_QUICK === '1' ? '-quick' : ''}`;
+const name = `${target ? target.name : 'all'}${process.env.MUTATION_QUICK ? '-quick' : ''}`;
 const mutate = target ? [target.mutate] : Object.keys(layers.LAYERS).map(layers.distGlob);
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
