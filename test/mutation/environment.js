@@ -13,7 +13,8 @@
  *   killed by one failure; the tests after it would only cost time. A skipped file's afterAll
  *   (test/harness/after-env.js) does not run, so its temporary folder goes here: one left behind
  *   fails jest's global teardown, which Stryker takes for a crashed runner (a restart, the mutant
- *   run twice more and counted as a run error, not killed).
+ *   run twice more and counted as a run error, not killed). A test that carries its file's
+ *   beforeAll error is let through: jest reports it failed without running it.
  */
 const fs = require('node:fs');
 const path = require('node:path');
@@ -21,7 +22,12 @@ const { TestEnvironment } = require('jest-environment-node');
 
 const ACTIVE = '__STRYKER_ACTIVE_MUTANT__';
 const COVERAGE_FILE = '.mutation-coverage.jsonl';
-/** Mutant ids whose run has seen a failure (this process runs one mutant at a time). */
+/**
+ * Mutant ids whose run has seen a failure (this process runs one mutant at a time). Emptied when a
+ * jest run begins (sequencer.js, once per run): a mutant Stryker runs again in the same process
+ * must not find its tests skipped by what its earlier run saw (four mutants of taskReads.ts were
+ * reported survived with no test run, where a test fails on each by hand).
+ */
 const failed = new Set();
 
 /** Stryker's id of a test: its describe blocks' names and its own, joined by spaces. */
@@ -54,7 +60,10 @@ class MutationEnvironment extends TestEnvironment {
 			return;
 		}
 		if (event.name === 'run_start' && failed.has(mutant)) skipAll(state.rootDescribeBlock);
-		else if (event.name === 'test_start' && failed.has(mutant)) event.test.mode = 'skip';
+		// A test that already carries an error (its file's beforeAll failed: jest-circus puts that error
+		// on every test under it) is not skipped: skipped, its error would not be reported, and the
+		// mutant that broke the hook would count as survived.
+		else if (event.name === 'test_start' && failed.has(mutant) && event.test.errors.length === 0) event.test.mode = 'skip';
 		else if ((event.name === 'test_done' && event.test.errors.length > 0) || event.name === 'hook_failure') failed.add(mutant);
 	}
 
@@ -75,3 +84,5 @@ class MutationEnvironment extends TestEnvironment {
 module.exports = MutationEnvironment;
 module.exports.COVERAGE_FILE = COVERAGE_FILE;
 module.exports.ACTIVE = ACTIVE;
+/** A jest run begins: no failure seen in it yet. */
+module.exports.startRun = () => failed.clear();

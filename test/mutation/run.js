@@ -10,7 +10,8 @@
  * the reports there, running nothing. A later run re-tests only what changed (Stryker's
  * incremental mode). `--quick` (or `--quick=N`): with the quick ones of the layer's tests only
  * (or those of at most N seconds; layers.js testsOf), a run of minutes where all of them take
- * hours; its score a lower bound, named so in the summary.
+ * hours; its score a lower bound, named so in the summary. `--survivors-again`: the survivors
+ * tested again, the other results reused (forgetSurvivors).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -23,8 +24,29 @@ const REPORTS = path.join(ROOT, 'reports', 'mutation');
 const DETECTED = new Set(['Killed', 'Timeout']);
 const COUNTED = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 
-function runTarget(target, quick) {
+/**
+ * `--survivors-again`: the target's survivors (and mutants no test ran) are dropped from its
+ * incremental file, so Stryker tests them again and reuses every other result: for a change to
+ * the runner (test/mutation/*.js) that Stryker's incremental mode does not see, as it sees a
+ * changed source or test file.
+ */
+function forgetSurvivors(name) {
+	const file = path.join(REPORTS, name, 'stryker-incremental.json');
+	if (!fs.existsSync(file)) return 0;
+	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	let dropped = 0;
+	for (const entry of Object.values(report.files)) {
+		const kept = entry.mutants.filter((m) => m.status !== 'Survived' && m.status !== 'NoCoverage');
+		dropped += entry.mutants.length - kept.length;
+		entry.mutants = kept;
+	}
+	fs.writeFileSync(file, JSON.stringify(report));
+	return dropped;
+}
+
+function runTarget(target, quick, again) {
 	const { layer, unit, mutate } = targetOf(target);
+	if (again) console.log(`${forgetSurvivors(`${targetOf(target).name}${quick ? '-quick' : ''}`)} survivors of ${target} to test again`);
 	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
 	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ` (--quick: those of at most ${quick === true ? 'the quick loop\'s' : quick} s, a lower bound)` : ''}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
@@ -119,7 +141,7 @@ function main(args) {
 	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
 	if (!args.includes('--report')) {
 		require('../build-current').ensureCurrent();
-		for (const target of chosen.length ? chosen : layers) runTarget(target, quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick='))));
+		for (const target of chosen.length ? chosen : layers) runTarget(target, quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick='))), args.includes('--survivors-again'));
 	}
 	summary(args.includes('--report') && !chosen.length ? Object.keys(LAYERS) : layers);
 }

@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
-const { ACTIVE, COVERAGE_FILE } = require('./environment');
+const { ACTIVE, COVERAGE_FILE, startRun } = require('./environment');
 
 let cached = { key: '', files: new Map(), ms: new Map() };
 
@@ -30,6 +30,8 @@ function coverage(rootDir) {
 
 class MutationSequencer extends Sequencer {
 	sort(tests) {
+		// jest sorts once per run: with Stryker, once per mutant run.
+		startRun();
 		const mutant = process.env[ACTIVE];
 		if (mutant === undefined || tests.length === 0) return super.sort(tests);
 		const { files: byMutant, ms } = coverage(tests[0].context.config.rootDir);
