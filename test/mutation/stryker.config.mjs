@@ -23,8 +23,8 @@ const mutate = target ? [target.mutate] : Object.keys(layers.LAYERS).map(layers.
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 const config = {
 	testRunner: 'jest',
-	plugins: ['@stryker-mutator/jest-runner', './test/mutation/tsc-interop.mjs'],
-	ignorers: ['tsc-interop'],
+	plugins: ['@stryker-mutator/jest-runner', './test/mutation/tsc-interop.mjs', './test/mutation/editor-texts.mjs'],
+	ignorers: ['tsc-interop', 'editor-texts'],
 	jest: { projectType: 'custom', configFile: 'test/mutation/jest.config.js', enableFindRelatedTests: false },
 	mutate,
 	coverageAnalysis: 'perTest',
