@@ -1,7 +1,7 @@
 'use strict';
 // The pure parts of the transport: the one retry policy (retry.ts: which answers are asked again,
-// how long a Retry-After says to wait, the backoff between attempts) and whether a failed billed
-// request left a job behind (created.ts). faults/submit.test.js, faults/poll.test.js and
+// how long a Retry-After says to wait, the backoff between attempts), whether a failed billed
+// request left a job behind (created.ts) and the wait that Stop ends (sleep.ts, on jest's clock). faults/submit.test.js, faults/poll.test.js and
 // faults/downloads.test.js run them against the simulator through n8n; this table holds their edges
 // (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
 // jitter: no assertion here depends on how fast the machine is.
@@ -138,5 +138,93 @@ describe('createdAfter: whether a failed billed request left a job (and a charge
 		['199', { status: 199 }, 'unknown'],
 	])('%s: created %s', (_, facts, created) => {
 		expect(createdAfter(facts)).toBe(created);
+	});
+});
+
+describe('abortableSleep: a wait that ends the moment the execution is stopped', () => {
+	const sleeps = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/sleep.js')[name] });
+	const { CancelledByStopError } = require('../dist/nodes/UnifiedAiGateway/transport/nodeError.js');
+	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
+	/** A node run's context with its cancel signal, and how many abort listeners it holds. */
+	const run = () => {
+		const controller = new AbortController();
+		const signal = controller.signal;
+		const listening = { count: 0 };
+		const add = signal.addEventListener.bind(signal);
+		const remove = signal.removeEventListener.bind(signal);
+		signal.addEventListener = (type, fn, options) => {
+			if (type === 'abort') listening.count++;
+			add(type, fn, options);
+		};
+		signal.removeEventListener = (type, fn, options) => {
+			if (type === 'abort') listening.count--;
+			remove(type, fn, options);
+		};
+		return { ctx: { getNode: () => node, getExecutionCancelSignal: () => signal }, stop: () => controller.abort(), listening };
+	};
+	/** Settles `promise` with the fake clock moved on by `ms`; 'pending' if it has not settled. */
+	const after = async (promise, ms) => {
+		let state = 'pending';
+		promise.then(() => (state = 'done'), (error) => (state = error));
+		await jest.advanceTimersByTimeAsync(ms);
+		return state;
+	};
+	beforeEach(() => jest.useFakeTimers({ now: NOW }));
+	afterEach(() => jest.useRealTimers());
+
+	test('waits the whole time, then leaves no listener behind', async () => {
+		const { ctx, listening } = run();
+		const wait = sleeps.abortableSleep(2_500, ctx, 0);
+		expect(await after(wait, 2_499)).toBe('pending');
+		expect(jest.getTimerCount()).toBe(1);
+		expect(await after(wait, 1)).toBe('done');
+		expect(listening.count).toBe(0);
+	});
+
+	test('the time is taken in slices of a second: after Stop, no longer timer keeps the process busy', async () => {
+		const { ctx } = run();
+		const wait = sleeps.abortableSleep(2_500, ctx, 0);
+		// One slice at a time: each timer is a second away, the last one what is left.
+		await jest.advanceTimersToNextTimerAsync();
+		expect(jest.now() - NOW).toBe(1_000);
+		await jest.advanceTimersToNextTimerAsync();
+		expect(jest.now() - NOW).toBe(2_000);
+		await jest.advanceTimersToNextTimerAsync();
+		expect(jest.now() - NOW).toBe(2_500);
+		expect(await after(wait, 0)).toBe('done');
+	});
+
+	test('Stop ends it at once with the one Stop error, naming the item, and removes its listener', async () => {
+		const { ctx, stop, listening } = run();
+		const wait = sleeps.abortableSleep(60_000, ctx, 3);
+		expect(await after(wait, 1_500)).toBe('pending');
+		stop();
+		const error = await after(wait, 0);
+		expect(error).toBeInstanceOf(CancelledByStopError);
+		expect(error.context).toMatchObject({ stopped: true, itemIndex: 3 });
+		expect(error.description).toBe('A wait was cancelled because the workflow was stopped.');
+		expect(listening.count).toBe(0);
+	});
+
+	test('a run stopped before the wait: the Stop error at once, even for no time at all', async () => {
+		const { ctx, stop } = run();
+		stop();
+		expect(await after(sleeps.abortableSleep(60_000, ctx), 0)).toBeInstanceOf(CancelledByStopError);
+		expect(await after(sleeps.abortableSleep(0, ctx), 0)).toBeInstanceOf(CancelledByStopError);
+		expect(await after(sleeps.unlessStopped(ctx, 1), 0)).toBeInstanceOf(CancelledByStopError);
+	});
+
+	test('a running execution: unlessStopped goes on at once; a negative time is no time', async () => {
+		const { ctx } = run();
+		expect(await after(sleeps.unlessStopped(ctx), 0)).toBe('done');
+		expect(await after(sleeps.abortableSleep(-5, ctx), 0)).toBe('done');
+	});
+
+	test('without a context, or one without a cancel signal (a poll, a list load): a plain wait', async () => {
+		expect(await after(sleeps.abortableSleep(1_000), 999)).toBe('pending');
+		const plain = sleeps.abortableSleep(1_000, { getNode: () => node });
+		expect(await after(plain, 999)).toBe('pending');
+		expect(await after(plain, 1)).toBe('done');
+		expect(await after(sleeps.abortableSleep(-5), 0)).toBe('done');
 	});
 });
