@@ -1,7 +1,8 @@
 'use strict';
 // The pure parts of the transport: the one retry policy (retry.ts: which answers are asked again,
 // how long a Retry-After says to wait, the backoff between attempts), whether a failed billed
-// request left a job behind (created.ts) and the wait that Stop ends (sleep.ts, on jest's clock). faults/submit.test.js, faults/poll.test.js and
+// request left a job behind (created.ts), the wait that Stop ends (sleep.ts) and the pacing of
+// POSTs after a 429 (pacer.ts), these two on jest's clock. faults/submit.test.js, faults/poll.test.js and
 // faults/downloads.test.js run them against the simulator through n8n; this table holds their edges
 // (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
 // jitter: no assertion here depends on how fast the machine is.
@@ -226,5 +227,88 @@ describe('abortableSleep: a wait that ends the moment the execution is stopped',
 		expect(await after(plain, 999)).toBe('pending');
 		expect(await after(plain, 1)).toBe('done');
 		expect(await after(sleeps.abortableSleep(-5), 0)).toBe('done');
+	});
+});
+
+describe('Pacer: the POSTs of a node run after the gateway says 429', () => {
+	const pacing = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/pacer.js')[name] });
+	beforeEach(() => jest.useFakeTimers({ now: NOW }));
+	afterEach(() => jest.useRealTimers());
+	/** When each acquire's slot came, in ms from now. */
+	const slots = async (pacer, count) => {
+		const start = Date.now();
+		const at = [];
+		const all = Array.from({ length: count }, () => pacer.acquire().then((ticket) => at.push(ticket.sentAt - start)));
+		await jest.runAllTimersAsync();
+		await Promise.all(all);
+		return at;
+	};
+
+	test('unlimited until the first 429: every slot at once', async () => {
+		const pacer = new pacing.Pacer();
+		expect(pacer.requestsPerSecond).toBe(Infinity);
+		expect(await slots(pacer, 5)).toEqual([0, 0, 0, 0, 0]);
+		pacer.succeeded();
+		expect(pacer.requestsPerSecond).toBe(Infinity);
+	});
+
+	test('a 429: 0.8 × what got through in the last second, the slots then spaced by that rate', async () => {
+		const pacer = new pacing.Pacer();
+		const ticket = await pacer.acquire();
+		for (let n = 0; n < 5; n++) pacer.succeeded();
+		// One success older than the window does not count.
+		jest.setSystemTime(NOW + 2_000);
+		for (let n = 0; n < 5; n++) pacer.succeeded();
+		pacer.limited({ sentAt: NOW + 2_000 });
+		expect(pacer.requestsPerSecond).toBe(4);
+		jest.setSystemTime(NOW + 2_000);
+		expect(await slots(pacer, 3)).toEqual([0, 250, 500]);
+		expect(ticket.sentAt).toBe(NOW);
+	});
+
+	test('the other 429s of the same burst do not slow it down again; one sent after the slowdown does', async () => {
+		const pacer = new pacing.Pacer();
+		for (let n = 0; n < 10; n++) pacer.succeeded();
+		jest.setSystemTime(NOW + 100);
+		pacer.limited({ sentAt: NOW + 50 });
+		expect(pacer.requestsPerSecond).toBe(8);
+		pacer.limited({ sentAt: NOW + 50 });
+		pacer.limited({ sentAt: NOW + 100 });
+		expect(pacer.requestsPerSecond).toBe(8);
+		jest.setSystemTime(NOW + 200);
+		pacer.limited({ sentAt: NOW + 150 });
+		expect(pacer.requestsPerSecond).toBeCloseTo(6.4, 10);
+	});
+
+	test('each success adds 1 ÷ the rate; the rate never falls below 0.2 a second', async () => {
+		const pacer = new pacing.Pacer();
+		pacer.limited({ sentAt: NOW + 1 });
+		expect(pacer.requestsPerSecond).toBe(0.8);
+		pacer.succeeded();
+		expect(pacer.requestsPerSecond).toBeCloseTo(0.8 + 1.25, 10);
+		for (let n = 2; n < 22; n++) {
+			jest.setSystemTime(NOW + n);
+			pacer.limited({ sentAt: NOW + n });
+		}
+		expect(pacer.requestsPerSecond).toBe(0.2);
+	});
+
+	test('a Retry-After holds every slot until then, but never past one slot of the rate', async () => {
+		const pacer = new pacing.Pacer();
+		for (let n = 0; n < 10; n++) pacer.succeeded();
+		pacer.limited({ sentAt: NOW + 1 }, 50);
+		expect(pacer.requestsPerSecond).toBe(8);
+		expect(await slots(pacer, 2)).toEqual([50, 175]);
+		const slow = new pacing.Pacer();
+		slow.succeeded();
+		slow.limited({ sentAt: NOW + 1 }, 60_000);
+		// 0.8 a second: a slot every 1.25 s, and the Retry-After held to that.
+		expect(await slots(slow, 2)).toEqual([1_250, 2_500]);
+	});
+
+	test('one pacer per node run', () => {
+		const run = {};
+		expect(pacing.pacerFor(run)).toBe(pacing.pacerFor(run));
+		expect(pacing.pacerFor({})).not.toBe(pacing.pacerFor(run));
 	});
 });
