@@ -7,11 +7,23 @@
 // (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
 // jitter: no assertion here depends on how fast the machine is.
 //
-// The modules are loaded inside the tests, not at the top of the file: their sets of statuses and
-// codes are built while a module loads, and Stryker (npm run test:mutation) counts that code as run
-// by the test during which the module loaded; loaded at the top, by none of this file's.
-const retry = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/retry.js')[name] });
-const createdAfter = (facts) => require('../dist/nodes/UnifiedAiGateway/transport/created.js').createdAfter(facts);
+// The modules are loaded inside the tests, afresh in each (jest.resetModules before every test, each
+// module reached through a lazy proxy): their sets of statuses and codes are built while a module
+// loads, and Stryker (npm run test:mutation) counts that code as run by the test during which the
+// module loaded, and reruns a mutant there with those tests only. Loaded at the top of the file, no
+// test of it is credited; loaded once, only the first. n8n's own package is loaded once and handed
+// to every fresh load (it builds nothing of ours; loaded again for each test, it makes a file four
+// times slower).
+const fresh = (file) => new Proxy({}, { get: (_, name) => require(`../dist/nodes/UnifiedAiGateway/transport/${file}.js`)[name] });
+const retry = fresh('retry');
+const created = fresh('created');
+const sleeps = fresh('sleep');
+const nodeErrors = fresh('nodeError');
+const pacing = fresh('pacer');
+const createdAfter = (facts) => created.createdAfter(facts);
+const n8nWorkflow = require('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+beforeEach(() => jest.resetModules());
 
 const NOW = Date.parse('2026-11-28T08:00:00Z');
 
@@ -143,8 +155,6 @@ describe('createdAfter: whether a failed billed request left a job (and a charge
 });
 
 describe('abortableSleep: a wait that ends the moment the execution is stopped', () => {
-	const sleeps = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/sleep.js')[name] });
-	const { CancelledByStopError } = require('../dist/nodes/UnifiedAiGateway/transport/nodeError.js');
 	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
 	/** A node run's context with its cancel signal, and how many abort listeners it holds. */
 	const run = () => {
@@ -201,7 +211,7 @@ describe('abortableSleep: a wait that ends the moment the execution is stopped',
 		expect(await after(wait, 1_500)).toBe('pending');
 		stop();
 		const error = await after(wait, 0);
-		expect(error).toBeInstanceOf(CancelledByStopError);
+		expect(error).toBeInstanceOf(nodeErrors.CancelledByStopError);
 		expect(error.context).toMatchObject({ stopped: true, itemIndex: 3 });
 		expect(error.description).toBe('A wait was cancelled because the workflow was stopped.');
 		expect(listening.count).toBe(0);
@@ -210,9 +220,9 @@ describe('abortableSleep: a wait that ends the moment the execution is stopped',
 	test('a run stopped before the wait: the Stop error at once, even for no time at all', async () => {
 		const { ctx, stop } = run();
 		stop();
-		expect(await after(sleeps.abortableSleep(60_000, ctx), 0)).toBeInstanceOf(CancelledByStopError);
-		expect(await after(sleeps.abortableSleep(0, ctx), 0)).toBeInstanceOf(CancelledByStopError);
-		expect(await after(sleeps.unlessStopped(ctx, 1), 0)).toBeInstanceOf(CancelledByStopError);
+		expect(await after(sleeps.abortableSleep(60_000, ctx), 0)).toBeInstanceOf(nodeErrors.CancelledByStopError);
+		expect(await after(sleeps.abortableSleep(0, ctx), 0)).toBeInstanceOf(nodeErrors.CancelledByStopError);
+		expect(await after(sleeps.unlessStopped(ctx, 1), 0)).toBeInstanceOf(nodeErrors.CancelledByStopError);
 	});
 
 	test('a running execution: unlessStopped goes on at once; a negative time is no time', async () => {
@@ -231,7 +241,6 @@ describe('abortableSleep: a wait that ends the moment the execution is stopped',
 });
 
 describe('Pacer: the POSTs of a node run after the gateway says 429', () => {
-	const pacing = new Proxy({}, { get: (_, name) => require('../dist/nodes/UnifiedAiGateway/transport/pacer.js')[name] });
 	beforeEach(() => jest.useFakeTimers({ now: NOW }));
 	afterEach(() => jest.useRealTimers());
 	/** When each acquire's slot came, in ms from now. */
@@ -310,5 +319,15 @@ describe('Pacer: the POSTs of a node run after the gateway says 429', () => {
 		const run = {};
 		expect(pacing.pacerFor(run)).toBe(pacing.pacerFor(run));
 		expect(pacing.pacerFor({})).not.toBe(pacing.pacerFor(run));
+	});
+});
+
+describe('CREATED_NOTE: what an error of a billed request says about a job left behind', () => {
+	test.each([
+		['no', ' (created: no)', 'Created: no. The gateway did not process this request, so nothing was charged: running the item again is safe.'],
+		['unknown', ' (created: unknown)', "Created: unknown. The request reached the gateway but its answer failed or was lost: the job may have been created and billed. Check the account's task list before running this item again; the node never resends it by itself."],
+		['yes', ' (created: yes, task ID unknown)', "Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account's task list."],
+	])('created %s', (verdict, suffix, advice) => {
+		expect(created.CREATED_NOTE[verdict]).toEqual({ suffix, advice });
 	});
 });

@@ -7,16 +7,26 @@
 // what a plan that does not parse is, the fault of each error), on a fixed clock: no assertion
 // here depends on how fast the machine is.
 //
-// The modules are loaded inside the tests, not at the top of the file: what a module builds while
-// it loads (checkPlan's count, timeLimit's margin) is counted by Stryker (npm run test:mutation) as
-// run by the test during which the module loaded; loaded at the top, by none of this file's.
+// The modules are loaded inside the tests, afresh in each (jest.resetModules before every test, each
+// module reached through a lazy proxy): what a module builds while it loads (checkPlan's count,
+// timeLimit's margin, a table) is counted by Stryker (npm run test:mutation) as run by the test
+// during which the module loaded, and it reruns a mutant there with those tests only. Loaded at the
+// top of the file, no test of it is credited; loaded once, only the first. Every module a test
+// compares with (an error's class) comes through the same proxies, from the same fresh load.
 const built = (load) => new Proxy({}, { get: (_, name) => load()[name] });
 const timeLimit = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/timeLimit.js'));
 const plans = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/checkPlan.js'));
 const waitPolicy = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/pollPolicy.js'));
 const interval = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/interval.js'));
 const feeds = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskFeed.js'));
-const { GatewayRequestError } = require('../dist/nodes/UnifiedAiGateway/transport/request.js');
+const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
+const requests = built(() => require('../dist/nodes/UnifiedAiGateway/transport/request.js'));
+
+// n8n's own package is loaded once and handed to every fresh load: it builds nothing of ours, and
+// loading it again for each test would make the file four times slower.
+const n8nWorkflow = require('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+beforeEach(() => jest.resetModules());
 
 const NOW = 1_800_000_000_000;
 
@@ -141,20 +151,20 @@ describe('checkPlan: the plan a pending item carries to its next Check Once roun
 describe('pollPolicy: what a failed poll means, and what the user is told', () => {
 	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
 	const gatewayError = (httpCode, transient = false) => {
-		const error = new GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
+		const error = new requests.GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
 		error.transient = transient;
 		return error;
 	};
 	afterEach(() => jest.restoreAllMocks());
 
 	test.each([
-		['a 503', gatewayError('503', true), 'transient'],
-		['a 404', gatewayError('404'), 'doubtful'],
-		['a 401', gatewayError('401'), 'doubtful'],
-		['an error that is no gateway answer (Stop)', new Error('The execution was cancelled'), 'stop'],
-		['nothing', undefined, 'stop'],
+		['a 503', () => gatewayError('503', true), 'transient'],
+		['a 404', () => gatewayError('404'), 'doubtful'],
+		['a 401', () => gatewayError('401'), 'doubtful'],
+		['an error that is no gateway answer (Stop)', () => new Error('The execution was cancelled'), 'stop'],
+		['nothing', () => undefined, 'stop'],
 	])('%s: %s', (_, error, fault) => {
-		expect(waitPolicy.pollFaultOf(error)).toBe(fault);
+		expect(waitPolicy.pollFaultOf(error())).toBe(fault);
 	});
 
 	test.each([
@@ -279,10 +289,9 @@ describe('TaskFeed: tasks handed to a wait as their submits answer', () => {
 });
 
 describe('passFault: when one pass over many tasks (a trigger poll) fails as a whole', () => {
-	const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
 	const node = { id: '1', name: 'Unified AI Gateway Trigger', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGatewayTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
 	const answer = (httpCode, transient = false) => {
-		const error = new GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
+		const error = new requests.GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
 		error.transient = transient;
 		return error;
 	};
@@ -330,18 +339,17 @@ describe('passFault: when one pass over many tasks (a trigger poll) fails as a w
 		expect(reads.passFault([fault('503', { transient: true, cut: true }), fault('404')])).toBeUndefined();
 		const reported = fault('401', { report: true });
 		expect(reads.passFault([fault('503', { transient: true, cut: true }), reported])).toBe(reported.error);
-		expect(reads.passFault([fault('503', { transient: true, cut: false })])).toBeInstanceOf(GatewayRequestError);
+		expect(reads.passFault([fault('503', { transient: true, cut: false })])).toBeInstanceOf(requests.GatewayRequestError);
 	});
 });
 
 describe('readTaskOnce: a failure that is no gateway answer ends the reads', () => {
-	const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
 	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
 
 	test('credentials n8n cannot give: thrown as the node\'s error, not counted as a doubtful answer', async () => {
 		const ctx = { getNode: () => node, getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
 		const read = reads.readTaskOnce(ctx, { taskId: 'task_1', route: 'generic' }, 2, { itemIndex: 0 });
 		await expect(read).rejects.toThrow('Node does not have any credentials set');
-		await expect(read).rejects.not.toBeInstanceOf(GatewayRequestError);
+		await expect(read).rejects.not.toBeInstanceOf(requests.GatewayRequestError);
 	});
 });
