@@ -6,7 +6,15 @@
 const path = require('node:path');
 const { ManualExecutionCancelledError, NodeApiError, NodeOperationError } = require('n8n-workflow');
 
-const { nodeErrorOf, stopError, isStop } = require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/transport/nodeError.js'));
+// Loaded afresh in each test (as transport-parts.test.js explains): the Stop message is set while
+// the module loads, and Stryker credits that to the test that loaded it.
+const errors = new Proxy({}, { get: (_, name) => require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/transport/nodeError.js'))[name] });
+const n8nWorkflow = require('n8n-workflow');
+jest.doMock('n8n-workflow', () => n8nWorkflow);
+beforeEach(() => jest.resetModules());
+const nodeErrorOf = (...args) => errors.nodeErrorOf(...args);
+const stopError = (...args) => errors.stopError(...args);
+const isStop = (error) => errors.isStop(error);
 
 const node = { id: '1', name: 'Gateway', type: 'unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
 
@@ -36,6 +44,16 @@ describe('nodeErrorOf: one wrapper, always with the item', () => {
 		const wrapped = nodeErrorOf(node, new ManualExecutionCancelledError('exec-1'), 2);
 		expect(isStop(wrapped)).toBe(true);
 		expect(wrapped).toMatchObject({ message: 'The execution was stopped', context: { itemIndex: 2, stopped: true } });
+		expect(wrapped.description).toBe('The work of this node was cancelled because the workflow was stopped.');
+	});
+
+	test('what is no error, or has no context, is no Stop', () => {
+		expect(isStop(undefined)).toBe(false);
+		expect(isStop(null)).toBe(false);
+		expect(isStop({})).toBe(false);
+		expect(isStop(new Error('x'))).toBe(false);
+		expect(isStop({ context: { stopped: 'yes' } })).toBe(false);
+		expect(isStop({ context: { stopped: true } })).toBe(true);
 	});
 });
 
