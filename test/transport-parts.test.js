@@ -275,6 +275,22 @@ describe('Pacer: the POSTs of a node run after the gateway says 429', () => {
 		expect(ticket.sentAt).toBe(NOW);
 	});
 
+	test('what got through is counted over the last second only, up to the 429 itself', () => {
+		const quiet = new pacing.Pacer();
+		for (let n = 0; n < 5; n++) quiet.succeeded();
+		// Nothing got through in the second before this 429: the rate falls from 1 a second.
+		jest.setSystemTime(NOW + 2_000);
+		quiet.limited({ sentAt: NOW + 2_000 });
+		expect(quiet.requestsPerSecond).toBe(0.8);
+		// A success a second ago to the millisecond still counts: 3 × 0.8.
+		jest.setSystemTime(NOW + 5_000);
+		const late = new pacing.Pacer();
+		for (let n = 0; n < 3; n++) late.succeeded();
+		jest.setSystemTime(NOW + 6_000);
+		late.limited({ sentAt: NOW + 6_000 });
+		expect(late.requestsPerSecond).toBeCloseTo(2.4, 10);
+	});
+
 	test('the other 429s of the same burst do not slow it down again; one sent after the slowdown does', async () => {
 		const pacer = new pacing.Pacer();
 		for (let n = 0; n < 10; n++) pacer.succeeded();
