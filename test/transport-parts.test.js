@@ -2,7 +2,8 @@
 // The pure parts of the transport: the one retry policy (retry.ts: which answers are asked again,
 // how long a Retry-After says to wait, the backoff between attempts), whether a failed billed
 // request left a job behind (created.ts), the wait that Stop ends (sleep.ts) and the pacing of
-// POSTs after a 429 (pacer.ts), these two on jest's clock. faults/submit.test.js, faults/poll.test.js and
+// POSTs after a 429 (pacer.ts), these two on jest's clock, and what a node run reads once
+// (context.ts: the node, the credential, the signal). faults/submit.test.js, faults/poll.test.js and
 // faults/downloads.test.js run them against the simulator through n8n; this table holds their edges
 // (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
 // jitter: no assertion here depends on how fast the machine is.
@@ -345,5 +346,51 @@ describe('CREATED_NOTE: what an error of a billed request says about a job left 
 		['yes', ' (created: yes, task ID unknown)', "Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account's task list."],
 	])('created %s', (verdict, suffix, advice) => {
 		expect(created.CREATED_NOTE[verdict]).toEqual({ suffix, advice });
+	});
+});
+
+describe('context: what one node run reads once', () => {
+	const context = fresh('context');
+	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { unifiedAiGatewayApi: { id: 'c7', name: 'My gateway' } } };
+	const data = { baseUrl: 'https://gw.example/v1', apiKey: 'sk-x' };
+
+	test('the cancel signal where n8n gives one; none from a context without it (a poll, a list load)', () => {
+		const signal = new AbortController().signal;
+		expect(context.cancelSignalOf({ getExecutionCancelSignal: () => signal })).toBe(signal);
+		expect(context.cancelSignalOf({})).toBeUndefined();
+		expect(context.cancelSignalOf({ getExecutionCancelSignal: 'not a function' })).toBeUndefined();
+	});
+
+	test('the node is asked of n8n once per run (getNode copies it whole at every call)', () => {
+		const getNode = jest.fn(() => node);
+		const ctx = { getNode };
+		expect(context.nodeOf(ctx)).toBe(node);
+		expect(context.nodeOf(ctx)).toBe(node);
+		expect(getNode).toHaveBeenCalledTimes(1);
+		context.nodeOf({ getNode });
+		expect(getNode).toHaveBeenCalledTimes(2);
+	});
+
+	test('the credential is read once per run; a failed read is tried again', async () => {
+		const getCredentials = jest.fn().mockRejectedValueOnce(new Error('database busy')).mockResolvedValue(data);
+		const ctx = { getNode: () => node, getCredentials };
+		await expect(context.gatewayCredentials(ctx)).rejects.toThrow('database busy');
+		expect(await context.gatewayCredentials(ctx)).toBe(data);
+		expect(await context.gatewayCredentials(ctx)).toBe(data);
+		expect(getCredentials).toHaveBeenCalledTimes(2);
+		expect(getCredentials).toHaveBeenCalledWith('unifiedAiGatewayApi');
+	});
+
+	test('requests are signed with that credential, named as the node names it', async () => {
+		const ctx = { getNode: () => node, getCredentials: async () => data };
+		expect(await context.signingCredential(ctx)).toEqual({
+			credentialsDecrypted: { id: 'c7', name: 'My gateway', type: 'unifiedAiGatewayApi', data },
+		});
+		const bare = { getNode: () => ({ ...node, credentials: undefined }), getCredentials: async () => data };
+		expect(await context.signingCredential(bare)).toEqual({
+			credentialsDecrypted: { id: '', name: '', type: 'unifiedAiGatewayApi', data },
+		});
+		const other = { getNode: () => ({ ...node, credentials: { otherApi: { id: 'x', name: 'y' } } }), getCredentials: async () => data };
+		expect((await context.signingCredential(other)).credentialsDecrypted).toMatchObject({ id: '', name: '' });
 	});
 });
