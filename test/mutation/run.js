@@ -18,6 +18,7 @@ const fs = require('node:fs');
 const path = require('node:path');
 const { LAYERS, targetOf, testsOf, quickOf } = require('./layers');
 const { walk } = require('../build-current');
+const { QUICK_SECONDS } = require('../quick');
 
 const ROOT = path.resolve(__dirname, '../..');
 const REPORTS = path.join(ROOT, 'reports', 'mutation');
@@ -48,7 +49,7 @@ function runTarget(target, quick, again) {
 	const { layer, unit, mutate } = targetOf(target);
 	if (again) console.log(`${forgetSurvivors(`${targetOf(target).name}${quick ? '-quick' : ''}`)} survivors of ${target} to test again`);
 	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
-	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ` (--quick: those of at most ${quick === true ? 'the quick loop\'s' : quick} s, a lower bound)` : ''}`);
+	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ` (--quick: those of at most ${quick === true ? QUICK_SECONDS : quick} s, a lower bound)` : ''}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
 	const env = { ...process.env, MUTATION_TARGET: target, MUTATION_QUICK: quick ? String(quick) : '' };
 	const result = spawnSync(stryker, ['run', 'test/mutation/stryker.config.mjs'], { cwd: ROOT, stdio: 'inherit', env });
