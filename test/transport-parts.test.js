@@ -238,6 +238,7 @@ describe('abortableSleep: a wait that ends the moment the execution is stopped',
 		expect(await after(plain, 999)).toBe('pending');
 		expect(await after(plain, 1)).toBe('done');
 		expect(await after(sleeps.abortableSleep(-5), 0)).toBe('done');
+		expect(await after(sleeps.unlessStopped({ getNode: () => node }), 0)).toBe('done');
 	});
 });
 
