@@ -28,6 +28,14 @@ const n8nWorkflow = require('n8n-workflow');
 jest.doMock('n8n-workflow', () => n8nWorkflow);
 beforeEach(() => jest.resetModules());
 
+const NODE = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
+/** The gateway's answer `httpCode` as the transport throws it (from this test's fresh load). */
+function gatewayError(httpCode, transient = false) {
+	const error = new requests.GatewayRequestError(NODE, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
+	error.transient = transient;
+	return error;
+}
+
 const NOW = 1_800_000_000_000;
 
 describe('executionLimit: when n8n cancels the execution, and when the wait stops', () => {
@@ -149,12 +157,6 @@ describe('checkPlan: the plan a pending item carries to its next Check Once roun
 });
 
 describe('pollPolicy: what a failed poll means, and what the user is told', () => {
-	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
-	const gatewayError = (httpCode, transient = false) => {
-		const error = new requests.GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
-		error.transient = transient;
-		return error;
-	};
 	afterEach(() => jest.restoreAllMocks());
 
 	test.each([
@@ -289,16 +291,10 @@ describe('TaskFeed: tasks handed to a wait as their submits answer', () => {
 });
 
 describe('passFault: when one pass over many tasks (a trigger poll) fails as a whole', () => {
-	const node = { id: '1', name: 'Unified AI Gateway Trigger', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGatewayTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
-	const answer = (httpCode, transient = false) => {
-		const error = new requests.GatewayRequestError(node, { message: `HTTP ${httpCode}`, httpCode }, { message: `HTTP ${httpCode}`, httpCode });
-		error.transient = transient;
-		return error;
-	};
 	const fault = (httpCode, { transient = false, report = false, cut } = {}) => ({
 		kind: 'fault',
 		fault: transient ? 'transient' : 'doubtful',
-		error: answer(httpCode, transient),
+		error: gatewayError(httpCode, transient),
 		doubtful: report ? 3 : 1,
 		report,
 		checkedAt: 1,
@@ -344,10 +340,8 @@ describe('passFault: when one pass over many tasks (a trigger poll) fails as a w
 });
 
 describe('readTaskOnce: a failure that is no gateway answer ends the reads', () => {
-	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
-
 	test('credentials n8n cannot give: thrown as the node\'s error, not counted as a doubtful answer', async () => {
-		const ctx = { getNode: () => node, getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
+		const ctx = { getNode: () => NODE, getCredentials: async () => Promise.reject(new Error('Node does not have any credentials set')) };
 		const read = reads.readTaskOnce(ctx, { taskId: 'task_1', route: 'generic' }, 2, { itemIndex: 0 });
 		await expect(read).rejects.toThrow('Node does not have any credentials set');
 		await expect(read).rejects.not.toBeInstanceOf(requests.GatewayRequestError);
