@@ -15,12 +15,13 @@
 // test of it is credited; loaded once, only the first. n8n's own package is loaded once and handed
 // to every fresh load (it builds nothing of ours; loaded again for each test, it makes a file four
 // times slower).
-const fresh = (file) => new Proxy({}, { get: (_, name) => require(`../dist/nodes/UnifiedAiGateway/transport/${file}.js`)[name] });
-const retry = fresh('retry');
-const created = fresh('created');
-const sleeps = fresh('sleep');
-const nodeErrors = fresh('nodeError');
-const pacing = fresh('pacer');
+const fresh = (load) => new Proxy({}, { get: (_, name) => load()[name] });
+const retry = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/retry.js'));
+const created = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/created.js'));
+const sleeps = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/sleep.js'));
+const nodeErrors = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/nodeError.js'));
+const pacing = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/pacer.js'));
+const context = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/context.js'));
 const createdAfter = (facts) => created.createdAfter(facts);
 const n8nWorkflow = require('n8n-workflow');
 jest.doMock('n8n-workflow', () => n8nWorkflow);
@@ -351,7 +352,6 @@ describe('CREATED_NOTE: what an error of a billed request says about a job left 
 });
 
 describe('context: what one node run reads once', () => {
-	const context = fresh('context');
 	const node = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { unifiedAiGatewayApi: { id: 'c7', name: 'My gateway' } } };
 	const data = { baseUrl: 'https://gw.example/v1', apiKey: 'sk-x' };
 
