@@ -6,12 +6,9 @@
 const path = require('node:path');
 const { ManualExecutionCancelledError, NodeApiError, NodeOperationError } = require('n8n-workflow');
 
-// Loaded afresh in each test (as transport-parts.test.js explains): the Stop message is set while
-// the module loads, and Stryker credits that to the test that loaded it.
-const errors = new Proxy({}, { get: (_, name) => require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/transport/nodeError.js'))[name] });
-const n8nWorkflow = require('n8n-workflow');
-jest.doMock('n8n-workflow', () => n8nWorkflow);
-beforeEach(() => jest.resetModules());
+// Loaded afresh in each test (fresh-modules.js says why): the Stop message is set while the module loads.
+const fresh = require('./fresh-modules').freshEachTest();
+const errors = fresh(() => require(path.resolve(__dirname, '../dist/nodes/UnifiedAiGateway/transport/nodeError.js')));
 const nodeErrorOf = (...args) => errors.nodeErrorOf(...args);
 const stopError = (...args) => errors.stopError(...args);
 const isStop = (error) => errors.isStop(error);

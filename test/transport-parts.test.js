@@ -8,14 +8,8 @@
 // (each status and network code, each way a Retry-After is written) on a fixed clock and a fixed
 // jitter: no assertion here depends on how fast the machine is.
 //
-// The modules are loaded inside the tests, afresh in each (jest.resetModules before every test, each
-// module reached through a lazy proxy): their sets of statuses and codes are built while a module
-// loads, and Stryker (npm run test:mutation) counts that code as run by the test during which the
-// module loaded, and reruns a mutant there with those tests only. Loaded at the top of the file, no
-// test of it is credited; loaded once, only the first. n8n's own package is loaded once and handed
-// to every fresh load (it builds nothing of ours; loaded again for each test, it makes a file four
-// times slower).
-const fresh = (load) => new Proxy({}, { get: (_, name) => load()[name] });
+// The modules are loaded afresh in each test (fresh-modules.js says why).
+const fresh = require('./fresh-modules').freshEachTest();
 const retry = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/retry.js'));
 const created = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/created.js'));
 const sleeps = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/sleep.js'));
@@ -23,9 +17,6 @@ const nodeErrors = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport
 const pacing = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/pacer.js'));
 const context = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/context.js'));
 const createdAfter = (facts) => created.createdAfter(facts);
-const n8nWorkflow = require('n8n-workflow');
-jest.doMock('n8n-workflow', () => n8nWorkflow);
-beforeEach(() => jest.resetModules());
 
 const NOW = Date.parse('2026-11-28T08:00:00Z');
 

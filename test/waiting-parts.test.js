@@ -7,13 +7,8 @@
 // what a plan that does not parse is, the fault of each error), on a fixed clock: no assertion
 // here depends on how fast the machine is.
 //
-// The modules are loaded inside the tests, afresh in each (jest.resetModules before every test, each
-// module reached through a lazy proxy): what a module builds while it loads (checkPlan's count,
-// timeLimit's margin, a table) is counted by Stryker (npm run test:mutation) as run by the test
-// during which the module loaded, and it reruns a mutant there with those tests only. Loaded at the
-// top of the file, no test of it is credited; loaded once, only the first. Every module a test
-// compares with (an error's class) comes through the same proxies, from the same fresh load.
-const built = (load) => new Proxy({}, { get: (_, name) => load()[name] });
+// The modules are loaded afresh in each test (fresh-modules.js says why).
+const built = require('./fresh-modules').freshEachTest();
 const timeLimit = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/timeLimit.js'));
 const plans = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/checkPlan.js'));
 const waitPolicy = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/pollPolicy.js'));
@@ -22,11 +17,6 @@ const feeds = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting
 const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
 const requests = built(() => require('../dist/nodes/UnifiedAiGateway/transport/request.js'));
 
-// n8n's own package is loaded once and handed to every fresh load: it builds nothing of ours, and
-// loading it again for each test would make the file four times slower.
-const n8nWorkflow = require('n8n-workflow');
-jest.doMock('n8n-workflow', () => n8nWorkflow);
-beforeEach(() => jest.resetModules());
 
 const NODE = { id: '1', name: 'Unified AI Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {} };
 /** The gateway's answer `httpCode` as the transport throws it (from this test's fresh load). */
