@@ -7,7 +7,9 @@
  * word of them became a mutant no behaviour can catch: about half of the mutants of
  * params/spendGuardOptions.ts. The field's name, type, default and options stay mutated (the
  * parameter-name and default locks hold them), and so does every error text: an error's
- * `description` sits in an object with neither.
+ * `description` sits in an object with neither. Also left out: the `why` of a NumberLimit row
+ * (registry/limits.ts, an object with `label`, `min` and `max`), a note for maintainers that the
+ * node never reads.
  */
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
 
@@ -24,8 +26,21 @@ function isEditorText(path) {
 	return keys.has('displayName') || (keys.has('name') && keys.has('value'));
 }
 
+/** @param {any} path a Babel NodePath */
+function isMaintainersNote(path) {
+	const property = path.parentPath?.node;
+	if (property?.type !== 'ObjectProperty' || property.value !== path.node || keyName(property.key) !== 'why') return false;
+	const keys = new Set(path.parentPath.parentPath?.node?.properties?.map((/** @type {any} */ p) => keyName(p.key)) ?? []);
+	return keys.has('label') && keys.has('min') && keys.has('max');
+}
+
 export const strykerPlugins = [
 	declareValuePlugin(PluginKind.Ignore, 'editor-texts', {
-		shouldIgnore: (path) => (isEditorText(path) ? "the editor's words beside a field: no behaviour" : undefined),
+		shouldIgnore: (path) =>
+			isEditorText(path)
+				? "the editor's words beside a field: no behaviour"
+				: isMaintainersNote(path)
+					? "a limit's note for maintainers: the node never reads it"
+					: undefined,
 	}),
 ];

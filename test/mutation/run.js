@@ -88,23 +88,36 @@ function layerReport(layer) {
 	return { files, quick: [...quick].filter((file) => files[file]).sort(), missing: all.filter((file) => !files[file]).sort() };
 }
 
-/** One line per surviving mutant: the source file, its line in the built file, the mutation. */
-function survivorLines(report) {
-	const lines = [];
+/**
+ * Each surviving mutant (and each no test runs): `{ file, line, status, what }`, file being the
+ * source's path under nodes/UnifiedAiGateway/ (`transport/urls.ts`), line the built file's, what
+ * the mutation as printed (`Regex /:$/ → /:/`).
+ */
+function survivorsOf(report) {
+	const found = [];
 	for (const [file, { source, mutants }] of Object.entries(report.files)) {
-		const ts = file.replace(/^dist\//, '').replace(/\.js$/, '.ts');
+		const ts = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
 		const text = source.split('\n');
 		for (const m of mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
 			const { start, end } = m.location;
 			const original = start.line === end.line ? text[start.line - 1].slice(start.column - 1, end.column - 1) : `${text[start.line - 1].slice(start.column - 1)}…`;
 			const short = (s) => (s.length > 70 ? `${s.slice(0, 67)}…` : s).replace(/\s+/g, ' ');
-			lines.push(`${ts} (dist line ${start.line}) ${m.status === 'NoCoverage' ? 'no test runs it' : 'survived'}: ${m.mutatorName} ${short(original)} → ${short(m.replacement ?? '')}`);
+			found.push({ file: ts, line: start.line, status: m.status, what: `${m.mutatorName} ${short(original)} → ${short(m.replacement ?? '')}` });
 		}
 	}
-	return lines;
+	return found;
+}
+
+/**
+ * The line of explained/ that says why a survivor is left: the first whose file is the
+ * survivor's, whose text is part of its mutation, and whose built line (when it names one) is its.
+ */
+function explanationOf(survivor, explained) {
+	return explained.find(([file, part, , line]) => file === survivor.file && survivor.what.includes(part) && (line === undefined || line === survivor.line));
 }
 
 function summary(layers) {
+	const explained = require('./explained');
 	const totals = { detected: 0, counted: 0, layers: [] };
 	const rows = [];
 	const survivors = [];
@@ -127,12 +140,26 @@ function summary(layers) {
 		rows.push(
 			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${lowerBound}${unmeasured})`,
 		);
-		survivors.push(...survivorLines(report));
+		survivors.push(...survivorsOf(report));
 	}
-	console.log('\nSurvivors:');
-	for (const line of survivors) console.log(`  ${line}`);
+	const used = new Set();
+	let unexplained = 0;
+	console.log('\nSurvivors (why each is left: test/mutation/explained/):');
+	for (const s of survivors) {
+		const why = explanationOf(s, explained);
+		if (why) used.add(why);
+		else unexplained++;
+		console.log(`  ${s.file} (dist line ${s.line}) ${s.status === 'NoCoverage' ? 'no test runs it' : 'survived'}: ${s.what}${why ? ` | ${why[2]}` : ' | NOT EXPLAINED'}`);
+	}
+	const measuredFiles = new Set(survivors.map((s) => s.file));
+	const stale = explained.filter((e) => !used.has(e) && layers.some((l) => e[0].startsWith(`${l}/`)));
+	if (stale.length) {
+		console.log('\nLines of explained/ that match no survivor (killed since, or the mutation moved: remove or mend them):');
+		for (const [file, part, why, line] of stale) console.log(`  ${file}${line ? ` (dist line ${line})` : ''}: ${part}${measuredFiles.has(file) ? '' : ' (no survivor left in the file)'} | ${why}`);
+	}
 	console.log('\nMutation score per layer:');
 	for (const row of rows) console.log(`  ${row}`);
+	console.log(`survivors ${survivors.length}, explained ${survivors.length - unexplained}, not explained ${unexplained}`);
 	if (totals.counted) console.log(`mutation score ${((100 * totals.detected) / totals.counted).toFixed(1)} % (${totals.detected} of ${totals.counted} mutants detected, layers measured: ${totals.layers.join(', ')})`);
 }
 
