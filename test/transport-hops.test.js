@@ -23,6 +23,7 @@ describe('urls: the Base URL as users paste it', () => {
 		['https://gw.example.com/V1', 'https://gw.example.com'],
 		['https://gw.example.com///', 'https://gw.example.com'],
 		['https://gw.example.com//v1', 'https://gw.example.com'],
+		['https://gw.example.com///v1', 'https://gw.example.com'],
 		['https://gw.example.com/relay/v1//', 'https://gw.example.com/relay'],
 		['https://gw.example.com/v1beta', 'https://gw.example.com/v1beta'],
 		['https://gw.example.com/v1/relay', 'https://gw.example.com/v1/relay'],
@@ -33,12 +34,13 @@ describe('urls: the Base URL as users paste it', () => {
 	});
 
 	test('the key goes to the origins of both fields, and only those', () => {
-		expect([...urls.keyOrigins({ baseUrl: 'https://gw.example.com/v1', altBaseUrl: 'http://alt.example.com:8080/x/' })]).toEqual([
+		expect([...urls.keyOrigins({ baseUrl: 'https://gw.example.com/v1', altBaseUrl: 'http://alt.example.com:8080/x/' })]).toStrictEqual([
 			'https://gw.example.com',
 			'http://alt.example.com:8080',
 		]);
-		expect([...urls.keyOrigins({ baseUrl: 'https://gw.example.com', altBaseUrl: '' })]).toEqual(['https://gw.example.com']);
-		expect([...urls.keyOrigins({ baseUrl: 'not a url' })]).toEqual([]);
+		// An empty or unreadable field adds nothing (toStrictEqual: not even an undefined).
+		expect([...urls.keyOrigins({ baseUrl: 'https://gw.example.com', altBaseUrl: '' })]).toStrictEqual(['https://gw.example.com']);
+		expect([...urls.keyOrigins({ baseUrl: 'not a url' })]).toStrictEqual([]);
 		expect(urls.originsFrom({ baseUrl: 'https://gw.example.com/v1/', altBaseUrl: undefined })).toEqual({ main: 'https://gw.example.com', alt: '' });
 	});
 
@@ -261,6 +263,13 @@ describe('send: following a redirect, hop by hop', () => {
 			expect(sent).toHaveLength(1);
 			expect(out).toMatchObject({ statusCode: status, url: `${GATEWAY}/v1/a`, unfollowedRedirect: `${to}/v1/b` });
 		}
+	});
+
+	test('a Location is read trimmed of any white space, a no-break space (byte 0xA0) too', async () => {
+		// The URL parser drops only ASCII spaces and controls at the ends; the rest would become %C2%A0.
+		const { ctx, sent } = fakeContext({ [`${GATEWAY}/v1/a`]: redirect(302, '\u00a0/v1/b\u00a0') });
+		await send.sendFollowingRedirects(ctx, { url: `${GATEWAY}/v1/a` }, ORIGINS);
+		expect(sent.map((s) => s.url)).toEqual([`${GATEWAY}/v1/a`, `${GATEWAY}/v1/b`]);
 	});
 
 	test('a request without a method is a GET: its redirect is followed', async () => {

@@ -285,6 +285,16 @@ describe('Pacer: the POSTs of a node run after the gateway says 429', () => {
 		expect(late.requestsPerSecond).toBeCloseTo(2.4, 10);
 	});
 
+	test('a success in the 429\'s own millisecond keeps the ones a second before it counted', () => {
+		const pacer = new pacing.Pacer();
+		for (let n = 0; n < 3; n++) pacer.succeeded();
+		jest.setSystemTime(NOW + 1_000);
+		pacer.succeeded();
+		pacer.limited({ sentAt: NOW + 1_000 });
+		// 4 × 0.8: the three at NOW are a second old to the millisecond, still within it.
+		expect(pacer.requestsPerSecond).toBeCloseTo(3.2, 10);
+	});
+
 	test('the other 429s of the same burst do not slow it down again; one sent after the slowdown does', async () => {
 		const pacer = new pacing.Pacer();
 		for (let n = 0; n < 10; n++) pacer.succeeded();
