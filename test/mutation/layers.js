@@ -10,6 +10,7 @@ const LAYERS = {
 	transport: [
 		'transport-parts',
 		'transport-hops',
+		'transport-request',
 		'node-errors',
 		'gateway-errors',
 		'faults/submit',
