@@ -11,6 +11,7 @@ const LAYERS = {
 		'transport-parts',
 		'transport-hops',
 		'transport-request',
+		'transport-addresses',
 		'node-errors',
 		'gateway-errors',
 		'faults/submit',
