@@ -12,7 +12,7 @@ module.exports = [
 	['transport/send.ts', `StringLiteral '' → "Stryker was here!"`, 'the key origins hold only origins keyOrigins read from a URL, so an unreadable Location finds neither the empty text nor another: equivalent', 43],
 	['transport/send.ts', `StringLiteral '' → "Stryker was here!"`, "a blank Location then comes back as '', which the `!location` check takes for none as it does undefined; only a Location of exactly the mutant's text would differ: equivalent for a gateway", 69],
 	['transport/send.ts', "ConditionalExpression value.trim() !== '' → true", "a blank Location then comes back as '', which the `!location` check takes for none as it does undefined: equivalent"],
-	['transport/send.ts', 'MethodExpression value.trim() → value', "the test of a blank Location untrimmed: the trimmed text is returned either way, '' for a blank one, which `!location` takes for none: equivalent (the same text on the line's second trim, the one returned, is killed by transport-hops' no-break space row)"],
+	['transport/send.ts', 'MethodExpression value.trim() → value', "the blank check made on the untrimmed text: the trimmed text is returned either way ('' for a blank Location), which `!location` takes for none: equivalent (the line's other trim, of the text returned, is killed by transport-hops' no-break space row)"],
 	// retry.ts
 	['transport/retry.ts', 'code !== undefined → true', 'the set of retryable codes holds no undefined, so has(undefined) answers false as the check did: equivalent'],
 	['transport/retry.ts', 'value ===', "parseRetryAfter's shortcut for undefined, null and '': without it they read as 'undefined', 'null' and '', which fail the seconds pattern and Date.parse and give undefined all the same: equivalent"],
