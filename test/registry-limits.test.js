@@ -43,6 +43,13 @@ describe('NUMBER_LIMITS: what each field refuses, as the user reads it', () => {
 	});
 });
 
+describe('what no input removes from a poll loop (engine/waiting/waiter.ts)', () => {
+	test('the deadline is Max Wait at its most, a day; the pause between two reads of a task at least 50 ms', () => {
+		expect(limits.WAIT_CEILING_MS).toBe(24 * 60 * 60 * 1000);
+		expect(limits.POLL_FLOOR_MS).toBe(50);
+	});
+});
+
 describe('promptTooLong: the prompt bound', () => {
 	test('32,000 characters are taken; one more is refused, naming the length and where the bound comes from', () => {
 		expect(limits.promptTooLong(32000)).toBeUndefined();
