@@ -108,7 +108,7 @@ describe('a rule: its type, its range in words, where its value comes from, its 
 		expect(rules.placementOf({ sendSingleValues: true }, { values: ['1'] })).toBe('field');
 	});
 
-	test('registryParameterName: the key, or the prefix and the key in words; registryFieldLabel: the rule’s, else the last part of the key', () => {
+	test("registryParameterName: the key, or the prefix and the key in words; registryFieldLabel: the rule's, else the last part of the key", () => {
 		expect(rules.registryParameterName({}, 'metadata.generate_audio')).toBe('metadata.generate_audio');
 		expect(rules.registryParameterName({ prefix: 'video' }, 'metadata.generate_audio')).toBe('videoMetadataGenerateAudio');
 		expect(rules.registryParameterName({ prefix: 'video' }, 'aspectRatio')).toBe('videoAspectRatio');

@@ -1,8 +1,9 @@
 'use strict';
 // The bounds of every number a user sets (registry/limits.ts NUMBER_LIMITS) in the words a user
 // reads when a value is past one (params/inputs.ts checkNumber names the field, the range, its unit
-// and what 0 means), and the prompt's length bound. params-inputs.test.js holds the checks' own
-// edges on made-up rows; this file holds the rows the node ships.
+// and what 0 means), the prompt's length bound, and the ceiling and floor no input removes from a
+// poll loop. params-inputs.test.js holds the checks' own edges on made-up rows; this file holds the
+// rows the node ships.
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const built = require('./fresh-modules').freshEachTest();
