@@ -76,6 +76,7 @@ const VIDEO_SET = {
 					style: { values: ['cinematic', 'anime'], suggest: true, description: 'The look.' },
 					duration: { max: 30, required: true, description: 'Whole seconds. Billed in advance.' },
 					fps: { default: 24 },
+					negative_prompt: {},
 					ratio: { values: ['16:9', '9:16'], omit: '' },
 				},
 			},
@@ -110,6 +111,7 @@ describe('registryProperties: the fields of a set of rows', () => {
 			{ displayName: 'Style', name: 'videoStyle', type: 'options', default: 'cinematic', description: 'The look. The list holds the usual values; for another, switch the field to Expression and type it: it is sent as typed.', options: [{ name: 'Cinematic', value: 'cinematic' }, { name: 'Anime', value: 'anime' }], displayOptions: { show: { resource: ['video'], operation: ['generate'], modelId: ['v-1'] } } },
 			{ displayName: 'Duration', name: 'videoDuration', type: 'number', default: 0, description: 'Whole seconds. Billed in advance. Takes a number of at most 30.', required: true, typeOptions: { maxValue: 30 }, displayOptions: { show: { resource: ['video'], operation: ['generate'], modelId: ['v-1'] } } },
 			{ displayName: 'Fps', name: 'videoFps', type: 'number', default: 24, typeOptions: {}, displayOptions: { show: { resource: ['video'], operation: ['generate'], modelId: ['v-1'] } } },
+			{ displayName: 'Negative Prompt', name: 'videoNegativePrompt', type: 'string', default: '', displayOptions: { show: { resource: ['video'], operation: ['generate'], modelId: ['v-1'] } } },
 			{ displayName: 'Ratio', name: 'videoRatio', type: 'options', default: '', options: [{ name: 'Channel Default (Not Sent)', value: '' }, { name: '16:9', value: '16:9' }, { name: '9:16', value: '9:16' }], displayOptions: { show: { resource: ['video'], operation: ['generate'], modelId: ['v-1'] } } },
 		]);
 	});
