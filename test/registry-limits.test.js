@@ -1,8 +1,9 @@
 'use strict';
 // The bounds of every number a user sets (registry/limits.ts NUMBER_LIMITS) in the words a user
 // reads when a value is past one (params/inputs.ts checkNumber names the field, the range, its unit
-// and what 0 means), and the prompt's length bound. params-inputs.test.js holds the checks' own
-// edges on made-up rows; this file holds the rows the node ships.
+// and what 0 means), the prompt's length bound, and the ceiling and floor no input removes from a
+// poll loop. params-inputs.test.js holds the checks' own edges on made-up rows; this file holds the
+// rows the node ships.
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const built = require('./fresh-modules').freshEachTest();
@@ -40,6 +41,13 @@ describe('NUMBER_LIMITS: what each field refuses, as the user reads it', () => {
 		expect(Object.keys(limits.NUMBER_LIMITS).sort()).toEqual(
 			['maxWaitMinutes', 'taskMaxWaitMinutes', 'giveUpMinutes', 'pollIntervalSeconds', 'concurrency', 'submitTimeoutSeconds', 'chatTimeoutSeconds', 'maxTokens', 'temperature', 'topP', 'usdPerSecond', 'maxRunCostUsd', 'balanceUnitsPerUsd', 'triggerTimeoutMinutes', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'balanceThreshold'].sort(),
 		);
+	});
+});
+
+describe('what no input removes from a poll loop (engine/waiting/waiter.ts)', () => {
+	test('the deadline is Max Wait at its most, a day; the pause between two reads of a task at least 50 ms', () => {
+		expect(limits.WAIT_CEILING_MS).toBe(24 * 60 * 60 * 1000);
+		expect(limits.POLL_FLOOR_MS).toBe(50);
 	});
 });
 
