@@ -1,5 +1,5 @@
 'use strict';
-// For the table tests of pure modules (transport-parts, transport-hops, waiting-parts,
+// For the table tests of pure modules (transport-parts, transport-hops, waiting-parts, spend-guard,
 // waiting-reads, node-errors, params-binary-input, registry-limits): each test loads the modules it
 // uses afresh. jest.resetModules runs before every test, and each module is reached through a lazy
 // proxy whose loader the test file writes out (`fresh(() => require('../dist/…'))`: folder-map
