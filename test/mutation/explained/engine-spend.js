@@ -12,5 +12,5 @@ module.exports = [
 	['engine/spend/charged.ts', 'compared.items === 0 → false', 'chargeHint: with no item compared both sums are 0, and the next test (a charge on an estimate of 0) answers undefined as the shortcut does: equivalent'],
 	['engine/spend/charged.ts', 'estimatedUsd > 0 →', "chargeHint: an estimate is never below 0, and at 0 the ratio is Infinity for a charge above 0 and NaN for none, giving the same answer as chargedUsd > 0: equivalent"],
 	['engine/spend/guard.ts', '!settings || !planned → !settings && !planned', 'afterRun: settings is set just before planned with nothing between them that returns (a throwing estimate fails the run before afterRun), so the two are unset together: equivalent on every path n8n takes'],
-	['engine/spend/guard.ts', 'output.length > 0 →', "afterRun writes the summary only after beforeSubmit planned at least one item, and the engine's output has an item for every input item: the output is never empty there, equivalent"],
+	['engine/spend/guard.ts', 'output.length > 0 →', "afterRun writes the summary only after beforeSubmit planned at least one item, and the engine leaves at least one output item for every input item (its result, its pending task or its error): the output is never empty there, equivalent"],
 ];
