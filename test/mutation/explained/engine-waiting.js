@@ -6,6 +6,7 @@ module.exports = [
 	['engine/waiting/timeLimit.ts', "typeof stamp === 'number' → true", 'Number.isFinite is false for anything but a number, so a stamp that is no number gives no limit either way: equivalent'],
 	['engine/waiting/timeLimit.ts', "typeof seconds === 'number' → true", 'Number.isFinite is false for anything but a number, so a setting that is no number gives no limit either way: equivalent'],
 	['engine/waiting/timeLimit.ts', "typeof ctx.getWorkflowSettings === 'function' → true", 'calling a getWorkflowSettings that is not a function throws inside the try, whose catch gives no limit, as the check does: equivalent'],
+	['engine/waiting/timeLimit.ts', "'getWorkflowSettings' in ctx && typeof ctx.getWorkflowSettings === … → true", 'calling a getWorkflowSettings the context lacks throws inside the try, whose catch gives no limit, as the check does: equivalent'],
 	['engine/waiting/timeLimit.ts', 'BlockStatement {… → {}', 'the catch only sets seconds to undefined, which it still is when the call threw: equivalent'],
 	['engine/waiting/interval.ts', 'BlockStatement {… → {}', "gatewayOrigins' catch returns undefined, as the emptied block does: equivalent"],
 	['engine/waiting/interval.ts', 'ctx.logger?.warn → ctx.logger.warn', 'every context n8n hands a node has a logger, on both lines (1.123, 2.41): equivalent on every path n8n takes'],
