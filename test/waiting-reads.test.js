@@ -110,6 +110,26 @@ describe('rereadWithoutUrl: a task said finished before its file is written', ()
 		expect(error.context?.itemIndex).toBe(4);
 	});
 
+	test('each wait between the re-reads is the interval chosen for the task\'s route: the floor on a gateway on this machine, not the route\'s advice', async () => {
+		const { ctx } = gateway(() => doneWithoutFile('task_1'), { baseUrl: 'http://127.0.0.1:9' });
+		const timers = jest.spyOn(global, 'setTimeout');
+		await reads.rereadWithoutUrl(ctx, { taskId: 'task_1', route: 'generic' }, { taskId: 'task_1', urlMissing: true }, 0);
+		const waits = timers.mock.calls.map(([, ms]) => ms).filter((ms) => ms > 0);
+		timers.mockRestore();
+		expect(waits).toEqual([limits.POLL_FLOOR_MS, limits.POLL_FLOOR_MS]);
+	});
+
+	test("a re-read stopped after its wait is the node's error for the item", async () => {
+		const signal = { aborted: false, reason: 'stopped', addEventListener() {}, removeEventListener() {} };
+		const stop = () => Object.assign(new Error('The operation was aborted'), { name: 'AbortError', code: 'ERR_CANCELED' });
+		const { ctx, sent } = gateway(() => stop(), { baseUrl: 'http://127.0.0.1:9', before: () => (signal.aborted = true) });
+		ctx.getExecutionCancelSignal = () => signal;
+		const error = await reads.rereadWithoutUrl(ctx, { taskId: 'task_1', route: 'generic' }, { taskId: 'task_1', urlMissing: true }, 4).catch((e) => e);
+		expect(sent).toHaveLength(1);
+		expect(error).toBeInstanceOf(Error);
+		expect(error.context?.itemIndex).toBe(4);
+	});
+
 	test('a snapshot with its file is not read again', async () => {
 		const { ctx, sent } = gateway(() => done('task_1'));
 		const snapshot = { taskId: 'task_1', urlMissing: false };
@@ -170,6 +190,12 @@ describe('readTasksOnce: a bounded pass over many tasks', () => {
 		const inTime = gateway(() => down);
 		const early = await reads.readTasksOnce(inTime.ctx, tasks('slow'), { deadlineAt: NOW + 1_500, minReadMs: 1_000, concurrency: 1 });
 		expect(early.map((r) => [r.kind, r.fault, r.cut])).toEqual([['fault', 'transient', undefined]]);
+	});
+
+	test('a transient fault with exactly minReadMs left after the reads is not cut: the deadline is not spent', async () => {
+		const { ctx } = gateway(() => down, { before: () => (now += 1_000) });
+		const out = await reads.readTasksOnce(ctx, tasks('slow'), { deadlineAt: NOW + 2_000, minReadMs: 1_000, concurrency: 1 });
+		expect(out.map((r) => [r.kind, r.fault, r.cut])).toEqual([['fault', 'transient', undefined]]);
 	});
 
 	test('a failure that is no gateway answer is that read\'s result; the other reads are kept', async () => {
