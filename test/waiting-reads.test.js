@@ -76,12 +76,10 @@ describe('readTaskOnce: one read, and what a failed one counts', () => {
 });
 
 describe('rereadWithoutUrl: a task said finished before its file is written', () => {
-	test('read again after the interval (the floor on a gateway on this machine) until the file is there', async () => {
+	test('read again until the file is there (the wait between reads: the row below)', async () => {
 		const { ctx, sent } = gateway((r, n) => (n < 2 ? doneWithoutFile('task_1') : done('task_1')), { baseUrl: 'http://127.0.0.1:9' });
 		const first = { taskId: 'task_1', urlMissing: true, status: 'SUCCESS' };
-		const started = Date.now();
 		const out = await reads.rereadWithoutUrl(ctx, { taskId: 'task_1', route: 'generic' }, first, 4);
-		expect(Date.now() - started).toBeGreaterThanOrEqual(2 * limits.POLL_FLOOR_MS - 5);
 		expect(sent).toHaveLength(2);
 		expect(out.withoutUrl).toBe(0);
 		expect(out.snapshot.urls).toEqual(['https://cdn.example.com/task_1.mp4']);
