@@ -10,6 +10,7 @@ const LAYERS = {
 	transport: [
 		'transport-parts',
 		'transport-hops',
+		'transport-answers',
 		'node-errors',
 		'gateway-errors',
 		'faults/submit',
