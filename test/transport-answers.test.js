@@ -1,10 +1,14 @@
 'use strict';
-// What the node reads from a gateway's answer, on plain values (no HTTP): the gateway's own words
-// and code from whichever envelope it used, and the description a failure shows (errors.ts). The
-// table of rules itself is test/gateway-errors.test.js (one row per rule, the order where two
-// overlap); faults/relay.test.js, faults/submit.test.js and faults/hostile-answers.test.js run the
-// same answers through n8n against the simulator. This table holds their edges: each envelope, an
-// empty or padded text, a code that is not one.
+// What the node makes of a gateway's answer, on plain values (no HTTP): the gateway's own words and
+// code from whichever envelope it used and the description a failure shows (errors.ts), the words
+// each rule of the error table puts together and each fixed word of the relay it matches
+// (errorRules.ts), the key as people paste it and the forms it is hidden in (secrets.ts), and an
+// answer's bytes: charset, bounds, nesting, parsing, network codes, SSRF blocks, 2xx refusals
+// (responses.ts). gateway-errors.test.js holds the table itself (one row per rule, the order where
+// two overlap); faults/relay.test.js, faults/submit.test.js, faults/hostile-answers.test.js,
+// faults/addresses.test.js and keys.test.js run the same answers and keys through n8n against the
+// simulator. This table holds their edges: each envelope and each fixed word, an empty or padded
+// text, a code that is not one, each quote a key is pasted in, a limit met exactly.
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const fresh = require('./fresh-modules').freshEachTest();
@@ -663,5 +667,336 @@ describe('responses: a Readable built with the class of a body we hold', () => {
 		expect(responses.readableFrom(new Readable2(), source())).toBeUndefined();
 		expect(responses.readableFrom({}, source())).toBeUndefined();
 		expect(responses.readableFrom(Object.create(null), source())).toBeUndefined();
+	});
+});
+
+describe("errorRules: each of the relay's fixed words, English and Chinese, and the rule it picks", () => {
+	test.each([
+		['该令牌额度已用尽', 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		['令牌可用额度已用尽', 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		['TokenStatusExhausted[sk-a***b]', 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		['token quota is exhausted', 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		["token's quota has been exhausted", 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		['token_quota_exhausted', 'key-quota-used-up', 'token_quota_exhausted', "This API key's own quota at the gateway is used up (400) while x"],
+		['该令牌已过期', 'key-expired', undefined, 'This API key has expired at the gateway (400) while x'],
+		['该 token 已过期', 'key-expired', undefined, 'This API key has expired at the gateway (400) while x'],
+		['This token has expired', 'key-expired', undefined, 'This API key has expired at the gateway (400) while x'],
+		['token has expired', 'key-expired', undefined, 'This API key has expired at the gateway (400) while x'],
+		['该令牌状态不可用', 'key-disabled', undefined, 'This API key is disabled at the gateway (400) while x'],
+		['This token status is unavailable', 'key-disabled', undefined, 'This API key is disabled at the gateway (400) while x'],
+		['token status is not enabled', 'key-disabled', undefined, 'This API key is disabled at the gateway (400) while x'],
+		['insufficient_user_quota', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['pre_consume_token_quota_failed', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['user quota is not enough', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['用户余额不足', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['用户额度不足', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['预扣费额度失败', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['insufficient quota', 'balance-too-low', 'insufficient_user_quota', 'Your gateway balance is too low for this request (insufficient_user_quota) while x'],
+		['No available channel for model m1', 'model-not-offered', 'model_not_found', "Model 'm1' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group)"],
+		['model_not_found', 'model-not-offered', 'model_not_found', "This model is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group)"],
+		['分组 default 下模型 m1 无可用渠道', 'model-not-offered', 'model_not_found', "Model 'm1' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'default')"],
+		['The model `m1` does not exist', 'model-not-offered', 'model_not_found', "Model 'm1' is not available to this API key's group (model does not exist): the gateway does not offer it to this key (retired upstream, or not in the key's group)"],
+		['token has no access to model m1', 'model-not-offered', 'model_not_found', "Model 'm1' is not available to this API key's group (the key may not use it): the gateway does not offer it to this key (retired upstream, or not in the key's group)"],
+		['该令牌无权访问模型 m1', 'model-not-offered', 'model_not_found', "Model 'm1' is not available to this API key's group (the key may not use it): the gateway does not offer it to this key (retired upstream, or not in the key's group)"],
+		['model_price_error', 'model-price-unset', 'model_price_error', 'The gateway has no price set for this model, so it refused the request while x'],
+		['model m1 ratio or price not set', 'model-price-unset', 'model_price_error', 'The gateway has no price set for this model, so it refused the request while x'],
+		['模型 m1 倍率或价格未配置', 'model-price-unset', 'model_price_error', 'The gateway has no price set for this model, so it refused the request while x'],
+		['无权访问 vip 分组', 'group-denied', undefined, "The gateway refused this API key's group (400) while x"],
+		['无权访问分组', 'group-denied', undefined, "The gateway refused this API key's group (400) while x"],
+		['分组 vip 已被弃用', 'group-denied', undefined, "The gateway refused this API key's group (400) while x"],
+		['no permission to access this group', 'group-denied', undefined, "The gateway refused this API key's group (400) while x"],
+		['decode_input_reference_failed_at_index_0', 'reference-image-unreadable', 'decode_input_reference_failed_at_index_0', 'The gateway could not read reference image 1 (index 0) while x: it must be a JPEG, PNG or WebP image'],
+		['uploaded file must be an image', 'reference-image-unreadable', 'invalid_reference_image', 'The gateway could not read a reference image while x: it must be a JPEG, PNG or WebP image'],
+		['do_request_failed', 'upstream-unreachable', 'do_request_failed', 'The gateway could not reach its upstream provider while x (do request failed)'],
+		['do request failed', 'upstream-unreachable', 'do_request_failed', 'The gateway could not reach its upstream provider while x (do request failed)'],
+		['task_not_exist', 'task-unknown', 'task_not_exist', 'The gateway does not know this task while x (task_not_exist)'],
+		['task not exist', 'task-unknown', 'task_not_exist', 'The gateway does not know this task while x (task_not_exist)'],
+		['task not found', 'task-unknown', 'task_not_exist', 'The gateway does not know this task while x (task_not_exist)'],
+	])('%s', (words, rule, code, message) => {
+		const explained = errors.explainGatewayError({ action: 'x', status: 400, body: { error: { message: words } } });
+		expect({ rule: explained.rule, code: explained.code, message: explained.message }).toEqual({ rule, code, message });
+	});
+
+	test("the gateway's own code wins over the rule's", () => {
+		const explained = errors.explainGatewayError({ action: 'x', status: 401, body: { error: { message: '该令牌额度已用尽', code: 'quota_used' } } });
+		expect([explained.rule, explained.code]).toEqual(['key-quota-used-up', 'quota_used']);
+	});
+});
+
+describe('errorRules: the words each rule puts together', () => {
+	test.each([
+		[
+			'a recovery time in 秒',
+			{ status: 503, body: { error: { message: 'channel_circuit_open: 渠道熔断，30秒后恢复', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 30 秒", description: 'Gateway said: channel_circuit_open: 渠道熔断，30秒后恢复\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time in 分钟',
+			{ status: 503, body: { error: { message: 'channel_circuit_open 2分钟', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2 分钟", description: 'Gateway said: channel_circuit_open 2分钟\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time as a date',
+			{ status: 503, body: { error: { message: 'channel_circuit_open until 2026-11-28 10:00', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28 10:00", description: 'Gateway said: channel_circuit_open until 2026-11-28 10:00\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time as an ISO time',
+			{ status: 503, body: { error: { message: 'channel_circuit_open until 2026-11-28T10:00:30+08:00, then', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28T10:00:30+08:00,", description: 'Gateway said: channel_circuit_open until 2026-11-28T10:00:30+08:00, then\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time in minutes, with a fraction',
+			{ status: 503, body: { error: { message: 'channel_circuit_open recovers in 1.5 minutes', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 1.5 minutes", description: 'Gateway said: channel_circuit_open recovers in 1.5 minutes\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time in sec, glued to its number',
+			{ status: 503, body: { error: { message: 'channel_circuit_open 45sec', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 45 sec", description: 'Gateway said: channel_circuit_open 45sec\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a unit glued to more digits is no unit',
+			{ status: 503, body: { error: { message: 'channel_circuit_open 30s2', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after the recovery time the gateway names", description: 'Gateway said: channel_circuit_open 30s2\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'no recovery time named',
+			{ status: 503, body: { error: { message: 'channel_circuit_open', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after the recovery time the gateway names", description: 'Gateway said: channel_circuit_open\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a limit under 1 MB, in KB',
+			{ status: 200, refusedAnswer: { limit: 65536, received: 70000 } },
+			{ rule: 'answer-refused', code: 'answer_too_large', message: "The gateway's answer was larger than 64 KB (more arrived, counted after decompression) while x: refused unread", description: "HTTP status: 200. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept." },
+		],
+		[
+			'a limit of 1.5 MB',
+			{ status: 200, refusedAnswer: { limit: 1572864, received: 2000000 } },
+			{ rule: 'answer-refused', code: 'answer_too_large', message: "The gateway's answer was larger than 1.5 MB (more arrived, counted after decompression) while x: refused unread", description: "HTTP status: 200. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept." },
+		],
+		[
+			'a limit not named',
+			{ status: 200, refusedAnswer: { received: 1 } },
+			{ rule: 'answer-refused', code: 'answer_too_large', message: "The gateway's answer was larger than 0 KB (more arrived, counted after decompression) while x: refused unread", description: "HTTP status: 200. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept." },
+		],
+		[
+			'nested too deep',
+			{ status: 200, refusedAnswer: { depth: 64, received: 1 } },
+			{ rule: 'answer-refused', code: 'answer_too_deep', message: "The gateway's answer nests lists and objects more than 64 levels deep while x: refused unread", description: "HTTP status: 200. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept." },
+		],
+		[
+			'n8n blocked an address: the range and the host name to allow',
+			{ blocked: { by: 'n8n', url: 'http://files.lan:9000/x.png', host: 'files.lan:9000', address: '10.0.0.5', settings: true } },
+			{ rule: 'request-blocked', code: 'ssrf_blocked', message: "n8n's SSRF protection blocked http://files.lan:9000/x.png before it was sent: files.lan:9000 resolves to the restricted address 10.0.0.5 (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that host is yours (a gateway or file store on your network), allow it in n8n's environment with N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32 or N8N_SSRF_ALLOWED_HOSTNAMES=files.lan and restart n8n. Or, if the gateway itself is on that host, keep its Base URL and allow it as above." },
+		],
+		[
+			'n8n blocked a host name',
+			{ blocked: { by: 'n8n', url: 'http://metadata.internal/x', host: 'metadata.internal', settings: true } },
+			{ rule: 'request-blocked', code: 'ssrf_blocked', message: "n8n's SSRF protection blocked http://metadata.internal/x before it was sent: metadata.internal is a restricted host (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that host is yours (a gateway or file store on your network), allow it in n8n's environment with N8N_SSRF_ALLOWED_HOSTNAMES=metadata.internal and restart n8n. Or, if the gateway itself is on that host, keep its Base URL and allow it as above." },
+		],
+		[
+			'n8n blocked an IPv6 address a redirect named',
+			{ blocked: { by: 'n8n', url: 'http://[fd00::1]:80/x', host: '[fd00::1]:80', address: 'fd00::1', settings: true, redirectedFrom: 'https://gw.example.com/v1/x' } },
+			{ rule: 'request-blocked', code: 'ssrf_blocked', message: "n8n's SSRF protection blocked http://[fd00::1]:80/x, where https://gw.example.com/v1/x redirected, before it was sent: [fd00::1]:80 resolves to the restricted address fd00::1 (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that host is yours (a gateway or file store on your network), allow it in n8n's environment with N8N_SSRF_ALLOWED_IP_RANGES=fd00::1/128 and restart n8n. Or, if the gateway itself is on that host, keep its Base URL and allow it as above." },
+		],
+		[
+			'the node refused a loopback address on n8n 1.x',
+			{ blocked: { by: 'node', url: 'http://127.0.0.1:5678/x', host: '127.0.0.1:5678', kind: 'loopback', address: '127.0.0.1', settings: false } },
+			{ rule: 'request-blocked', code: 'address_refused', message: "http://127.0.0.1:5678/x points at 127.0.0.1:5678, a loopback address (the n8n host itself): the node does not send n8n there on a gateway's word (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. n8n 1.x has no SSRF settings to allow it: only a gateway whose Base URL is on the same kind of address may send n8n there (on n8n 2.x, N8N_SSRF_ALLOWED_IP_RANGES / N8N_SSRF_ALLOWED_HOSTNAMES allow it). Otherwise ask the gateway's operator why its answer points there." },
+		],
+		[
+			'the node refused a name that resolves to a metadata address',
+			{ blocked: { by: 'node', url: 'http://evil.example.com/x', host: 'evil.example.com', kind: 'metadata', address: '169.254.169.254', settings: true } },
+			{ rule: 'request-blocked', code: 'address_refused', message: "http://evil.example.com/x points at evil.example.com (169.254.169.254), a cloud metadata service's address: the node does not send n8n there on a gateway's word (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that address is really yours, allow it in n8n's environment with N8N_SSRF_ALLOWED_IP_RANGES=169.254.169.254/32 or N8N_SSRF_ALLOWED_HOSTNAMES=evil.example.com and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on. Otherwise ask the gateway's operator why its answer points there." },
+		],
+		[
+			'the node refused a host of no kind named: loopback',
+			{ blocked: { by: 'node', url: 'http://localhost/x', host: 'localhost', settings: true } },
+			{ rule: 'request-blocked', code: 'address_refused', message: "http://localhost/x points at localhost, a loopback address (the n8n host itself): the node does not send n8n there on a gateway's word (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that address is really yours, allow it in n8n's environment with N8N_SSRF_ALLOWED_HOSTNAMES=localhost and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on. Otherwise ask the gateway's operator why its answer points there." },
+		],
+		[
+			'the node refused an IPv6 link-local address',
+			{ blocked: { by: 'node', url: 'http://[fe80::1]/x', host: '[fe80::1]', kind: 'link-local', address: 'fe80::1', settings: true } },
+			{ rule: 'request-blocked', code: 'address_refused', message: "http://[fe80::1]/x points at [fe80::1], a link-local address (169.254.0.0/16, fe80::/10): the node does not send n8n there on a gateway's word (while x)", description: "Nothing was sent, so nothing was asked again: the same request is refused the same way. If that address is really yours, allow it in n8n's environment with N8N_SSRF_ALLOWED_IP_RANGES=fe80::1/128 and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on. Otherwise ask the gateway's operator why its answer points there." },
+		],
+		[
+			'a certificate for another host name',
+			{ networkCode: 'ERR_TLS_CERT_ALTNAME_INVALID' },
+			{ rule: 'certificate-refused', code: 'ERR_TLS_CERT_ALTNAME_INVALID', message: "The gateway's TLS certificate was refused while x: it is issued for another host name (ERR_TLS_CERT_ALTNAME_INVALID)", description: "n8n reached the gateway but did not trust its certificate, so nothing was sent. If the certificate names another host name, put that name in the credential's Base URL. Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked)." },
+		],
+		[
+			'a host name mismatch',
+			{ networkCode: 'HOSTNAME_MISMATCH' },
+			{ rule: 'certificate-refused', code: 'HOSTNAME_MISMATCH', message: "The gateway's TLS certificate was refused while x: it is issued for another host name (HOSTNAME_MISMATCH)", description: "n8n reached the gateway but did not trust its certificate, so nothing was sent. If the certificate names another host name, put that name in the credential's Base URL. Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked)." },
+		],
+		[
+			'an expired certificate: no word of host names',
+			{ networkCode: 'CERT_HAS_EXPIRED' },
+			{ rule: 'certificate-refused', code: 'CERT_HAS_EXPIRED', message: "The gateway's TLS certificate was refused while x: it has expired (CERT_HAS_EXPIRED)", description: "n8n reached the gateway but did not trust its certificate, so nothing was sent. Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked)." },
+		],
+		[
+			'no answer in time, not billed',
+			{ networkCode: 'ETIMEDOUT', timeoutMs: 1500 },
+			{ rule: 'no-answer-in-time', code: 'ETIMEDOUT', message: 'No answer from the gateway within 2 s while x', description: 'Check the Base URL and that the gateway is reachable from n8n.' },
+		],
+		[
+			'no answer in time, billed, no time named',
+			{ networkCode: 'ETIMEDOUT', billed: true, created: 'no' },
+			{ rule: 'no-answer-in-time', code: 'ETIMEDOUT', message: 'No answer from the gateway within 0 s while x: the job may have been created and billed', description: "The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account's task list before running this item again. Our node never resends it by itself." },
+		],
+		[
+			'unreachable, no code',
+			{  },
+			{ rule: 'unreachable', code: undefined, message: 'Could not reach the gateway while x (connection failed)', description: 'Check the Base URL and that the gateway is reachable from n8n.' },
+		],
+		[
+			'unreachable after the request left, billed',
+			{ networkCode: 'ECONNRESET', billed: true },
+			{ rule: 'unreachable', code: 'ECONNRESET', message: 'Could not reach the gateway while x (ECONNRESET): the job may have been created and billed', description: "The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account's task list before running this item again. Our node never resends it by itself." },
+		],
+		[
+			'a redirect to what is not a URL',
+			{ status: 307, unfollowedRedirect: 'not a url' },
+			{ rule: 'redirect-not-followed', code: 'redirect_307', message: 'The gateway redirected the request to not a url (HTTP 307) while x; it was not followed', description: "HTTP status: 307\nA request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential's Base URL." },
+		],
+		[
+			'a redirect refused with 403',
+			{ status: 403, redirectedTo: 'https://b.example.com', body: { error: { message: 'no', code: 'c' } } },
+			{ rule: 'redirect-refused', code: 'c', message: 'The gateway redirected to https://b.example.com, which refused the request (403) while x', description: 'Gateway said: no\nHTTP status: 403, code: c\nThe API key is only sent to the origins of Base URL and Alt Base URL, never to an address a redirect points to. If the gateway now lives there, put that address in the credential.' },
+		],
+		[
+			'a redirect answered 404 is not a refusal of the key',
+			{ status: 404, redirectedTo: 'https://b.example.com', body: '' },
+			{ rule: 'not-found', code: undefined, message: 'The gateway answered 404 Not Found while x', description: 'HTTP status: 404\nCheck the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.' },
+		],
+		[
+			'a low balance with its code',
+			{ status: 403, body: { code: 'pre_consume_token_quota_failed', message: '预扣费额度失败' } },
+			{ rule: 'balance-too-low', code: 'pre_consume_token_quota_failed', message: 'Your gateway balance is too low for this request (pre_consume_token_quota_failed) while x', description: "Gateway said: 预扣费额度失败\nHTTP status: 403, code: pre_consume_token_quota_failed\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
+		],
+		[
+			'a low balance without a code',
+			{ status: 403, body: { message: '余额不足' } },
+			{ rule: 'balance-too-low', code: 'insufficient_user_quota', message: 'Your gateway balance is too low for this request (insufficient_user_quota) while x', description: "Gateway said: 余额不足\nHTTP status: 403\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
+		],
+		[
+			'the model asked for, over the one the text names',
+			{ status: 503, model: 'sora-2', body: { error: { message: 'No available channel for model other under group vip' } } },
+			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'sora-2' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'vip')", description: "Gateway said: No available channel for model other under group vip\nHTTP status: 503\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
+		],
+		[
+			'a quoted model and its group',
+			{ status: 503, body: { error: { message: "No available channel for model 'sora-2' under group vip (distributor)" } } },
+			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'sora-2' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'vip')", description: "Gateway said: No available channel for model 'sora-2' under group vip (distributor)\nHTTP status: 503\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
+		],
+		[
+			'the Chinese text with 对于',
+			{ status: 503, body: { error: { message: '当前分组 vip 下对于模型 sora-2 的可用渠道不存在 无可用渠道' } } },
+			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'sora-2' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'vip')", description: "Gateway said: 当前分组 vip 下对于模型 sora-2 的可用渠道不存在 无可用渠道\nHTTP status: 503\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
+		],
+		[
+			'a model named last',
+			{ status: 404, body: { error: { message: 'no available channel for model gpt-x' } } },
+			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'gpt-x' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group)", description: "Gateway said: no available channel for model gpt-x\nHTTP status: 404\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
+		],
+		[
+			'no price for the model asked for',
+			{ status: 400, model: 'wan', body: { code: 'model_price_error', message: 'x' } },
+			{ rule: 'model-price-unset', code: 'model_price_error', message: "The gateway has no price set for model 'wan', so it refused the request while x", description: "Gateway said: x\nHTTP status: 400, code: model_price_error\nNothing was charged. The gateway admin has to set the model's price (ratio) before it can be used; or pick another model." },
+		],
+		[
+			'the field the error names, trimmed',
+			{ status: 400, body: { error: { message: 'bad', param: '  size ' } } },
+			{ rule: 'invalid-request', code: undefined, message: "The gateway rejected the field 'size' while x: bad", description: 'Gateway said: bad\nHTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'a blank param: the field from the text',
+			{ status: 422, body: { error: { message: 'bad image_size value', param: ' ' } } },
+			{ rule: 'invalid-request', code: undefined, message: "The gateway rejected the field 'image_size' while x: bad image_size value", description: 'Gateway said: bad image_size value\nHTTP status: 422\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'a longer word is no field',
+			{ status: 400, body: { error: { message: 'sizes must be listed' } } },
+			{ rule: 'invalid-request', code: undefined, message: 'The gateway rejected the request as invalid while x: sizes must be listed', description: 'Gateway said: sizes must be listed\nHTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'a one-letter field',
+			{ status: 400, body: { error: { message: 'n must be 1' } } },
+			{ rule: 'invalid-request', code: undefined, message: "The gateway rejected the field 'n' while x: n must be 1", description: 'Gateway said: n must be 1\nHTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'no words',
+			{ status: 400, body: {  } },
+			{ rule: 'invalid-request', code: undefined, message: 'The gateway rejected the request as invalid while x', description: 'HTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'the most specific field first',
+			{ status: 400, body: { message: 'output_compression needs output_format' } },
+			{ rule: 'invalid-request', code: undefined, message: "The gateway rejected the field 'output_compression' while x: output_compression needs output_format", description: 'Gateway said: output_compression needs output_format\nHTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'a field at the start',
+			{ status: 400, body: { message: 'prompt: too long' } },
+			{ rule: 'invalid-request', code: undefined, message: "The gateway rejected the field 'prompt' while x: prompt: too long", description: 'Gateway said: prompt: too long\nHTTP status: 400\nCorrect the parameter it names and run the item again.' },
+		],
+		[
+			'404',
+			{ status: 404, body: '' },
+			{ rule: 'not-found', code: undefined, message: 'The gateway answered 404 Not Found while x', description: 'HTTP status: 404\nCheck the Base URL in the credential (for example https://gateway.example.com/v1) and the task ID or route.' },
+		],
+		[
+			'413',
+			{ status: 413, body: {  } },
+			{ rule: 'too-large', code: undefined, message: 'The file is too large for the gateway (413) while x', description: 'HTTP status: 413\nUploads and reference images may be at most 20 MB.' },
+		],
+		[
+			'504, not billed',
+			{ status: 504, body: {  } },
+			{ rule: 'gateway-timeout', code: undefined, message: 'The gateway timed out (504) while x', description: 'HTTP status: 504\nUse an async model or a longer timeout.' },
+		],
+		[
+			'an empty body',
+			{ status: 502, body: '  ' },
+			{ rule: 'no-explanation', code: undefined, message: 'The gateway answered HTTP 502 with an empty body while x', description: 'HTTP status: 502\nThe gateway gave no explanation. Try again later; if it persists, contact the gateway admin.' },
+		],
+		[
+			'an HTML page in capitals',
+			{ status: 502, body: '<HTML>x' },
+			{ rule: 'no-explanation', code: undefined, message: 'The gateway answered HTTP 502 with an HTML page instead of JSON while x', description: 'HTTP status: 502\nAn HTML page usually means the Base URL points at a website or proxy, not at the gateway API. Check the Base URL (for example https://gateway.example.com/v1).' },
+		],
+		[
+			'a failure, not billed',
+			{ status: 500, body: {  } },
+			{ rule: 'gateway-failed', code: undefined, message: 'The gateway failed (HTTP 500) while x', description: 'HTTP status: 500\nTry again later; if it persists, contact the gateway admin.' },
+		],
+		[
+			'a 2xx refusal without words',
+			{ status: 200, refusedWith200: true, body: { success: false } },
+			{ rule: 'refused-with-200', code: undefined, message: 'The gateway refused the request while x', description: 'HTTP status: 200\nThe gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.' },
+		],
+		[
+			'401',
+			{ status: 401, body: {  } },
+			{ rule: 'key-rejected', code: undefined, message: 'The gateway rejected the API key (401) while x', description: "HTTP status: 401\nCheck the API Key in the Unified AI Gateway API credential: copy it again from the gateway's key page." },
+		],
+		[
+			'403',
+			{ status: 403, body: {  } },
+			{ rule: 'forbidden', code: undefined, message: 'The gateway refused the request (403) while x', description: 'HTTP status: 403\nThe key may lack permission for this model or route, or the balance may be too low.' },
+		],
+		[
+			'429',
+			{ status: 429, body: {  } },
+			{ rule: 'rate-limited', code: undefined, message: 'The gateway is rate limiting requests (429) while x', description: 'HTTP status: 429\nWait a little and run again, or lower the Concurrency option so fewer requests run at once.' },
+		],
+		[
+			'another task',
+			{ status: 200, otherTask: { asked: 'a1', named: 'b2' } },
+			{ rule: 'another-task', code: 'another_task', message: 'The gateway answered the read of task a1 with another task, b2: not taken as the state of a1', description: 'Task a1 is yours; the answer named b2 and no id of yours, so neither its status nor its files count for a1. The task is read again; if the gateway keeps answering so, ask its operator (a cache or a proxy in front of it may mix answers up). Do not submit a1 again: it may still be running or finished.' },
+		],
+	])('%s', (_, facts, expected) => {
+		const explained = errors.explainGatewayError({ action: 'x', ...facts });
+		expect({ rule: explained.rule, code: explained.code, message: explained.message, description: explained.description }).toEqual(expected);
 	});
 });
