@@ -152,6 +152,7 @@ describe('secrets: the key as people paste it', () => {
 	test.each([
 		['as copied', 'sk-abc123', 'sk-abc123', 'sk-abc123'],
 		['whitespace around it', ' \t sk-abc123 \r\n', 'sk-abc123', 'sk-abc123'],
+		['a deep indent, and blank lines after it', `${' '.repeat(12)}sk-abc123${'\n'.repeat(12)}`, 'sk-abc123', 'sk-abc123'],
 		['zero-width characters around it', '\u200Bsk-abc123\u200C\u200D\u2060\uFEFF', 'sk-abc123', 'sk-abc123'],
 		['a full-width space around it', '\u3000sk-abc123\u3000', 'sk-abc123', 'sk-abc123'],
 		['straight double quotes', '"sk-abc123"', 'sk-abc123', 'sk-abc123'],
@@ -192,6 +193,12 @@ describe('secrets: the key as people paste it', () => {
 		expect(secrets.readPastedKey(wrapped(8))).toEqual({ key: 'sk-abc123', unwrapped: wrapped(4) });
 		// Nine: a quote is left in the key, an ASCII sign the gateway then refuses.
 		expect(secrets.readPastedKey(wrapped(9))).toEqual({ key: wrapped(1), unwrapped: wrapped(5) });
+		// Spaces inside each pair: a round removes the pair and the spaces it held.
+		const spaced = (n) => (n === 0 ? 'sk-abc123' : `" ${spaced(n - 1)} "`);
+		expect(secrets.readPastedKey(spaced(4))).toEqual({ key: 'sk-abc123', unwrapped: 'sk-abc123' });
+		expect(secrets.readPastedKey(spaced(5))).toEqual({ key: 'sk-abc123', unwrapped: spaced(1) });
+		// Bearer and all the spaces after it go in the round that reaches it: the fourth here.
+		expect(secrets.readPastedKey(wrapped(4).replace('sk-', 'Bearer  \t sk-'))).toEqual({ key: 'sk-abc123', unwrapped: 'sk-abc123' });
 	});
 
 	const EMPTY = "The API Key is empty: paste the key from the gateway's key page";
@@ -229,6 +236,7 @@ describe('secrets: the key as people paste it', () => {
 		['a soft hyphen', 'sk-\u00ADab', refused('an invisible character (U+00AD)', 4, 6)],
 		['an opening quote left alone', '\u300Csk-abc', refused("'\u300C' (U+300C)", 1, 7)],
 		['the first bad one is named', 'sk a\u00E9', refused('a space (U+0020)', 3, 5)],
+		['a whole header line: Bearer is only a prefix', 'Authorization: Bearer sk-abc', refused('a space (U+0020)', 15, 28)],
 	])('refused: %s', (_, raw, problem) => {
 		const read = secrets.readPastedKey(raw);
 		expect(read).toMatchObject({ key: '', problem });
@@ -267,6 +275,10 @@ describe('secrets: every form in which the key may come back', () => {
 			'sk-a\\tb\u00E9',
 			'sk-a\tb\u00E9',
 		]);
+	});
+
+	test('a field with a character JSON escapes, pasted with spaces: both JSON forms', () => {
+		expect(secrets.secretForms({ apiKey: ' sk-a\tb ' })).toEqual(['Bearer sk-a\tb', ' sk-a\\tb ', ' sk-a\tb ', 'sk-a%09b', 'sk-a\\tb', 'sk-a\tb']);
 	});
 
 	test('a key of four characters has its forms; a shorter one none (it would hide ordinary words)', () => {
@@ -414,6 +426,7 @@ describe('responses: the bounds of an answer', () => {
 		['a parsed object past the limit', { a: 1 }, 6, '', 7, true],
 		['no body', undefined, 0, '', 0, false],
 		['an iterable without on is no stream', { [Symbol.asyncIterator]: () => ({}) }, 10, '{}', 2, false],
+		['an object with on that cannot be read is no stream', { on: () => undefined, a: 1 }, 10, '{"a":1}', 7, false],
 	])('in memory: %s', async (_, body, limit, bytes, received, over) => {
 		const read = await responses.readBounded(body, limit);
 		expect({ bytes: read.bytes.toString(), received: read.received, over: read.over }).toEqual({ bytes, received, over });
