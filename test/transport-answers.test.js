@@ -869,6 +869,16 @@ describe('errorRules: the words each rule puts together', () => {
 			{ rule: 'unreachable', code: 'ECONNRESET', message: 'Could not reach the gateway while x (ECONNRESET): the job may have been created and billed', description: "The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account's task list before running this item again. Our node never resends it by itself." },
 		],
 		[
+			'unreachable before the request left, billed: nothing was created',
+			{ networkCode: 'ECONNREFUSED', billed: true },
+			{ rule: 'unreachable', code: 'ECONNREFUSED', message: 'Could not reach the gateway while x (ECONNREFUSED)', description: 'Check the Base URL and that the gateway is reachable from n8n.' },
+		],
+		[
+			'a limit of exactly 1 MB',
+			{ status: 200, refusedAnswer: { limit: 1024 * 1024, received: 1024 * 1024 + 1 } },
+			{ rule: 'answer-refused', code: 'answer_too_large', message: 'The gateway\'s answer was larger than 1 MB (more arrived, counted after decompression) while x: refused unread', description: "HTTP status: 200. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept." },
+		],
+		[
 			'a redirect to what is not a URL',
 			{ status: 307, unfollowedRedirect: 'not a url' },
 			{ rule: 'redirect-not-followed', code: 'redirect_307', message: 'The gateway redirected the request to not a url (HTTP 307) while x; it was not followed', description: "HTTP status: 307\nA request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential's Base URL." },

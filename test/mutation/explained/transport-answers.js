@@ -10,4 +10,7 @@ module.exports = [
 	['transport/secrets.ts', 'f.trim() → f', 'every form holds the sent key or the unwrapped field, at least 4 characters with no whitespace at its ends, so no form is shorter and the filter keeps all: equivalent'],
 	['transport/responses.ts', 'received < limit', 'a chunk is kept whole or cut to the limit only while the answer is within it, and past it nothing kept is used: only how much is held until the reading stops, equivalent'],
 	['transport/responses.ts', 'buffer.subarray(0, limit - received)', 'while the answer is within the limit each chunk is within it too, so the cut takes all of it, and past the limit nothing kept is used: equivalent'],
+	['transport/errorRules.ts', "'a body that is not JSON'", 'unreachable: a text answer that is neither empty nor HTML always has words (gatewayText keeps its first 500 characters), so `raw` is never empty there: equivalent'],
+	['transport/errorRules.ts', "raw === '' → false", 'unreachable: a text answer that is neither empty nor HTML always has words (gatewayText keeps its first 500 characters), so `raw` is never empty there: equivalent'],
+	['transport/errorRules.ts', 'f.status !== undefined → true', "facts without a status never reach no-explanation: the network rules (unreachable matches every one) come first: equivalent"],
 ];
