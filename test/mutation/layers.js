@@ -12,6 +12,7 @@ const LAYERS = {
 		'transport-hops',
 		'transport-request',
 		'transport-addresses',
+		'transport-answers',
 		'node-errors',
 		'gateway-errors',
 		'faults/submit',

@@ -135,8 +135,12 @@ function fieldNamed(body: unknown, text: string): string | undefined {
 }
 
 function retryAfterNamed(text: string): string | undefined {
+	// The unit ends where no letter or digit follows (not `\b`: after 秒 or 分钟, both non-word
+	// characters, a `\b` needs a letter next, so "30秒后" was never read).
 	const match =
-		/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|秒|分钟)\b/i.exec(text);
+		/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|秒|分钟)(?!\w)/i.exec(
+			text,
+		);
 	if (match) return `${match[1]} ${match[2]}`;
 	const iso = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?\S*/.exec(text);
 	return iso ? iso[0] : undefined;
