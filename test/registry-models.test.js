@@ -29,6 +29,10 @@ describe('findModel: the row of an id (and a host)', () => {
 });
 
 describe('modelKind: the kind of an id the gateway lists', () => {
+	test("each group's name as the node shows it", () => {
+		expect(models.GROUP_NAMES).toEqual({ text: 'Text', image: 'Image', video: 'Video' });
+	});
+
 	test.each([
 		['a registry row, whatever its tags', 'gpt-image-2', ['openai-video'], { group: 'image', by: 'table' }],
 		['a row found with spaces around the id', ' veo-3.1-flash ', [], { group: 'video', by: 'table' }],
@@ -45,6 +49,20 @@ describe('modelKind: the kind of an id the gateway lists', () => {
 		['no tags: a guess', 'mystery-model', [], { group: 'text', by: 'none' }],
 		['tags that are no list (a hostile answer): a guess', 'mystery-model', 'openai-video', { group: 'text', by: 'none' }],
 		['tags absent: a guess', 'mystery-model', undefined, { group: 'text', by: 'none' }],
+		['a tag that is a list of a kind word (a hostile answer): left out', 'mystery-model', [['openai-video']], { group: 'text', by: 'none' }],
+		['dalle without its hyphen: an image tag', 'mystery-model', ['dalle'], { group: 'image', by: 'tags' }],
+		['a reranker tag', 'mystery-model', ['rerank'], { group: 'text', by: 'tags' }],
+		['an embedding tag', 'mystery-model', ['embedding'], { group: 'text', by: 'tags' }],
+		['a completions tag', 'mystery-model', ['completions'], { group: 'text', by: 'tags' }],
+		['a completion tag', 'mystery-model', ['openai-completion'], { group: 'text', by: 'tags' }],
+		['a text-only word inside a longer tag is not one', 'mystery-model', ['chatbot', 'xanthropic'], { group: 'text', by: 'none' }],
+		['a kind word in capitals', 'ACME-T2V-PRO', [], { group: 'video', by: 'name' }],
+		['an image family in capitals', 'ACME-FLUX-2', [], { group: 'image', by: 'name' }],
+		['a video family in capitals', 'KLING-X9', [], { group: 'video', by: 'name' }],
+		['a video family', 'kling-x9', [], { group: 'video', by: 'name' }],
+		['a text family in capitals', 'CLAUDE-X9', [], { group: 'text', by: 'name' }],
+		['a family inside another word is not one', 'swanx-1', [], { group: 'text', by: 'none' }],
+		['a kind word run on into letters is not one', 'acme-t2iz', [], { group: 'text', by: 'none' }],
 	])('%s: %p %p → %p', (_, id, tags, kind) => {
 		expect(models.modelKind(id, tags)).toEqual(kind);
 	});

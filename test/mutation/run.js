@@ -121,6 +121,7 @@ function summary(layers) {
 	const totals = { detected: 0, counted: 0, layers: [] };
 	const rows = [];
 	const survivors = [];
+	const files = [];
 	for (const layer of layers) {
 		const report = layerReport(layer);
 		if (!Object.keys(report.files).length) {
@@ -141,6 +142,13 @@ function summary(layers) {
 			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${lowerBound}${unmeasured})`,
 		);
 		survivors.push(...survivorsOf(report));
+		for (const [file, { mutants }] of Object.entries(report.files).sort()) {
+			const n = (status) => mutants.filter((m) => m.status === status).length;
+			const fileCounted = mutants.filter((m) => COUNTED.has(m.status)).length;
+			const fileDetected = mutants.filter((m) => DETECTED.has(m.status)).length;
+			const name = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
+			files.push(`| \`${name}\`${report.quick.includes(file) ? ' (quick)' : ''} | ${fileCounted ? ((100 * fileDetected) / fileCounted).toFixed(1) : '-'} % | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('Ignored')} |`);
+		}
 	}
 	const used = new Set();
 	let unexplained = 0;
@@ -157,6 +165,10 @@ function summary(layers) {
 		console.log('\nLines of explained/ that match no survivor (killed since, or the mutation moved: remove or mend them):');
 		for (const [file, part, why, line] of stale) console.log(`  ${file}${line ? ` (dist line ${line})` : ''}: ${part}${measuredFiles.has(file) ? '' : ' (no survivor left in the file)'} | ${why}`);
 	}
+	console.log('\nPer file (the newest report of each; quick: with the quick tests only, a lower bound):\n');
+	console.log('| file | score | killed | timed out | survived | no test runs it | ignored |');
+	console.log('|---|---|---|---|---|---|---|');
+	for (const row of files) console.log(row);
 	console.log('\nMutation score per layer:');
 	for (const row of rows) console.log(`  ${row}`);
 	console.log(`survivors ${survivors.length}, explained ${survivors.length - unexplained}, not explained ${unexplained}`);
