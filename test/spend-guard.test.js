@@ -100,6 +100,16 @@ describe('after the run: the summary, the balance read again, the hint', () => {
 		expect(gw.data).toEqual({ gateway_Gateway_spend: '1 item submitted, about 0.04 USD' });
 	});
 
+	test("a charge the gateway reports far from the estimate: a warning beside the info hint, naming both", async () => {
+		const gw = gateway();
+		const run = guard.createSpendGuard(gw.ctx, () => settings(), estimate);
+		await run.beforeSubmit(items({ model: 'gpt-image-2', usd: 0.04 }));
+		const out = [{ json: { charge: { amount: 0.08, currency: 'USD', source: 'task' } }, pairedItem: { item: 0 } }];
+		await run.afterRun(out, [0]);
+		expect(gw.hints.map((h) => h.type)).toEqual(['info', 'warning']);
+		expect(gw.hints[1]).toEqual({ message: expect.stringMatching(/^Charged 0\.08 USD, estimated 0\.04 USD \(.*\): the gateway's prices differ \(spendSummary\)$/), type: 'warning', location: 'outputPane' });
+	});
+
 	test('nothing submitted: the balance is read once, not again after the run', async () => {
 		const gw = gateway({ '/v1/balance': [balance(5)] });
 		const run = guard.createSpendGuard(gw.ctx, () => settings({ balance: 'token' }), estimate);
