@@ -209,6 +209,8 @@ describe('secrets: the key as people paste it', () => {
 		['whitespace', ' \n\t '],
 		['quotes only', '""'],
 		['quotes around whitespace', '" \u200B "'],
+		['the Bearer prefix alone', 'Bearer  '],
+		['the Bearer prefix alone, quoted', '"bearer"'],
 	])('empty: %s', (_, raw) => {
 		expect(secrets.readPastedKey(raw)).toMatchObject({ key: '', problem: EMPTY });
 	});

@@ -56,7 +56,8 @@ function unwrap(pasted: string): string {
 			CLOSING_QUOTES.has(value[value.length - 1])
 		)
 			value = value.slice(1, -1);
-		value = value.replace(EDGE, '').replace(/^bearer\s+/i, '');
+		// `Bearer` with nothing after it is the prefix alone (its spaces trimmed above), not a key.
+		value = value.replace(EDGE, '').replace(/^bearer(?:\s+|$)/i, '');
 		if (value === before) break;
 	}
 	return value;
