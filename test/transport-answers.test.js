@@ -8,7 +8,8 @@
 // two overlap); faults/relay.test.js, faults/submit.test.js, faults/hostile-answers.test.js,
 // faults/addresses.test.js and keys.test.js run the same answers and keys through n8n against the
 // simulator. This table holds their edges: each envelope and each fixed word, an empty or padded
-// text, a code that is not one, each quote a key is pasted in, a limit met exactly.
+// text, a code that is not one, each quote a key is pasted in, a limit met exactly, and each
+// pattern's edges (a unit's singular, two spaces or none, a two-digit index, a host name's digits).
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const fresh = require('./fresh-modules').freshEachTest();
@@ -1023,5 +1024,83 @@ describe('errorRules: the words each rule puts together', () => {
 	])('%s', (_, facts, expected) => {
 		const explained = errors.explainGatewayError({ action: 'x', ...facts });
 		expect({ rule: explained.rule, code: explained.code, message: explained.message, description: explained.description }).toEqual(expected);
+	});
+});
+
+describe("errorRules: each pattern's edges, as a message makes the node read another value", () => {
+	const circuit = (when) => `The gateway paused this model's upstream channel after repeated failures while x: retry after ${when}`;
+	const unnamed = 'the recovery time the gateway names';
+	const offered = (model, group, reason = 'No available channel') =>
+		`${model ? `Model '${model}'` : 'This model'} is not available to this API key's group (${reason}): the gateway does not offer it to this key (retired upstream, or not in the key's group${group ? ` '${group}'` : ''})`;
+	test.each([
+		['a recovery time with two decimals', 'channel_circuit_open 1.25 s', circuit('1.25 s')],
+		['a recovery time in millisecond', 'channel_circuit_open 500 millisecond', circuit('500 millisecond')],
+		['a recovery time in second', 'channel_circuit_open 1 second', circuit('1 second')],
+		['a recovery time in min', 'channel_circuit_open 3 min', circuit('3 min')],
+		['a recovery time in minute', 'channel_circuit_open 1 minute', circuit('1 minute')],
+		['a time with a one-digit minute is no time', 'channel_circuit_open until 2026-11-28 10:5 then', circuit(unnamed)],
+		['a time whose seconds are words', 'channel_circuit_open until 2026-11-28 10:00: later', circuit('2026-11-28 10:00:')],
+		['a model after two spaces', 'No available channel for model  m1 under group vip', offered('m1', 'vip')],
+		['two spaces before under group', 'No available channel for model m1  under group vip', offered('m1', 'vip')],
+		['two spaces after under group', 'No available channel for model m1 under group  vip', offered('m1', 'vip')],
+		['the Chinese text without spaces', '分组vip下模型m1无可用渠道', offered('m1', 'vip')],
+		['a model that does not exist, after two spaces', 'The model  m1 does not exist', offered('m1', undefined, 'model does not exist')],
+		['two spaces before does not exist', 'The model m1  does not exist', offered('m1', undefined, 'model does not exist')],
+		['a retired group without spaces', '分组vip已被弃用', "The gateway refused this API key's group (400) while x"],
+		['a reference image index of two digits', 'decode_input_reference_failed_at_index_12', 'The gateway could not read reference image 13 (index 12) while x: it must be a JPEG, PNG or WebP image'],
+		['a field in capitals', 'SIZE must be 1280x720', "The gateway rejected the field 'size' while x: SIZE must be 1280x720"],
+	])('%s', (_, words, message) => {
+		const explained = errors.explainGatewayError({ action: 'x', status: 400, body: { error: { message: words } } });
+		expect(explained.message).toBe(message);
+	});
+
+	test.each([
+		['a text answer at 400: no param to read, the field from the words', { status: 400, body: 'bad size' }, 'invalid-request', "The gateway rejected the field 'size' while x: bad size"],
+		['a param and no words', { status: 400, body: { error: { param: 'size' } } }, 'invalid-request', "The gateway rejected the field 'size' while x"],
+		['a list whose text is HTML is not an HTML page', { status: 502, body: ['<html>x'] }, 'gateway-failed', 'The gateway failed (HTTP 502) while x'],
+		['a text answer with words is not an empty or HTML body', { status: 502, body: 'Stryker was here!' }, 'gateway-failed', 'The gateway failed (HTTP 502) while x: Stryker was here!'],
+		['an answer with a status is no certificate refusal', { status: 502, networkCode: 'CERT_HAS_EXPIRED', body: {} }, 'gateway-failed', 'The gateway failed (HTTP 502) while x'],
+		['an answer with a status is no timeout', { status: 502, networkCode: 'ETIMEDOUT', body: {} }, 'gateway-failed', 'The gateway failed (HTTP 502) while x'],
+		['a low balance for a named charge, without a code', { status: 403, charge: '$0.40', body: { message: '余额不足' } }, 'balance-too-low', 'Gateway balance too low for $0.40 (insufficient_user_quota) while x'],
+		['a low balance for a named charge, with its code', { status: 403, charge: '$0.40', body: { code: 'pre_consume_token_quota_failed', message: '预扣费额度失败' } }, 'balance-too-low', 'Gateway balance too low for $0.40 (pre_consume_token_quota_failed) while x'],
+	])('%s', (_, facts, rule, message) => {
+		const explained = errors.explainGatewayError({ action: 'x', ...facts });
+		expect([explained.rule, explained.message]).toEqual([rule, message]);
+	});
+
+	test.each([
+		['a host name ending in a digit', 'nas2', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32 or N8N_SSRF_ALLOWED_HOSTNAMES=nas2'],
+		['a host name starting with a digit', '1files.lan', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32 or N8N_SSRF_ALLOWED_HOSTNAMES=1files.lan'],
+		['digits and dots that are no address: no host name to allow', '1.2.3', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32'],
+	])('n8n blocked %s', (_, host, settings) => {
+		const blocked = { by: 'n8n', url: `http://${host}/x`, host, address: '10.0.0.5', settings: true };
+		const explained = errors.explainGatewayError({ action: 'x', blocked });
+		expect(explained.description).toContain(`allow it in n8n's environment with ${settings} and restart n8n.`);
+	});
+});
+
+describe('errorRules: what each rule of fixed words tells the user to do', () => {
+	test.each([
+		['该令牌额度已用尽', "The key is valid, but the spending limit set on this key is reached (the account may still have balance)."],
+		['该令牌已过期', "On the gateway's key page extend the key's expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential."],
+		['该令牌状态不可用', "Enable the key on the gateway's key page, or put another key in the Unified AI Gateway API credential."],
+		['分组 vip 已被弃用', 'The key is set to a group its account may not use, or the group was retired.'],
+	])('%s', (words, advice) => {
+		const explained = errors.explainGatewayError({ action: 'x', status: 400, body: { error: { message: words } } });
+		expect(explained.description.split('\n')[2]).toContain(advice);
+	});
+});
+
+describe('errorRules: a billed request that a rule says was refused whatever the status: nothing was created', () => {
+	test.each([
+		['blocked before it was sent', { blocked: { by: 'n8n', url: 'http://files.lan/x', host: 'files.lan', settings: true } }],
+		['a refused certificate', { networkCode: 'CERT_HAS_EXPIRED' }],
+		['a paused channel', { status: 503, body: { error: { message: 'channel_circuit_open' } } }],
+		["the key's quota used up", { status: 503, body: { error: { message: '该令牌额度已用尽' } } }],
+		['a low balance', { status: 503, body: { error: { message: '余额不足' } } }],
+		['a model not offered', { status: 503, body: { error: { message: 'model_not_found' } } }],
+		['no price for the model', { status: 503, body: { error: { message: 'model_price_error' } } }],
+	])('%s', (_, facts) => {
+		expect(errors.explainGatewayError({ action: 'x', billed: true, ...facts }).created).toBe('no');
 	});
 });
