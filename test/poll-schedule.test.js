@@ -33,7 +33,7 @@ test('20 tasks of similar time: the leaders find out how long they take, the oth
 	// A fixed 0.1 s interval would read each ~22 times; the leaders cost some 15 reads each.
 	expect(counts.reduce((a, b) => a + b, 0) / ids.length).toBeLessThan(6);
 	// How late after its end each task is found is the schedule's, asserted on a clock of its own
-	// (below): on the simulator's, a loaded machine's late timers would count against the schedule.
+	// (waiting-schedule.test.js): on the simulator's, a loaded machine's late timers would count against the schedule.
 	// A follower the wait stopped reading would not come out succeeded (above) before Max Wait.
 });
 
@@ -50,7 +50,7 @@ test('a task running long is read less and less often: twice the time costs a fe
 	// at a few intervals would add 4 s ÷ 0.3 s ≈ 13).
 	expect(r8 - r4).toBeLessThanOrEqual(7);
 	expect(r8).toBeLessThan(35);
-	// Found within ~15 % of its time: the schedule's test below, on a clock of its own.
+	// Found within ~15 % of its time: waiting-schedule.test.js, on a clock of its own.
 });
 
 test('estimated_time in an answer: the next read waits for it', async () => {

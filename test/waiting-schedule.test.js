@@ -426,12 +426,8 @@ describe("Check Once's rounds: readThisRound", () => {
 });
 
 describe('as bench:n8n found it (tasks started at 0)', () => {
-	const atZero = (extra = {}) => ({ route: 'image', intervalMs: 500, startedAt: 0, runningMs: 0, ...extra });
-
 	test('a follower that has outrun every leader is first read a few leader spacings past the longest (at most one interval), not in the burst of their news', () => {
-		const schedule = new schedules.PollSchedule([], 9);
-		const tasks = Array.from({ length: 9 }, () => atZero());
-		for (const task of tasks) schedule.add(task);
+		const { schedule, tasks } = group(9, { startedAt: 0 });
 		// Three leaders, done at 1, 2 and 3 s (each last seen running at that age): their spacing is 1 s.
 		[1000, 2000, 3000].forEach((ms, i) => {
 			schedule.running(tasks[i], ms, ms);
@@ -451,49 +447,45 @@ describe('as bench:n8n found it (tasks started at 0)', () => {
 	});
 
 	test("a wait may keep a due time until the group's version changes: every change of a leader changes it, a follower's own read does not, and the due times follow the leaders at once", () => {
-		const schedule = new schedules.PollSchedule([], 9);
-		const tasks = Array.from({ length: 9 }, () => atZero({ intervalMs: 5000 }));
+		const { schedule, tasks } = group(9, { startedAt: 0, intervalMs: 5000 });
 		const versions = [];
-		const seen = () => versions.push(schedule.version(tasks[0]));
-		for (const task of tasks) schedule.add(task);
-		seen();
+		const note = () => versions.push(schedule.version(tasks[0]));
+		note();
 		// A follower read and found running: its own due time changes, not its group's.
 		schedule.sent(tasks[5]);
 		schedule.running(tasks[5], 5000, 5010);
-		seen();
+		note();
 		expect(versions[1]).toBe(versions[0]);
 		// The leaders read at 5 s, all running: a follower waits for their news.
 		for (const leader of tasks.slice(0, 3)) {
 			schedule.sent(leader);
-			seen();
+			note();
 			schedule.running(leader, 5000, 5010);
-			seen();
+			note();
 		}
 		expect(schedule.dueAt(tasks[3], 5020)).toBe(Infinity);
 		// Two of them found done at 10 s (each counted done at 7.51 s), the third read again.
 		schedule.finished(tasks[0], 10_020);
-		seen();
+		note();
 		schedule.finished(tasks[1], 10_020);
-		seen();
+		note();
 		// The third, known to have run only 5 s, holds the count (7.51 s) back…
 		expect(schedule.dueAt(tasks[3], 10_030)).toBe(Infinity);
 		// …until its read goes out: its answer may be late, so it is left out.
 		schedule.sent(tasks[2]);
-		seen();
+		note();
 		expect(schedule.dueAt(tasks[3], 10_030)).toBe(7510);
 		schedule.faulted(tasks[2]);
-		seen();
+		note();
 		schedule.gone(tasks[2]);
-		seen();
+		note();
 		expect(schedule.dueAt(tasks[3], 10_030)).toBe(7510);
 		// Every change of a leader gave a new version.
 		expect(new Set(versions.slice(1)).size).toBe(versions.length - 1);
 	});
 
 	test('a leader found done counts as done midway since it was last seen running: the followers are read after the round of reads that found half the leaders done, not a round later', () => {
-		const schedule = new schedules.PollSchedule([], 9);
-		const tasks = Array.from({ length: 9 }, () => atZero({ intervalMs: 5000 }));
-		for (const task of tasks) schedule.add(task);
+		const { schedule, tasks } = group(9, { startedAt: 0, intervalMs: 5000 });
 		// A round of leader reads at 5 s finds all three running; the next at 10 s finds two done
 		// (answered 20 ms later) and the third still running.
 		for (const leader of tasks.slice(0, 3)) schedule.running(leader, 5000, 5010);
