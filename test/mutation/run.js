@@ -4,16 +4,20 @@
  * `npm run test:mutation [-- <layer or file>…]`: Stryker over the pure layers (layers.js), one
  * target per run (its own sandbox, reports and incremental file in reports/mutation/<name>/): a
  * layer (`params`), or one source file of it (`params/inputs`: a run that ends within the hour,
- * where a layer takes many on the 2-core machine). Then the score of every layer from the reports
- * it has (its own, and its files' where newer, file by file) and each surviving mutant, one line
- * each, as docs/DEVELOPMENT.md ("Mutation testing") quotes them. `-- --report` prints the scores of
- * the reports there, running nothing. A later run re-tests only what changed (Stryker's
- * incremental mode). `--quick` (or `--quick=N`): with the quick ones of the layer's tests only
- * (or those of at most N seconds; layers.js testsOf), a run of minutes where all of them take
- * hours; its score a lower bound, named so in the summary. `--survivors-again`: the survivors
- * tested again, the other results reused (forgetSurvivors).
+ * where a layer takes many on the 2-core machine). Then the score of every layer, file by file
+ * from the newest result of each, and each surviving mutant, one line each, as
+ * docs/DEVELOPMENT.md ("Mutation testing") quotes them. A later run re-tests only what changed
+ * (Stryker's incremental mode). `--quick` (or `--quick=N`): with the quick ones of the layer's
+ * tests only (or those of at most N seconds; layers.js testsOf), a run of minutes where all of
+ * them take hours; its score a lower bound, named so in the summary. `--survivors-again`: the
+ * survivors tested again, the other results reused (forgetSurvivors).
+ * Each run's result, file by file, is also written to measured.json, which is committed:
+ * reports/ goes with the machine, the record stays, so a fresh clone's `-- --report` (running
+ * nothing) prints what was measured, when, and which files changed since. `-- --report --record`
+ * folds this machine's reports into it first (for runs made before a runner that records).
  */
 const { spawnSync } = require('node:child_process');
+const crypto = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { LAYERS, targetOf, testsOf, quickOf } = require('./layers');
@@ -22,6 +26,7 @@ const { QUICK_SECONDS } = require('../quick');
 
 const ROOT = path.resolve(__dirname, '../..');
 const REPORTS = path.join(ROOT, 'reports', 'mutation');
+const RECORD = path.join(__dirname, 'measured.json');
 const DETECTED = new Set(['Killed', 'Timeout']);
 const COUNTED = new Set(['Killed', 'Timeout', 'Survived', 'NoCoverage']);
 
@@ -56,56 +61,88 @@ function runTarget(target, quick, again) {
 	if (result.status !== 0) throw new Error(`Stryker failed on ${target} (exit ${result.status ?? result.signal})`);
 }
 
+const STATUSES = ['Killed', 'Timeout', 'Survived', 'NoCoverage', 'Ignored', 'RuntimeError', 'CompileError'];
+const shaOf = (text) => crypto.createHash('sha256').update(text).digest('hex').slice(0, 16);
+
 /**
- * A layer's mutants, file by file, from the newest report that covers each file: the layer's own
- * run, or a run of that one file, with all its tests or (`-quick`) the quick ones. `{ files:
- * {file: {source, mutants}}, quick: Set of the files whose newest report is a quick run, missing:
- * [dist files no report covers] }`.
+ * One file's result as the record keeps it: `{ sha, at, quick, counts: {status: n}, survivors:
+ * [[built line, status, what]] }`, sha being the built file's as mutated, what the mutation as
+ * printed (`Regex /:$/ → /:/`).
+ */
+function measureOf({ source, mutants }, quick, at) {
+	const counts = Object.fromEntries(STATUSES.map((status) => [status, mutants.filter((m) => m.status === status).length]));
+	const text = source.split('\n');
+	const short = (s) => (s.length > 70 ? `${s.slice(0, 67)}…` : s).replace(/\s+/g, ' ');
+	const survivors = mutants
+		.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+		.map((m) => {
+			const { start, end } = m.location;
+			const original = start.line === end.line ? text[start.line - 1].slice(start.column - 1, end.column - 1) : `${text[start.line - 1].slice(start.column - 1)}…`;
+			return [start.line, m.status, `${m.mutatorName} ${short(original)} → ${short(m.replacement ?? '')}`];
+		})
+		.sort((a, b) => a[0] - b[0] || a[2].localeCompare(b[2]));
+	return { sha: shaOf(source), at, quick, counts, survivors };
+}
+
+const readRecord = () => (fs.existsSync(RECORD) ? JSON.parse(fs.readFileSync(RECORD, 'utf8')).files : {});
+
+/** A run's files into measured.json, one line per file's counts and per survivor, so a diff reads. */
+function record(name) {
+	const file = path.join(REPORTS, name, 'mutation.json');
+	if (!fs.existsSync(file)) return;
+	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
+	const files = readRecord();
+	const at = new Date(fs.statSync(file).mtimeMs).toISOString().slice(0, 16);
+	for (const [dist, data] of Object.entries(report.files)) if (!(files[dist]?.at > at)) files[dist] = measureOf(data, name.endsWith('-quick'), at);
+	const body = Object.keys(files)
+		.sort()
+		.map((dist) => {
+			const { survivors, ...rest } = files[dist];
+			const lines = survivors.map((s) => `\t\t\t${JSON.stringify(s)}`).join(',\n');
+			return `\t\t${JSON.stringify(dist)}: ${JSON.stringify(rest).slice(0, -1)}, "survivors": [${lines ? `\n${lines}\n\t\t` : ''}]}`;
+		});
+	const note = 'npm run test:mutation: each file of the pure layers as last measured (run.js record()); sha is the built file mutated, at the report time (UTC), quick a run with the quick tests only';
+	fs.writeFileSync(RECORD, `{\n\t"note": ${JSON.stringify(note)},\n\t"files": {\n${body.join(',\n')}\n\t}\n}\n`);
+}
+
+/**
+ * A layer's results, file by file, the newest of: measured.json's, and this machine's reports (the
+ * layer's own run, or a run of one file, with all its tests or (`-quick`) the quick ones). `{
+ * files: {file: measure}, quick: [files whose newest is a quick run], changed: [files whose built
+ * JavaScript differs from what was mutated], missing: [built files nothing covers] }`.
  */
 function layerReport(layer) {
-	const reports = fs.existsSync(REPORTS) ? fs.readdirSync(REPORTS) : [];
-	const prefix = targetOf(layer).name;
-	const found = reports
-		.filter((dir) => dir === prefix || dir.startsWith(`${prefix}-`))
-		.map((dir) => path.join(REPORTS, dir, 'mutation.json'))
-		.filter((file) => fs.existsSync(file))
-		.map((file) => ({ mtime: fs.statSync(file).mtimeMs, quick: path.basename(path.dirname(file)).endsWith('-quick'), report: JSON.parse(fs.readFileSync(file, 'utf8')) }))
-		.sort((a, b) => a.mtime - b.mtime);
+	const prefix = `dist/nodes/UnifiedAiGateway/${layer}/`;
 	const files = {};
-	const quick = new Set();
-	for (const { report, quick: isQuick } of found) {
-		for (const [file, data] of Object.entries(report.files)) {
-			files[file] = data;
-			if (isQuick) quick.add(file);
-			else quick.delete(file);
+	for (const [file, measure] of Object.entries(readRecord())) if (file.startsWith(prefix)) files[file] = measure;
+	const reports = fs.existsSync(REPORTS) ? fs.readdirSync(REPORTS) : [];
+	const name = targetOf(layer).name;
+	for (const dir of reports.filter((d) => d === name || d.startsWith(`${name}-`))) {
+		const file = path.join(REPORTS, dir, 'mutation.json');
+		if (!fs.existsSync(file)) continue;
+		const at = new Date(fs.statSync(file).mtimeMs).toISOString().slice(0, 16);
+		// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
+		for (const [dist, data] of Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')).files)) {
+			if (dist.startsWith(prefix) && !(files[dist]?.at > at)) files[dist] = measureOf(data, dir.endsWith('-quick'), at);
 		}
 	}
 	const built = [];
 	walk(ROOT, `dist/nodes/UnifiedAiGateway/${layer}`, built);
 	const all = built.filter((file) => file.endsWith('.js'));
-	// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
-	for (const file of Object.keys(files)) if (!file.startsWith(`dist/nodes/UnifiedAiGateway/${layer}/`)) delete files[file];
-	return { files, quick: [...quick].filter((file) => files[file]).sort(), missing: all.filter((file) => !files[file]).sort() };
+	const changed = Object.keys(files).filter((file) => !fs.existsSync(path.join(ROOT, file)) || shaOf(fs.readFileSync(path.join(ROOT, file), 'utf8')) !== files[file].sha);
+	const quick = Object.keys(files).filter((file) => files[file].quick);
+	return { files, quick: quick.sort(), changed: changed.sort(), missing: all.filter((file) => !files[file]).sort() };
 }
 
 /**
  * Each surviving mutant (and each no test runs): `{ file, line, status, what }`, file being the
- * source's path under nodes/UnifiedAiGateway/ (`transport/urls.ts`), line the built file's, what
- * the mutation as printed (`Regex /:$/ → /:/`).
+ * source's path under nodes/UnifiedAiGateway/ (`transport/urls.ts`), line the built file's.
  */
-function survivorsOf(report) {
-	const found = [];
-	for (const [file, { source, mutants }] of Object.entries(report.files)) {
+function survivorsOf(files) {
+	return Object.entries(files).flatMap(([file, { survivors }]) => {
 		const ts = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
-		const text = source.split('\n');
-		for (const m of mutants.filter((x) => x.status === 'Survived' || x.status === 'NoCoverage')) {
-			const { start, end } = m.location;
-			const original = start.line === end.line ? text[start.line - 1].slice(start.column - 1, end.column - 1) : `${text[start.line - 1].slice(start.column - 1)}…`;
-			const short = (s) => (s.length > 70 ? `${s.slice(0, 67)}…` : s).replace(/\s+/g, ' ');
-			found.push({ file: ts, line: start.line, status: m.status, what: `${m.mutatorName} ${short(original)} → ${short(m.replacement ?? '')}` });
-		}
-	}
-	return found;
+		return survivors.map(([line, status, what]) => ({ file: ts, line, status, what }));
+	});
 }
 
 /**
@@ -122,32 +159,37 @@ function summary(layers) {
 	const rows = [];
 	const survivors = [];
 	const files = [];
+	const measured = new Set();
 	for (const layer of layers) {
 		const report = layerReport(layer);
+		for (const file of Object.keys(report.files)) measured.add(file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts'));
 		if (!Object.keys(report.files).length) {
 			rows.push(`${layer}: no report yet (npm run test:mutation -- ${layer}, or one file: -- ${layer}/<file>)`);
 			continue;
 		}
-		const all = Object.values(report.files).flatMap((f) => f.mutants);
-		const count = (set) => all.filter((m) => set.has(m.status)).length;
-		const by = (status) => all.filter((m) => m.status === status).length;
+		const measures = Object.values(report.files);
+		const by = (status) => measures.reduce((sum, m) => sum + (m.counts[status] ?? 0), 0);
+		const count = (set) => [...set].reduce((sum, status) => sum + by(status), 0);
 		const detected = count(DETECTED);
 		const counted = count(COUNTED);
 		totals.detected += detected;
 		totals.counted += counted;
 		totals.layers.push(layer);
-		const unmeasured = report.missing.length ? `; not measured yet: ${report.missing.map((f) => path.basename(f, '.js')).join(', ')}` : '';
-		const lowerBound = report.quick.length ? `; with the quick tests only, a lower bound: ${report.quick.map((f) => path.basename(f, '.js')).join(', ')}` : '';
+		const names = (list) => list.map((f) => path.basename(f, '.js')).join(', ');
+		const unmeasured = report.missing.length ? `; not measured yet: ${names(report.missing)}` : '';
+		const lowerBound = report.quick.length ? `; with the quick tests only, a lower bound: ${names(report.quick)}` : '';
+		const changed = report.changed.length ? `; changed since measured: ${names(report.changed)}` : '';
 		rows.push(
-			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${lowerBound}${unmeasured})`,
+			`${layer}: ${counted ? ((100 * detected) / counted).toFixed(1) : '-'} % (${by('Killed')} killed, ${by('Timeout')} timed out, ${by('Survived')} survived, ${by('NoCoverage')} without a test; ${by('Ignored')} ignored: run only while a module loads${lowerBound}${changed}${unmeasured})`,
 		);
-		survivors.push(...survivorsOf(report));
-		for (const [file, { mutants }] of Object.entries(report.files).sort()) {
-			const n = (status) => mutants.filter((m) => m.status === status).length;
-			const fileCounted = mutants.filter((m) => COUNTED.has(m.status)).length;
-			const fileDetected = mutants.filter((m) => DETECTED.has(m.status)).length;
+		survivors.push(...survivorsOf(report.files));
+		for (const [file, { counts, at }] of Object.entries(report.files).sort()) {
+			const n = (status) => counts[status] ?? 0;
+			const fileCounted = [...COUNTED].reduce((sum, status) => sum + n(status), 0);
+			const fileDetected = [...DETECTED].reduce((sum, status) => sum + n(status), 0);
 			const name = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
-			files.push(`| \`${name}\`${report.quick.includes(file) ? ' (quick)' : ''} | ${fileCounted ? ((100 * fileDetected) / fileCounted).toFixed(1) : '-'} % | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('Ignored')} |`);
+			const marks = [report.quick.includes(file) && 'quick', report.changed.includes(file) && 'changed since'].filter(Boolean);
+			files.push(`| \`${name}\`${marks.length ? ` (${marks.join(', ')})` : ''} | ${at.slice(0, 10)} | ${fileCounted ? ((100 * fileDetected) / fileCounted).toFixed(1) : '-'} % | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('Ignored')} |`);
 		}
 	}
 	const used = new Set();
@@ -160,14 +202,17 @@ function summary(layers) {
 		console.log(`  ${s.file} (dist line ${s.line}) ${s.status === 'NoCoverage' ? 'no test runs it' : 'survived'}: ${s.what}${why ? ` | ${why[2]}` : ' | NOT EXPLAINED'}`);
 	}
 	const measuredFiles = new Set(survivors.map((s) => s.file));
-	const stale = explained.filter((e) => !used.has(e) && layers.some((l) => e[0].startsWith(`${l}/`)));
+	// A line for a file with no result here is neither used nor stale: it waits for the file's run.
+	const unused = explained.filter((e) => !used.has(e) && layers.some((l) => e[0].startsWith(`${l}/`)));
+	const stale = unused.filter(([file]) => measured.has(file));
 	if (stale.length) {
 		console.log('\nLines of explained/ that match no survivor (killed since, or the mutation moved: remove or mend them):');
 		for (const [file, part, why, line] of stale) console.log(`  ${file}${line ? ` (dist line ${line})` : ''}: ${part}${measuredFiles.has(file) ? '' : ' (no survivor left in the file)'} | ${why}`);
 	}
-	console.log('\nPer file (the newest report of each; quick: with the quick tests only, a lower bound):\n');
-	console.log('| file | score | killed | timed out | survived | no test runs it | ignored |');
-	console.log('|---|---|---|---|---|---|---|');
+	if (unused.length > stale.length) console.log(`\n${unused.length - stale.length} lines of explained/ are for files with no result here yet`);
+	console.log('\nPer file (the newest result of each, measured.json or this machine\'s reports; quick: with the quick tests only, a lower bound; changed since: its built JavaScript is not what was mutated):\n');
+	console.log('| file | measured | score | killed | timed out | survived | no test runs it | ignored |');
+	console.log('|---|---|---|---|---|---|---|---|');
 	for (const row of files) console.log(row);
 	console.log('\nMutation score per layer:');
 	for (const row of rows) console.log(`  ${row}`);
@@ -181,8 +226,14 @@ function main(args) {
 	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
 	if (!args.includes('--report')) {
 		require('../build-current').ensureCurrent();
-		for (const target of chosen.length ? chosen : layers) runTarget(target, quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick='))), args.includes('--survivors-again'));
+		const quick = quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick=')));
+		for (const target of chosen.length ? chosen : layers) {
+			runTarget(target, quick, args.includes('--survivors-again'));
+			record(`${targetOf(target).name}${quick ? '-quick' : ''}`);
+		}
 	}
+	// `--record`: this machine's reports into measured.json, each file's newer result winning (a run records its own).
+	if (args.includes('--record') && fs.existsSync(REPORTS)) for (const name of fs.readdirSync(REPORTS)) record(name);
 	summary(args.includes('--report') && !chosen.length ? Object.keys(LAYERS) : layers);
 }
 
