@@ -1072,8 +1072,9 @@ describe("errorRules: each pattern's edges, as a message makes the node read ano
 		['a host name ending in a digit', 'nas2', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32 or N8N_SSRF_ALLOWED_HOSTNAMES=nas2'],
 		['a host name starting with a digit', '1files.lan', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32 or N8N_SSRF_ALLOWED_HOSTNAMES=1files.lan'],
 		['digits and dots that are no address: no host name to allow', '1.2.3', 'N8N_SSRF_ALLOWED_IP_RANGES=10.0.0.5/32'],
-	])('n8n blocked %s', (_, host, settings) => {
-		const blocked = { by: 'n8n', url: `http://${host}/x`, host, address: '10.0.0.5', settings: true };
+		['digits and dots, no address known: the two settings named, no empty value', '1.2.3', 'N8N_SSRF_ALLOWED_IP_RANGES (its address range) or N8N_SSRF_ALLOWED_HOSTNAMES (its host name)', null],
+	])('n8n blocked %s', (_, host, settings, address = '10.0.0.5') => {
+		const blocked = { by: 'n8n', url: `http://${host}/x`, host, address: address ?? undefined, settings: true };
 		const explained = errors.explainGatewayError({ action: 'x', blocked });
 		expect(explained.description).toContain(`allow it in n8n's environment with ${settings} and restart n8n.`);
 	});

@@ -226,12 +226,16 @@ function hostName(host: string): string {
 export function allowWords(blocked: Blocked): string {
 	const range = allowedRangeFor(blocked);
 	const name = hostName(blocked.host);
-	const settings = [
-		range ? `N8N_SSRF_ALLOWED_IP_RANGES=${range}` : '',
-		addressKind(name) || /^[\d.]+$|:/.test(name) ? '' : `N8N_SSRF_ALLOWED_HOSTNAMES=${name}`,
-	]
-		.filter(Boolean)
-		.join(' or ');
+	// Neither read off the block (no address known, and a host that is digits but no address):
+	// the two settings named without a value rather than an empty "with  and".
+	const settings =
+		[
+			range ? `N8N_SSRF_ALLOWED_IP_RANGES=${range}` : '',
+			addressKind(name) || /^[\d.]+$|:/.test(name) ? '' : `N8N_SSRF_ALLOWED_HOSTNAMES=${name}`,
+		]
+			.filter(Boolean)
+			.join(' or ') ||
+		'N8N_SSRF_ALLOWED_IP_RANGES (its address range) or N8N_SSRF_ALLOWED_HOSTNAMES (its host name)';
 	if (blocked.by === 'n8n')
 		return `If that host is yours (a gateway or file store on your network), allow it in n8n's environment with ${settings} and restart n8n.`;
 	return blocked.settings
