@@ -392,6 +392,7 @@ describe("responses: an answer's bytes as text, by its charset", () => {
 		['a Content-Type that is not text: UTF-8', Buffer.from('余额 ok'), { 'content-type': ['text/plain; charset=gbk'] }, '余额 ok'],
 		['utf-8 named: the bytes as they are, a byte order mark kept', Buffer.from('\uFEFF{}'), { 'content-type': 'application/json; charset=utf-8' }, '\uFEFF{}'],
 		['utf8 named', Buffer.from('\uFEFF{}'), { 'content-type': 'application/json; charset=UTF8' }, '\uFEFF{}'],
+		["another of UTF-8's labels goes through the decoder, which drops the byte order mark", Buffer.from('\uFEFF{}'), { 'content-type': 'application/json; charset=unicode-1-1-utf-8' }, '{}'],
 		['Latin-1, as named', Uint8Array.from([0x63, 0x61, 0x66, 0xe9]), { 'content-type': 'text/plain; charset=ISO-8859-1' }, 'caf\u00E9'],
 		['Latin-1 bytes read as UTF-8 when no charset is named', Uint8Array.from([0x63, 0x61, 0x66, 0xe9]), {}, 'caf\uFFFD'],
 	])('%s', (_, bytes, headers, text) => {
@@ -572,6 +573,9 @@ describe('responses: what a failure without an answer was', () => {
 		['aborted', { message: 'This operation was aborted' }, 'ERR_CANCELED'],
 		['a code in the words', { message: 'getaddrinfo ENOTFOUND gw.example.com' }, 'ENOTFOUND'],
 		['a code in n8n\'s messages', { messages: ['connect ECONNREFUSED 127.0.0.1:9'], message: 'failed' }, 'ECONNREFUSED'],
+		["a code that ends n8n's messages, then the message: apart", { messages: ['connect ECONNREFUSED'], message: 'failed' }, 'ECONNREFUSED'],
+		['a code that is a list is not one', { code: ['ECONNRESET'], message: 'nothing' }, undefined],
+		['a code with small letters after it is not one', { code: 'ECONNRESETx', message: 'nothing' }, undefined],
 		['an ERR_ code in the words', { message: 'failed: ERR_BAD_RESPONSE' }, 'ERR_BAD_RESPONSE'],
 		['an undici code in the words', { message: 'other side closed UND_ERR_SOCKET' }, 'UND_ERR_SOCKET'],
 		['a short E word is not a code', { message: 'EOF at ERR' }, undefined],
@@ -591,6 +595,8 @@ describe('responses: what a failure without an answer was', () => {
 		['deep in the causes', { message: 'Request failed', cause: { message: 'wrapped', cause: { name: 'SsrfBlockedIpError', ip: '::1' } } }, { address: '::1' }],
 		['another error', { name: 'Error', message: 'blocked by the firewall', cause: { code: 'ECONNREFUSED' } }, undefined],
 		['a name that only contains it', { name: 'NotSsrfBlocked' }, undefined],
+		['a name that is not text', { name: ['SsrfBlockedIpError'], ip: '10.0.0.5' }, undefined],
+		['words that are not text', { message: ['Request blocked because the destination hostname is restricted'] }, undefined],
 		['nothing', undefined, undefined],
 	])('ssrfBlockOf: %s', (_, error, block) => {
 		expect(responses.ssrfBlockOf(error)).toEqual(block);
@@ -610,6 +616,10 @@ describe('responses: the key taken out of an answer', () => {
 		['an object: every string, key and nested value', { error: { message: 'key sk-secret', ['sk-secret']: ['x sk-secret'] } }, { error: { message: 'key ***', '***': ['x ***'] } }],
 	])('%s', (_, body, redacted) => {
 		expect(responses.redactBody(body, forms)).toEqual(redacted);
+	});
+
+	test('text that is JSON stays text', () => {
+		expect(responses.redactBody('{"k":"sk-secret"}', forms)).toBe('{"k":"***"}');
 	});
 
 	test('a form that spans JSON syntax: the answer given up for its redacted text', () => {
@@ -638,6 +648,9 @@ describe('responses: a 2xx answer that refuses the request', () => {
 		['a code in digits', { code: '500', msg: 'busy' }, true],
 		['a code in digits under 400', { code: '200', msg: 'ok' }, false],
 		['a code in words', { code: 'insufficient_user_quota', message: 'x' }, false],
+		['digits after a space are no code', { code: ' 500', msg: 'x' }, false],
+		['digits before a space are no code', { code: '500 ', msg: 'x' }, false],
+		['a list of digits is no code', { code: [500], msg: 'x' }, false],
 		['a code with a task at the root', { code: 500, task_id: 't1' }, false],
 		['a code with an id at the root', { code: 500, id: 'video_1' }, false],
 		['a code with a task in data', { code: 500, data: { task_id: 't1' } }, false],
@@ -683,6 +696,10 @@ describe('responses: a Readable built with the class of a body we hold', () => {
 		expect(responses.readableFrom(new Readable2(), source())).toBeUndefined();
 		expect(responses.readableFrom({}, source())).toBeUndefined();
 		expect(responses.readableFrom(Object.create(null), source())).toBeUndefined();
+		// A list's class has a from of its own, and is no stream.
+		expect(responses.readableFrom([], source())).toBeUndefined();
+		const noConstructor = Object.create(Object.create(null, { constructor: { value: undefined } }));
+		expect(responses.readableFrom(noConstructor, source())).toBeUndefined();
 	});
 });
 
