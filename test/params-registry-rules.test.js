@@ -37,6 +37,7 @@ describe('checkRuleValue: what is sent', () => {
 		['a switch', SWITCH, true, { value: true }],
 		['a switch as text', SWITCH, 'false', { value: false }],
 		['a switch as text, on', SWITCH, 'true', { value: true }],
+		['a switch given as a switch, off', SWITCH, false, { value: false }],
 		['free text matching the pattern', TEXT, '#a0b1c2', { value: '#a0b1c2' }],
 		['free text without a pattern', {}, ' anything ', { value: 'anything' }],
 		['empty: not sent', LIST, '', {}],
@@ -54,6 +55,7 @@ describe('checkRuleValue: what is sent', () => {
 
 describe('checkRuleValue: why a value is refused', () => {
 	test.each([
+		['a switch where a number belongs (an expression gave true)', RANGE, true, { reason: 'range', accepts: 'a whole number from 1 to 15' }],
 		['another case', LIST, '2k', { reason: 'values', accepts: '1K, 2K, 4K', hint: "Case matters: write '2K'." }],
 		['another case, in capitals', OMITTED, 'HIGH', { reason: 'values', accepts: 'low, high', hint: "Case matters: write 'high'." }],
 		['not listed', LIST, '8K', { reason: 'values', accepts: '1K, 2K, 4K' }],
@@ -114,6 +116,8 @@ describe('a rule: its type, its range in words, where its value comes from, its 
 		expect(rules.registryParameterName({ prefix: 'video' }, 'aspectRatio')).toBe('videoAspectRatio');
 		expect(rules.registryFieldLabel('metadata.negative_prompt', {})).toBe('Negative Prompt');
 		expect(rules.registryFieldLabel('size', { label: 'Image Size' })).toBe('Image Size');
+		// Two separators in a row, or one at the end, make no empty word (no double space).
+		expect(rules.registryFieldLabel('metadata.negative__prompt_', {})).toBe('Negative Prompt');
 	});
 
 	test('routeRules and spreadRules: a rule per request route, the shared parts kept', () => {
@@ -129,5 +133,71 @@ describe('a rule: its type, its range in words, where its value comes from, its 
 			['size', LIST],
 		]);
 		expect(rules.spreadRules(undefined)).toEqual([]);
+	});
+});
+
+// registryVariants on a made-up set: which rows share a field (a variant) and what each is named.
+describe('registryVariants: the fields and Options a set of rows makes, and their names', () => {
+	const SIZE = { values: ['1K', '2K'], default: '1K' };
+	const row = (id, fields, more) => ({ id, host: 'main', fields: { generate: fields }, ...more });
+	const set = (models, more) => ({ operation: 'generate', models, show: {}, ...more });
+	const named = (variants) => variants.map((v) => [v.name, v.ids]);
+
+	test('a rule the unknown models share with a listed model is a field of its own', () => {
+		const variants = rules.registryVariants(set([row('model-a', { size: SIZE })], { unknownModel: { fields: { generate: { size: SIZE } } } }));
+		expect(named(variants.fields)).toEqual([
+			['size', ['model-a']],
+			['size_otherModels', []],
+		]);
+		// The unknown models' field is found whatever host is asked for.
+		expect(variants.fieldOf(undefined, 'alt', 'size', SIZE).name).toBe('size_otherModels');
+		expect(variants.fieldOf('model-a', 'main', 'size', SIZE).name).toBe('size');
+	});
+
+	test("a row without fields adds nothing; an id's signs make no empty word of its tag", () => {
+		const variants = rules.registryVariants(set([row('model-a', { size: SIZE }), { id: 'bare', host: 'main' }, row('-model-b', { size: { values: ['4K'] } })]));
+		expect(named(variants.fields)).toEqual([
+			['size', ['model-a']],
+			['size_modelB', ['-model-b']],
+		]);
+	});
+
+	test('Options: shared by models with the same entries, apart for the unknown models, found for them on any host', () => {
+		const QUALITY = { values: ['low', 'high'] };
+		const variants = rules.registryVariants(
+			set([row('model-a', { quality: QUALITY }), row('model-b', { quality: QUALITY })], {
+				optionsCollection: { name: 'imageOptions', description: 'x' },
+				unknownModel: { fields: { generate: { quality: QUALITY } } },
+			}),
+		);
+		expect(named(variants.options)).toEqual([
+			['imageOptions_modelA', ['model-a', 'model-b']],
+			['imageOptions_otherModels', []],
+		]);
+		expect(variants.optionsOf(undefined, 'alt').name).toBe('imageOptions_otherModels');
+	});
+
+	test("Options of a priced model carry each value's multiplier", () => {
+		const variants = rules.registryVariants(
+			set([row('model-a', { image_size: { values: ['1K', '4K'] } }, { price: { baseUsd: 0.1, per: 'call', tiers: { '4K': 2 } } })], { optionsCollection: { name: 'imageOptions', description: 'x' } }),
+		);
+		expect(variants.options[0].entries).toEqual([['image_size', { values: ['1K', '4K'] }, { '4K': 2 }]]);
+	});
+
+	test('a former name is read for the variant of its key and model, with or without a route', () => {
+		const routed = { values: ['6'], default: '6', routes: ['unified'] };
+		const variants = rules.registryVariants(
+			set([row('model-a', { size: SIZE, seconds: routed })], {
+				formerNames: [
+					{ name: 'oldSize', key: 'size', id: 'model-a' },
+					{ name: 'oldSeconds', key: 'seconds', id: 'model-a', route: 'unified' },
+					{ name: 'elsewhere', key: 'size', id: 'model-a', route: 'unified' },
+				],
+			}),
+		);
+		expect(variants.formerNames.map((f) => [f.name, f.variant.name])).toEqual([
+			['oldSize', 'size'],
+			['oldSeconds', 'seconds'],
+		]);
 	});
 });
