@@ -35,6 +35,9 @@ describe('addressKind: the kind of one literal address', () => {
 		['[::ffff:7f00:1]', { kind: 'loopback', address: '127.0.0.1' }],
 		['0:0:0:0:0:ffff:169.254.169.254', { kind: 'metadata', address: '169.254.169.254' }],
 		['::ffff:a9fe:a14', { kind: 'link-local', address: '169.254.10.20' }],
+		// `::` standing for exactly one group, at the end or the start.
+		['0:0:0:0:0:0:0::', { kind: 'unspecified', address: '0:0:0:0:0:0:0::' }],
+		['::0:0:0:0:0:0:1', { kind: 'loopback', address: '::0:0:0:0:0:0:1' }],
 	])('%p: %p', (address, classified) => {
 		expect(addresses.addressKind(address)).toStrictEqual(classified);
 	});
@@ -61,6 +64,11 @@ describe('addressKind: the kind of one literal address', () => {
 		['::ffff:10.0.0.1'],
 		['::ffff:300.0.0.1'],
 		['::ffff:127.0.0'],
+		['::ffff:127.0.0.1x'],
+		['::[1'],
+		['::]1'],
+		['fe80::zz'],
+		['::ffff:zz:1'],
 		['::1:ffff:127.0.0.1'],
 		['fec0::1'],
 		['fe7f::1'],
@@ -194,6 +202,7 @@ describe('checkAddress: refused before it is sent', () => {
 		['another scheme', 'ftp://127.0.0.1/x'],
 		['a data URL', 'data:text/plain,x'],
 		['an address of no refused kind', 'http://10.0.0.1/x'],
+		['an address of no refused kind, over https', 'https://10.0.0.1/x'],
 		['a name n8n 1.x cannot resolve', 'https://files.example.com/x'],
 	])('%s is left to the request (%p)', async (_, url) => {
 		await expect(addresses.checkAddress(fakeContext().ctx, url, GATEWAY)).resolves.toBeUndefined();
@@ -205,6 +214,11 @@ describe('checkAddress: refused before it is sent', () => {
 		await expect(addresses.checkAddress(ctx, 'http://127.0.0.2:9000/x.png', beside)).resolves.toBeUndefined();
 		await expect(addresses.checkAddress(ctx, 'http://[::1]:9000/x.png', beside)).resolves.toBeUndefined();
 		expect((await refusal(addresses.checkAddress(ctx, 'http://0.0.0.0:9000/x.png', beside))).blocked.kind).toBe('unspecified');
+	});
+
+	test('over https as over http', async () => {
+		const error = await refusal(addresses.checkAddress(fakeContext().ctx, 'https://127.0.0.1/x', GATEWAY));
+		expect(error.blocked).toMatchObject({ kind: 'loopback', address: '127.0.0.1' });
 	});
 
 	test('a metadata address is refused even beside a gateway on one', async () => {
@@ -275,6 +289,12 @@ describe("checkAddress: n8n 2.x's SSRF settings may allow it", () => {
 		expect(addresses.n8nHasSsrfSettings(fakeContext().ctx)).toBe(false);
 		const { ctx, asked } = fakeContext({ allowed: {} });
 		expect(addresses.n8nHasSsrfSettings(ctx)).toBe(true);
+		// Asked with the configured lists: the policy that answers whether settings apply.
+		const policies = [];
+		const filterOf = ctx.helpers.getSecureEgressFilter;
+		ctx.helpers.getSecureEgressFilter = (policy) => (policies.push(policy), filterOf(policy));
+		addresses.n8nHasSsrfSettings(ctx);
+		expect(policies).toEqual(['enforced']);
 		ctx.helpers.getSecureEgressFilter = {};
 		expect(addresses.n8nHasSsrfSettings(ctx)).toBe(false);
 		expect(asked).toEqual([]);

@@ -33,4 +33,17 @@ module.exports = [
 	['transport/pacer.ts', 'this.recent.length > 0 → this.recent.length <= 0', "the list is never trimmed: limited counts the last second by its own filter, so only the list's length (memory) differs"],
 	['transport/pacer.ts', 'this.recent.length > 0 → true', 'the list holds the time just pushed, which is never older than the window, so it is never empty where the loop asks: equivalent'],
 	['transport/pacer.ts', 'this.recent.length > 0 → this.recent.length >= 0', 'the list holds the time just pushed, which is never older than the window, so it is never empty where the loop asks: equivalent'],
+	// addresses.ts
+	['transport/addresses.ts', 'Regex /%.*$/ → /%.*/', 'a zone id runs to the end of the text either way (a host name holds no line break for `.` to stop at): equivalent'],
+	['transport/addresses.ts', "!rest.includes(':') → false", 'a text with no colon then goes on to the parse, where it is one group, not eight, and no `::`: undefined all the same, equivalent'],
+	['transport/addresses.ts', `StringLiteral ':' → ""`, 'every text includes the empty one, so a text with no colon goes on to the parse, where it is one group, not eight: undefined all the same, equivalent'],
+	['transport/addresses.ts', 'Regex /^(.*:)(\\d{1,3}(?:\\.\\d{1,3}){3})$/ → /(.*:)', 'the leading `.*` already lets the match start at the first character, where a leftmost match starts: the same match, equivalent'],
+	['transport/addresses.ts', 'halves.length === 2 → true', 'without `::` all eight groups are given (checked the line before), so the zeros to add are new Array(0): none either way, equivalent'],
+	['transport/addresses.ts', 'Regex /^\\[|\\]$/g', 'the address shown was parsed already by ipv6(), whose same pattern refuses a bracket anywhere but at the ends: only the end ones are there to remove, equivalent', 90],
+	['transport/addresses.ts', 'Regex /^\\[|\\]$/g', 'the address shown was parsed already by ipv6(), whose same pattern refuses a bracket anywhere but at the ends: only the end ones are there to remove, equivalent', 91],
+	['transport/addresses.ts', 'ArrayDeclaration [] → ["Stryker was here"]', 'no resolver (n8n 1.x), a failed lookup or a name it cannot take then gives that text as an address, which is of no refused kind: nothing found, as with none, equivalent'],
+	['transport/addresses.ts', "found.kind === 'metadata' → true", '100.100.100.200 is always of the metadata kind (addressKind), so asking the kind adds nothing: equivalent'],
+	['transport/addresses.ts', '!filter → false', 'without a filter the next line calls validateConnectionHost on undefined, whose TypeError the catch turns into the same false: equivalent'],
+	['transport/addresses.ts', 'BlockStatement {… → {}', 'the emptied catch returns undefined instead of false, which checkAddress reads as not allowed all the same (it tests the answer, not its type): equivalent', 183],
+	['transport/addresses.ts', 'kind → true', 'an undefined kind added to the gateway kinds is never asked for: checkAddress asks only the kind of an address it found: equivalent'],
 ];
