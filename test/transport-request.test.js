@@ -221,6 +221,7 @@ describe('refused before anything is sent: the credential, the alt host', () => 
 	});
 
 	test.each([
+		['an empty Base URL (the one field a request needs)', { baseUrl: '' }, 'Base URL is empty: use https://host[:port] with an optional path, for example https://gateway.example.com/v1', 'Open the Unified AI Gateway API credential and correct Base URL. Nothing was sent.'],
 		['a Base URL that is no URL', { baseUrl: 'not a url' }, 'Base URL is not a URL: use https://host[:port] with an optional path, for example https://gateway.example.com/v1', 'Open the Unified AI Gateway API credential and correct Base URL. Nothing was sent.'],
 		['an Alt Base URL that is no URL (the Base URL fine)', { altBaseUrl: 'not a url' }, 'Alt Base URL is not a URL: use https://host[:port] with an optional path, for example https://gateway.example.com/v1', 'Open the Unified AI Gateway API credential and correct Alt Base URL. Nothing was sent.'],
 		[
@@ -316,13 +317,16 @@ describe('the error: what n8n shows and what the layers above read', () => {
 			'Gateway said: bad size\nHTTP status: 400, code: invalid_size\nCorrect the parameter it names and run the item again.\nCreated: no. The gateway did not process this request, so nothing was charged: running the item again is safe.',
 		);
 		expect([error.gatewaySaid, error.gatewayCode, error.context.gatewayCode, error.httpCode, error.context.itemIndex]).toEqual(['bad size', 'invalid_size', 'invalid_size', '400', 0]);
+		// What n8n keeps as the error's response: our own plain facts, never the HTTP client's error
+		// (which carries the request, its Authorization header included).
+		expect(error.errorResponse).toStrictEqual({ message: error.message, description: error.description, httpCode: '400' });
 	});
 
 	test('without words, code or a billed request: none of them set, no advice line', async () => {
 		const { error } = await outcomeOf(read(fakeContext([{ statusCode: 400, headers: {}, body: '' }]).ctx));
 		expect(error.description).toBe('HTTP status: 400\nCorrect the parameter it names and run the item again.');
 		expect(error.gatewaySaid).toBeUndefined();
-		expect(error.context).toEqual({ itemIndex: 0 });
+		expect(error.context).toStrictEqual({ itemIndex: 0 });
 	});
 
 	test('a billed request whose answer was lost: no HTTP code, the timeout it waited, created unknown', async () => {
@@ -338,6 +342,26 @@ describe('the error: what n8n shows and what the layers above read', () => {
 		expect(error.message).toBe('The gateway failed (HTTP 200) while reading the task');
 		expect(error.context.itemIndex).toBe(3);
 		expect(error.transient).toBe(false);
+	});
+
+	test('a redirect to an address on the n8n host: not followed, the block named and kept on the error', async () => {
+		const moved = { statusCode: 302, headers: { location: 'http://127.0.0.1:5678/rest/settings' }, body: '' };
+		const { ctx, options } = fakeContext([moved, ACCEPTED]);
+		const { error } = await outcomeOf(read(ctx));
+		expect(options.map((o) => o.url)).toEqual([`${GATEWAY}/v1/videos/task_1`]);
+		expect(error).toBeInstanceOf(request.GatewayRequestError);
+		expect(error.message).toBe(
+			`http://127.0.0.1:5678/rest/settings, where ${GATEWAY}/v1/videos/task_1 redirected, points at 127.0.0.1:5678, a loopback address (the n8n host itself): the node does not send n8n there on a gateway's word (while reading the task)`,
+		);
+		expect(error.blocked).toMatchObject({ by: 'node', kind: 'loopback', address: '127.0.0.1', redirectedFrom: `${GATEWAY}/v1/videos/task_1` });
+		expect(error.transient).toBe(false);
+	});
+
+	test('an error answer whose body breaks off reads as an empty one', async () => {
+		const { Readable } = require('node:stream');
+		const broken = () => ({ statusCode: 503, headers: {}, body: new Readable({ read() { this.destroy(new Error('boom')); } }) });
+		const { error } = await outcomeOf(read(fakeContext([broken]).ctx, { retries: false }));
+		expect(error.message).toBe('The gateway answered HTTP 503 with an empty body while reading the task');
 	});
 
 	test('a redirect to another host that refuses the key: named', async () => {

@@ -46,4 +46,16 @@ module.exports = [
 	['transport/addresses.ts', '!filter → false', 'without a filter the next line calls validateConnectionHost on undefined, whose TypeError the catch turns into the same false: equivalent'],
 	['transport/addresses.ts', 'BlockStatement {… → {}', 'the emptied catch returns undefined instead of false, which checkAddress reads as not allowed all the same (it tests the answer, not its type): equivalent', 183],
 	['transport/addresses.ts', 'kind → true', 'an undefined kind added to the gateway kinds is never asked for: checkAddress asks only the kind of an address it found: equivalent'],
+	// request.ts
+	['transport/request.ts', "typeof FormData !== 'undefined' → true", 'FormData is a global on every Node n8n runs on (18 and later), so the guard is always true: equivalent'],
+	['transport/request.ts', `StringLiteral 'undefined' → ""`, "FormData is a global on every Node n8n runs on (18 and later), so its type is never '' nor 'undefined': the guard is true either way, equivalent"],
+	['transport/request.ts', '!facts → true', "credentialFacts' cache: without it the same facts are worked out again from the same credentials on each request: only the work differs, equivalent"],
+	['transport/request.ts', 'response.statusCode >= 200 → true', "n8n's HTTP client returns the final answer, never a 1xx (informational answers are not responses of their own), so every status is at least 200: equivalent"],
+	['transport/request.ts', 'status >= 200 → true', "n8n's HTTP client returns the final answer, never a 1xx (informational answers are not responses of their own), so every status is at least 200: equivalent"],
+	['transport/request.ts', 'limitedAttempt < retry_1.RATE_LIMIT.maxAttempts', "the cap of 40 counts only 429s without a Retry-After, whose backoff at its shortest (jitter 0, behind the pacer) fits 28 sends in the two-minute budget (transport-request.test.js): the budget ends them first, equivalent"],
+	['transport/request.ts', 'delay <= retry_1.RETRY.maxRetryAfterMs → true', 'for a GET, a wait past the minute (maxRetryAfterMs) also fails the next check, the same minute from the first attempt (budgetMs): equivalent'],
+	['transport/request.ts', `StringLiteral '' → "Stryker was here!"`, "answerError's request is read by buildError only for its item (method and path are never read): equivalent", 242],
+	['transport/request.ts', `StringLiteral 'GET' → ""`, "answerError's request is read by buildError only for its item (method and path are never read): equivalent"],
+	['transport/request.ts', 'read?.received', "refusedAnswer.received is read by no rule of the error table (only limit and depth are named): equivalent"],
+	['transport/request.ts', 'limit + 1 → limit - 1', "unreachable fallback: a 2xx answer that is not streamed was always read (read is set before answerOf), and refusedAnswer.received is read by no rule: equivalent"],
 ];
