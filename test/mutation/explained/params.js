@@ -24,7 +24,6 @@ module.exports = [
 	['params/registryRules.ts', 'EqualityOperator id === undefined → id !== undefined', "the signature's first part flipped for every row at once still tells the unknown models from the listed ones: the same variants, equivalent", 115],
 	['params/registryRules.ts', 'rule.omit !== undefined → true', 'a rule without a "not sent" value then compares n with Number(undefined), NaN, which equals nothing: equivalent'],
 	['params/registryRules.ts', 'rule.plausibleMax !== undefined → true', 'a rule without a plausible bound then asks n > undefined (NaN), which is false: equivalent'],
-	['params/registryRules.ts', 'rule.pattern → true', 'a rule without a pattern is checked against new RegExp(undefined), which is /(?:)/ and matches every text: equivalent'],
 	['params/registryValues.ts', '!samePlace(place, own) → true', "refuseOtherModelsValue has returned already when the item's own variant is changed, so the own variant never passes isChanged and needs no exclusion: equivalent"],
 	['params/registryValues.ts', 'route === undefined → false', 'a rule limited to routes, with no route given: includes(undefined) is false for a list of route names, so the rule is skipped all the same: equivalent'],
 	['params/registryProperties.ts', 'factor !== 1 → true', 'valueMultipliers (registry/prices.ts) lists only multipliers other than 1, so a listed factor is never 1: equivalent'],
