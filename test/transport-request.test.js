@@ -48,6 +48,9 @@ function fakeContext(answers, credential = {}) {
 const submit = (ctx) =>
 	request.gatewayRequest.call(ctx, { method: 'POST', path: '/v1/images/generations', body: { prompt: 'a fox' }, billed: true, action: 'submitting the image', itemIndex: 0 });
 
+/** A task read, as the wait loop sends it. */
+const read = (ctx, more) => request.gatewayRequest.call(ctx, { method: 'GET', path: '/v1/videos/task_1', action: 'reading the task', itemIndex: 0, ...more });
+
 /** The request's outcome once jest's clock has run every wait it sets. */
 async function settled(promise) {
 	let outcome;
@@ -113,7 +116,6 @@ describe('a POST answered 429 is sent again', () => {
 
 describe('a GET (a task read, a list) is asked again after what may pass', () => {
 	const UNAVAILABLE = { statusCode: 503, headers: {}, body: '' };
-	const read = (ctx, more) => request.gatewayRequest.call(ctx, { method: 'GET', path: '/v1/videos/task_1', action: 'reading the task', itemIndex: 0, ...more });
 	const dropped = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
 
 	test('a 503: after a backoff doubling from 500 ms, five attempts in all; then the error, marked transient', async () => {
@@ -190,13 +192,6 @@ describe('a GET (a task read, a list) is asked again after what may pass', () =>
 	});
 });
 
-/** What the fake gateway's answer settles to, without jest's clock running (no wait in between). */
-const outcomeOf = (promise) =>
-	promise.then(
-		(value) => ({ value }),
-		(error) => ({ error }),
-	);
-const read = (ctx, more) => request.gatewayRequest.call(ctx, { method: 'GET', path: '/v1/videos/task_1', action: 'reading the task', itemIndex: 0, ...more });
 const json = (text, more) => ({ statusCode: 200, headers: { 'content-type': 'application/json' }, body: text, ...more });
 
 describe('refused before anything is sent: the credential, the alt host', () => {
@@ -205,7 +200,7 @@ describe('refused before anything is sent: the credential, the alt host', () => 
 		['another request on the alt host', { host: 'alt' }, 'This request runs on the alt host, but the credential has no Alt Base URL', undefined],
 	])('%s', async (_, more, message, created) => {
 		const { ctx, sentAt } = fakeContext([ACCEPTED]);
-		const { error } = await outcomeOf(read(ctx, more));
+		const { error } = await settled(read(ctx, more));
 		expect(sentAt).toEqual([]);
 		expect(error.message).toBe(message);
 		expect(error.description).toBe('Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).');
@@ -215,7 +210,7 @@ describe('refused before anything is sent: the credential, the alt host', () => 
 
 	test('with an Alt Base URL, the alt host is where it goes', async () => {
 		const { ctx, options } = fakeContext([ACCEPTED], { altBaseUrl: 'https://alt.example.com' });
-		const { value } = await outcomeOf(read(ctx, { host: 'alt' }));
+		const { value } = await settled(read(ctx, { host: 'alt' }));
 		expect(options[0].url).toBe('https://alt.example.com/v1/videos/task_1');
 		expect(value.body).toEqual({ task_id: 'task_1' });
 	});
@@ -232,7 +227,7 @@ describe('refused before anything is sent: the credential, the alt host', () => 
 		],
 	])('%s', async (_, credential, message, description) => {
 		const { ctx, sentAt } = fakeContext([ACCEPTED], credential);
-		const { error } = await outcomeOf(read(ctx));
+		const { error } = await settled(read(ctx));
 		expect(sentAt).toEqual([]);
 		expect([error.message, error.description]).toEqual([message, description]);
 	});
@@ -253,57 +248,57 @@ describe('what is sent: a body as JSON unless it is a form or a download', () =>
 
 	test('a result file answered 404 comes back to the download, which names what the host sent (not thrown here)', async () => {
 		const { ctx } = fakeContext([{ statusCode: 404, headers: { 'content-type': 'text/plain' }, body: 'no such file' }]);
-		const { value } = await outcomeOf(request.fetchResultFile.call(ctx, 'https://files.example.com/a.png', { action: 'downloading the image', itemIndex: 0 }));
+		const { value } = await settled(request.fetchResultFile.call(ctx, 'https://files.example.com/a.png', { action: 'downloading the image', itemIndex: 0 }));
 		expect(value).toEqual({ status: 404, headers: { 'content-type': 'text/plain' }, body: 'no such file', url: 'https://files.example.com/a.png' });
 		const bare = fakeContext([{ statusCode: 404, body: '' }]);
-		expect((await outcomeOf(request.fetchResultFile.call(bare.ctx, 'https://files.example.com/a.png', { action: 'downloading the image', itemIndex: 0 }))).value.headers).toEqual({});
+		expect((await settled(request.fetchResultFile.call(bare.ctx, 'https://files.example.com/a.png', { action: 'downloading the image', itemIndex: 0 }))).value.headers).toEqual({});
 	});
 });
 
 describe('a 2xx answer as the node reads it', () => {
 	test('an HTML page where JSON belongs is a 502 naming the Base URL, not transient; a blank text is no page', async () => {
-		const { error } = await outcomeOf(read(fakeContext([json('<html>hi</html>', { headers: { 'content-type': 'text/html' } })]).ctx));
+		const { error } = await settled(read(fakeContext([json('<html>hi</html>', { headers: { 'content-type': 'text/html' } })]).ctx));
 		expect(error.message).toBe('The gateway answered HTTP 502 with an HTML page instead of JSON while reading the task');
 		expect([error.httpCode, error.transient]).toEqual(['502', false]);
-		const { value } = await outcomeOf(read(fakeContext([json('  ', { headers: { 'content-type': 'text/plain' } })]).ctx));
+		const { value } = await settled(read(fakeContext([json('  ', { headers: { 'content-type': 'text/plain' } })]).ctx));
 		expect(value.body).toBe('  ');
 	});
 
 	test("a billed submit's text answer is returned to the submit (it may hold a task: the receipt's layer decides)", async () => {
-		const { value } = await outcomeOf(submit(fakeContext([json('<html>hi</html>', { headers: { 'content-type': 'text/html' } })]).ctx));
+		const { value } = await settled(submit(fakeContext([json('<html>hi</html>', { headers: { 'content-type': 'text/html' } })]).ctx));
 		expect(value.body).toBe('<html>hi</html>');
 	});
 
 	test('a billed request answered 200 with a refusal: the refusal, nothing created', async () => {
-		const { error } = await outcomeOf(submit(fakeContext([json('{"success":false,"message":"no quota"}')]).ctx));
+		const { error } = await settled(submit(fakeContext([json('{"success":false,"message":"no quota"}')]).ctx));
 		expect(error.message).toBe('The gateway refused the request while submitting the image: no quota (created: no)');
 		expect(error.context.created).toBe('no');
 		expect(error.gatewaySaid).toBe('no quota');
 	});
 
 	test('an answer without headers reads as one with none', async () => {
-		const { value } = await outcomeOf(read(fakeContext([{ statusCode: 200, body: '{"a":1}' }]).ctx));
+		const { value } = await settled(read(fakeContext([{ statusCode: 200, body: '{"a":1}' }]).ctx));
 		expect([value.headers, value.body]).toEqual([{}, { a: 1 }]);
-		const { error } = await outcomeOf(read(fakeContext([{ statusCode: 404, body: '' }]).ctx));
+		const { error } = await settled(read(fakeContext([{ statusCode: 404, body: '' }]).ctx));
 		expect(error.message).toBe('The gateway answered 404 Not Found while reading the task');
 	});
 
 	test('more than the 1 MB of a task read: refused, naming the limit, the code in the context', async () => {
-		const { error } = await outcomeOf(read(fakeContext([json(`{"a":"${'x'.repeat(1024 * 1024)}"}`)]).ctx));
+		const { error } = await settled(read(fakeContext([json(`{"a":"${'x'.repeat(1024 * 1024)}"}`)]).ctx));
 		expect(error.message).toBe("The gateway's answer was larger than 1 MB (more arrived, counted after decompression) while reading the task: refused unread");
 		expect(error.context.gatewayCode).toBe('answer_too_large');
 		expect(error.transient).toBe(false);
 	});
 
 	test('nested past 64 levels: refused, named', async () => {
-		const { error } = await outcomeOf(read(fakeContext([json(`${'['.repeat(70)}${']'.repeat(70)}`)]).ctx));
+		const { error } = await settled(read(fakeContext([json(`${'['.repeat(70)}${']'.repeat(70)}`)]).ctx));
 		expect(error.message).toBe("The gateway's answer nests lists and objects more than 64 levels deep while reading the task: refused unread");
 	});
 
 	test('a 300 is no success: its words are read once, into the error', async () => {
 		const { Readable } = require('node:stream');
 		const moved = () => ({ statusCode: 300, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from('{"error":{"message":"moved"}}')]) });
-		const { error } = await outcomeOf(read(fakeContext([moved]).ctx));
+		const { error } = await settled(read(fakeContext([moved]).ctx));
 		expect(error.message).toBe('The gateway failed (HTTP 300) while reading the task: moved');
 		expect(error.gatewaySaid).toBe('moved');
 	});
@@ -311,7 +306,7 @@ describe('a 2xx answer as the node reads it', () => {
 
 describe('the error: what n8n shows and what the layers above read', () => {
 	test("the gateway's words, its code, the advice after the description, the item", async () => {
-		const { error } = await outcomeOf(submit(fakeContext([{ statusCode: 400, headers: {}, body: '{"error":{"message":"bad size","code":"invalid_size"}}' }]).ctx));
+		const { error } = await settled(submit(fakeContext([{ statusCode: 400, headers: {}, body: '{"error":{"message":"bad size","code":"invalid_size"}}' }]).ctx));
 		expect(error.message).toBe("The gateway rejected the field 'size' while submitting the image: bad size (created: no)");
 		expect(error.description).toBe(
 			'Gateway said: bad size\nHTTP status: 400, code: invalid_size\nCorrect the parameter it names and run the item again.\nCreated: no. The gateway did not process this request, so nothing was charged: running the item again is safe.',
@@ -323,14 +318,14 @@ describe('the error: what n8n shows and what the layers above read', () => {
 	});
 
 	test('without words, code or a billed request: none of them set, no advice line', async () => {
-		const { error } = await outcomeOf(read(fakeContext([{ statusCode: 400, headers: {}, body: '' }]).ctx));
+		const { error } = await settled(read(fakeContext([{ statusCode: 400, headers: {}, body: '' }]).ctx));
 		expect(error.description).toBe('HTTP status: 400\nCorrect the parameter it names and run the item again.');
 		expect(error.gatewaySaid).toBeUndefined();
 		expect(error.context).toStrictEqual({ itemIndex: 0 });
 	});
 
 	test('a billed request whose answer was lost: no HTTP code, the timeout it waited, created unknown', async () => {
-		const { error } = await outcomeOf(submit(fakeContext([Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })]).ctx));
+		const { error } = await settled(submit(fakeContext([Object.assign(new Error('timeout'), { code: 'ETIMEDOUT' })]).ctx));
 		expect(error.message).toBe('No answer from the gateway within 60 s while submitting the image: the job may have been created and billed (created: unknown)');
 		expect(error.httpCode).toBeNull();
 		expect(error.context).toEqual({ itemIndex: 0, gatewayCode: 'ETIMEDOUT', created: 'unknown' });
@@ -347,7 +342,7 @@ describe('the error: what n8n shows and what the layers above read', () => {
 	test('a redirect to an address on the n8n host: not followed, the block named and kept on the error', async () => {
 		const moved = { statusCode: 302, headers: { location: 'http://127.0.0.1:5678/rest/settings' }, body: '' };
 		const { ctx, options } = fakeContext([moved, ACCEPTED]);
-		const { error } = await outcomeOf(read(ctx));
+		const { error } = await settled(read(ctx));
 		expect(options.map((o) => o.url)).toEqual([`${GATEWAY}/v1/videos/task_1`]);
 		expect(error).toBeInstanceOf(request.GatewayRequestError);
 		expect(error.message).toBe(
@@ -360,13 +355,13 @@ describe('the error: what n8n shows and what the layers above read', () => {
 	test('an error answer whose body breaks off reads as an empty one', async () => {
 		const { Readable } = require('node:stream');
 		const broken = () => ({ statusCode: 503, headers: {}, body: new Readable({ read() { this.destroy(new Error('boom')); } }) });
-		const { error } = await outcomeOf(read(fakeContext([broken]).ctx, { retries: false }));
+		const { error } = await settled(read(fakeContext([broken]).ctx, { retries: false }));
 		expect(error.message).toBe('The gateway answered HTTP 503 with an empty body while reading the task');
 	});
 
 	test('a redirect to another host that refuses the key: named', async () => {
 		const moved = { statusCode: 302, headers: { location: 'https://other.example.com/v1/videos/task_1' }, body: '' };
-		const { error } = await outcomeOf(read(fakeContext([moved, { statusCode: 401, headers: {}, body: '' }]).ctx));
+		const { error } = await settled(read(fakeContext([moved, { statusCode: 401, headers: {}, body: '' }]).ctx));
 		expect(error.message).toBe('The gateway redirected to https://other.example.com, which refused the request (401) while reading the task');
 	});
 });
@@ -378,7 +373,7 @@ describe('stopped: the request cancelled is the stop, not a network failure', ()
 	])('%s', async (_, thrown, aborted) => {
 		const { ctx, sentAt } = fakeContext([thrown]);
 		if (aborted) ctx.getExecutionCancelSignal = () => AbortSignal.abort();
-		const { error } = await outcomeOf(read(ctx));
+		const { error } = await settled(read(ctx));
 		expect(sentAt).toEqual([0]);
 		expect(error.message).toBe('The execution was stopped');
 		expect(error.description).toBe('A request to the gateway was cancelled because the workflow was stopped.');

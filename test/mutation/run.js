@@ -84,6 +84,12 @@ function measureOf({ source, mutants }, quick, at) {
 	return { sha: shaOf(source), at, quick, counts, survivors };
 }
 
+/** When a report was written, to the minute (UTC): what the record's `at` compares. */
+const reportTime = (file) => new Date(fs.statSync(file).mtimeMs).toISOString().slice(0, 16);
+
+/** A built file's source under nodes/UnifiedAiGateway/: dist/…/transport/urls.js → transport/urls.ts. */
+const sourceOf = (dist) => dist.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
+
 const readRecord = () => (fs.existsSync(RECORD) ? JSON.parse(fs.readFileSync(RECORD, 'utf8')).files : {});
 
 /** A run's files into measured.json, one line per file's counts and per survivor, so a diff reads. */
@@ -92,7 +98,7 @@ function record(name) {
 	if (!fs.existsSync(file)) return;
 	const report = JSON.parse(fs.readFileSync(file, 'utf8'));
 	const files = readRecord();
-	const at = new Date(fs.statSync(file).mtimeMs).toISOString().slice(0, 16);
+	const at = reportTime(file);
 	for (const [dist, data] of Object.entries(report.files)) if (!(files[dist]?.at > at)) files[dist] = measureOf(data, name.endsWith('-quick'), at);
 	const body = Object.keys(files)
 		.sort()
@@ -120,7 +126,7 @@ function layerReport(layer) {
 	for (const dir of reports.filter((d) => d === name || d.startsWith(`${name}-`))) {
 		const file = path.join(REPORTS, dir, 'mutation.json');
 		if (!fs.existsSync(file)) continue;
-		const at = new Date(fs.statSync(file).mtimeMs).toISOString().slice(0, 16);
+		const at = reportTime(file);
 		// A file of another layer whose name starts the same (engine/spend vs engine/spendX) is not this one's.
 		for (const [dist, data] of Object.entries(JSON.parse(fs.readFileSync(file, 'utf8')).files)) {
 			if (dist.startsWith(prefix) && !(files[dist]?.at > at)) files[dist] = measureOf(data, dir.endsWith('-quick'), at);
@@ -140,7 +146,7 @@ function layerReport(layer) {
  */
 function survivorsOf(files) {
 	return Object.entries(files).flatMap(([file, { survivors }]) => {
-		const ts = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
+		const ts = sourceOf(file);
 		return survivors.map(([line, status, what]) => ({ file: ts, line, status, what }));
 	});
 }
@@ -162,7 +168,7 @@ function summary(layers) {
 	const measured = new Set();
 	for (const layer of layers) {
 		const report = layerReport(layer);
-		for (const file of Object.keys(report.files)) measured.add(file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts'));
+		for (const file of Object.keys(report.files)) measured.add(sourceOf(file));
 		if (!Object.keys(report.files).length) {
 			rows.push(`${layer}: no report yet (npm run test:mutation -- ${layer}, or one file: -- ${layer}/<file>)`);
 			continue;
@@ -187,7 +193,7 @@ function summary(layers) {
 			const n = (status) => counts[status] ?? 0;
 			const fileCounted = [...COUNTED].reduce((sum, status) => sum + n(status), 0);
 			const fileDetected = [...DETECTED].reduce((sum, status) => sum + n(status), 0);
-			const name = file.replace(/^dist\/nodes\/UnifiedAiGateway\//, '').replace(/\.js$/, '.ts');
+			const name = sourceOf(file);
 			const marks = [report.quick.includes(file) && 'quick', report.changed.includes(file) && 'changed since'].filter(Boolean);
 			files.push(`| \`${name}\`${marks.length ? ` (${marks.join(', ')})` : ''} | ${at.slice(0, 10)} | ${fileCounted ? ((100 * fileDetected) / fileCounted).toFixed(1) : '-'} % | ${n('Killed')} | ${n('Timeout')} | ${n('Survived')} | ${n('NoCoverage')} | ${n('Ignored')} |`);
 		}
