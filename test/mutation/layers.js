@@ -52,15 +52,19 @@ function testsOf(layer, quick) {
 /**
  * What one Stryker run mutates: a layer (`params`), or one source file of it (`params/inputs`, a
  * unit: a run that ends within the hour where a whole layer takes many, its report kept beside the
- * layer's). `{ layer, unit, name, mutate }`, name being the reports' folder; throws naming the
- * layers when `target` is neither.
+ * layer's), or several files of one layer joined by `+`. `{ layer, unit, units, name, mutate }`,
+ * name being the reports' folder, units the source files; throws naming the layers when `target`
+ * is neither.
  */
 function targetOf(target) {
 	const clean = target.replace(/\.(ts|js)$/, '').replace(/^(nodes|dist\/nodes)\/UnifiedAiGateway\//, '');
 	if (LAYERS[clean]) return { layer: clean, unit: undefined, name: clean.replace(/\//g, '-'), mutate: distGlob(clean) };
 	const layer = Object.keys(LAYERS).find((l) => clean.startsWith(`${l}/`));
-	if (!layer) throw new Error(`no layer or file ${target}; the layers are ${Object.keys(LAYERS).join(', ')} (a file: <layer>/<file>, e.g. params/inputs)`);
-	return { layer, unit: clean, name: clean.replace(/\//g, '-'), mutate: `dist/nodes/UnifiedAiGateway/${clean}.js` };
+	if (!layer) throw new Error(`no layer or file ${target}; the layers are ${Object.keys(LAYERS).join(', ')} (a file: <layer>/<file>, e.g. params/inputs; several: params/inputs+binaryInput)`);
+	// Several files of one layer (`params/inputs+binaryInput`): one run, so one initial test run of the layer's tests for all of them.
+	const files = clean.slice(layer.length + 1).split('+');
+	const mutate = `dist/nodes/UnifiedAiGateway/${layer}/${files.length > 1 ? `{${files.join(',')}}` : files[0]}.js`;
+	return { layer, unit: clean, units: files.map((file) => `${layer}/${file}`), name: clean.replace(/\//g, '-'), mutate };
 }
 
 /** run.js's `--quick` / `--quick=N`, as passed on in MUTATION_QUICK: true, a number of seconds, or false. */

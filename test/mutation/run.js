@@ -4,7 +4,8 @@
  * `npm run test:mutation [-- <layer or file>…]`: Stryker over the pure layers (layers.js), one
  * target per run (its own sandbox, reports and incremental file in reports/mutation/<name>/): a
  * layer (`params`), or one source file of it (`params/inputs`: a run that ends within the hour,
- * where a layer takes many on the 2-core machine). Then the score of every layer, file by file
+ * where a layer takes many on the 2-core machine), or several of one layer (`params/inputs+binaryInput`:
+ * one initial test run for all of them). Then the score of every layer, file by file
  * from the newest result of each, and each surviving mutant, one line each, as
  * docs/DEVELOPMENT.md ("Mutation testing") quotes them. A later run re-tests only what changed
  * (Stryker's incremental mode). `--quick` (or `--quick=N`): with the quick ones of the layer's
@@ -51,9 +52,12 @@ function forgetSurvivors(name) {
 }
 
 function runTarget(target, quick, again) {
-	const { layer, unit, mutate } = targetOf(target);
+	const { layer, units, mutate } = targetOf(target);
 	if (again) console.log(`${forgetSurvivors(`${targetOf(target).name}${quick ? '-quick' : ''}`)} survivors of ${target} to test again`);
-	if (unit && !fs.existsSync(path.join(ROOT, mutate))) throw new Error(`no file ${mutate} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
+	for (const unit of units ?? []) {
+		const built = `dist/nodes/UnifiedAiGateway/${unit}.js`;
+		if (!fs.existsSync(path.join(ROOT, built))) throw new Error(`no file ${built} (built from nodes/UnifiedAiGateway/${unit}.ts)`);
+	}
 	console.log(`\n== ${target}: Stryker on ${mutate}, tests ${testsOf(layer, quick).join(', ')}${quick ? ` (--quick: those of at most ${quick === true ? QUICK_SECONDS : quick} s, a lower bound)` : ''}`);
 	const stryker = path.join(ROOT, 'node_modules', '.bin', 'stryker');
 	const env = { ...process.env, MUTATION_TARGET: target, MUTATION_QUICK: quick ? String(quick) : '' };
@@ -230,8 +234,9 @@ function main(args) {
 	const chosen = args.filter((a) => !a.startsWith('--'));
 	const targets = chosen.map((target) => ({ target, ...targetOf(target) }));
 	const layers = chosen.length ? [...new Set(targets.map((t) => t.layer))] : Object.keys(LAYERS);
+	// Built first for --report too: the record's hashes are compared with dist/ (changed since).
+	require('../build-current').ensureCurrent();
 	if (!args.includes('--report')) {
-		require('../build-current').ensureCurrent();
 		const quick = quickOf(args.find((a) => a === '--quick' || a.startsWith('--quick=')));
 		for (const target of chosen.length ? chosen : layers) {
 			runTarget(target, quick, args.includes('--survivors-again'));
