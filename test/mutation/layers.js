@@ -6,7 +6,7 @@ const LAYERS = {
 	'engine/spend': ['spend', 'spend-summary', 'spend-guard', 'cost', 'video/money', 'money/balance', 'money/builds', 'money/charges', 'money/prices'],
 	'engine/waiting': ['waiting-parts', 'waiting-reads', 'waiting-schedule', 'engine', 'poll-schedule', 'waitPolicy', 'poll-floor', 'check-once', 'execution-limit', 'faults/poll', 'parameter-defaults', 'trigger'],
 	params: ['params-inputs', 'params-binary-input', 'params-fields', 'params-registry-fields', 'params-registry-rules', 'params-additional-body', 'params-download-options', 'expression-input', 'where-features-meet', 'parameter-names', 'parameter-defaults', 'image/refusals', 'video/refusals', 'image/description', 'file', 'spend', 'waitPolicy', 'image/edit'],
-	registry: ['registry-prices', 'registry-limits', 'registry-models', 'models-today', 'model-rows', 'parameter-names', 'parameter-defaults', 'conformance/conformance', 'image/refusals', 'video/refusals', 'cost'],
+	registry: ['registry-rows', 'registry-prices', 'registry-limits', 'registry-models', 'models-today', 'model-rows', 'parameter-names', 'parameter-defaults', 'conformance/conformance', 'image/refusals', 'video/refusals', 'cost'],
 	transport: [
 		'transport-parts',
 		'transport-hops',
