@@ -2,7 +2,9 @@
 // Reading tasks that exist (engine/waiting/taskReads.ts) against a fake gateway (the context's
 // request helper answers from a table; no HTTP): one read of one task and what a failed one
 // counts, the re-reads of a task said finished without its file, and a trigger poll's bounded pass
-// (what the deadline leaves unread, cuts short, and hands the transport), on jest's clock.
+// (what the deadline leaves unread, cuts short, and hands the transport), on jest's clock; then the
+// one polling loop (engine/waiting/waiter.ts waitForTasks) on jest's timers: each outcome and its
+// words, the faults, the slots, a feed of tasks still arriving.
 // trigger.test.js, check-once.test.js and faults/poll.test.js run the same reads through n8n
 // against the simulator.
 //
@@ -10,6 +12,8 @@
 const { Readable } = require('node:stream');
 const built = require('./fresh-modules').freshEachTest();
 const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
+const waiter = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/waiter.js'));
+const feeds = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskFeed.js'));
 const limits = built(() => require('../dist/nodes/UnifiedAiGateway/registry/limits.js'));
 
 const NODE = { id: '1', name: 'Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0], parameters: {}, credentials: { unifiedAiGatewayApi: { id: '1', name: 'Gateway' } } };
@@ -39,7 +43,7 @@ function gateway(answer, { baseUrl = 'https://gw.example.com', before = () => {}
 				before(request);
 				const a = answer(request, sent.length);
 				if (a instanceof Error) throw a;
-				return { statusCode: a.status, headers: { 'content-type': 'application/json' }, body: Readable.from([Buffer.from(JSON.stringify(a.json))]) };
+				return { statusCode: a.status, headers: { 'content-type': 'application/json', ...a.headers }, body: Readable.from([Buffer.from(JSON.stringify(a.json))]) };
 			},
 		},
 	};
@@ -203,5 +207,180 @@ describe('readTasksOnce: a bounded pass over many tasks', () => {
 		expect(out).toHaveLength(1);
 		expect(out[0]).toMatchObject({ kind: 'stop', checkedAt: NOW });
 		expect(out[0].error.message).toMatch(/credentials/);
+	});
+});
+
+describe('waitForTasks: the one polling loop', () => {
+	const LOOPBACK = 'http://127.0.0.1:9';
+	const failed = (id, reason) => ({ status: 200, json: { code: 'success', data: { task_id: id, status: 'FAILURE', progress: '100%', ...(reason ? { fail_reason: reason } : {}) } } });
+	const odd = (id) => ({ status: 200, json: { code: 'success', data: { task_id: id, status: 'WEIRD' } } });
+	const task = (taskId, startedAt = NOW) => ({ taskId, route: 'generic', startedAt });
+
+	beforeEach(() => jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
+	afterEach(() => jest.useRealTimers());
+
+	/** The wait's outcomes once jest's timers have run every sleep it sets (100 ms steps). */
+	async function waited(promise) {
+		let outcome;
+		promise.then(
+			(value) => (outcome = { value }),
+			(error) => (outcome = { error }),
+		);
+		while (outcome === undefined) await jest.advanceTimersByTimeAsync(100);
+		if (outcome.error) throw outcome.error;
+		return outcome.value;
+	}
+
+	const wait = (ctx, tasks, options) => waited(waiter.waitForTasks(ctx, tasks, { intervalMs: 1_000, deadlineMs: 60_000, ...options }));
+
+	test('a task read until it finishes: succeeded, with its reads and the time waited', async () => {
+		const { ctx, sent } = gateway((r, n) => (n < 3 ? running('task_1') : done('task_1')), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(outcome).toMatchObject({ kind: 'succeeded', polls: 3, task: { taskId: 'task_1' }, snapshot: { urls: ['https://cdn.example.com/task_1.mp4'] } });
+		expect(outcome.waitedMs).toBeGreaterThanOrEqual(3_000);
+		expect(outcome.waitedMs).toBeLessThan(3_500);
+		expect(sent.map((r) => r.path)).toEqual(['/v1/tasks/task_1', '/v1/tasks/task_1', '/v1/tasks/task_1']);
+	});
+
+	test("a failed task: the gateway's reason, or the status it gave when it gives none", async () => {
+		const { ctx } = gateway((r) => (idOf(r.path) === 'a' ? failed('a', 'content policy') : failed('b')), { baseUrl: LOOPBACK });
+		const outcomes = await wait(ctx, [task('a'), task('b')]);
+		expect(outcomes.map((o) => [o.kind, o.message, o.polls])).toEqual([
+			['failed', 'content policy', 1],
+			['failed', 'The gateway reported the task as FAILURE without a reason', 1],
+		]);
+		expect(outcomes[0].error).toBeUndefined();
+	});
+
+	test('finished without a file: read again at the interval, then failed, saying how often it was read', async () => {
+		const { ctx, sent } = gateway(() => doneWithoutFile('task_1'), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(outcome).toMatchObject({ kind: 'failed', message: 'The task is SUCCESS but the gateway gave no result URL, so there is nothing to download (read 3 times)', polls: 3 });
+		expect(sent).toHaveLength(3);
+	});
+
+	test('the wait ends at Max Wait: what was last read, in seconds under a minute', async () => {
+		const { ctx } = gateway(() => running('task_1'), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 2_500 });
+		expect(outcome).toMatchObject({ kind: 'timeout', polls: 3, waitedMs: 2_500 });
+		expect(outcome.message).toBe("Task task_1 did not finish within 2.5 s (last status 'IN_PROGRESS' at 40%). It may still finish: resume it with Task → Wait for Completion; do not submit it again.");
+	});
+
+	test('in minutes from a minute on; a status the node does not know is said so', async () => {
+		const { ctx } = gateway(() => odd('task_1'), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { intervalMs: 20_000, deadlineMs: 90_000 });
+		expect(outcome.kind).toBe('timeout');
+		expect(outcome.message).toBe("Task task_1 did not finish within 1.5 min (last status 'WEIRD' (a status this node does not know, so it kept waiting)). It may still finish: resume it with Task → Wait for Completion; do not submit it again.");
+	});
+
+	test("the execution's time limit before Max Wait: the wait stops early, saying why; a later limit changes nothing", async () => {
+		const { ctx } = gateway(() => running('task_1'), { baseUrl: LOOPBACK });
+		ctx.additionalData = { executionTimeoutTimestamp: NOW + 20_000 };
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		// The limit less its margin (a tenth of the time left, 2 s here).
+		expect(outcome).toMatchObject({ kind: 'timeout', waitedMs: 18_000 });
+		expect(outcome.message).toBe("Task task_1 was still running (last status 'IN_PROGRESS' at 40%) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.");
+		const later = gateway(() => running('task_1'), { baseUrl: LOOPBACK });
+		later.ctx.additionalData = { executionTimeoutTimestamp: NOW + 3_600_000 };
+		const [own] = await wait(later.ctx, [task('task_1', Date.now())], { deadlineMs: 2_500 });
+		expect(own).toMatchObject({ kind: 'timeout', waitedMs: 2_500 });
+		expect(own.message).toMatch(/^Task task_1 did not finish within 2\.5 s/);
+	});
+
+	test('only failed reads: no answer read, and the last answer', async () => {
+		const { ctx, sent } = gateway(() => down, { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 5_000 });
+		expect(outcome.kind).toBe('timeout');
+		expect(outcome.message).toMatch(/^Task task_1 did not finish within 5 s \(no answer read; last answer: .*upstream overloaded.*\)\. It may still/);
+		expect(outcome.lastError).toMatch(/upstream overloaded/);
+		// Each failed read waits at least the interval and backs off: fewer reads than seconds.
+		expect(sent.length).toBeGreaterThanOrEqual(2);
+		expect(sent.length).toBeLessThan(5);
+	});
+
+	test('a failed read, then the task: the read after it waits at least the interval, and the task succeeds', async () => {
+		const at = [];
+		const { ctx } = gateway((r, n) => (n === 1 ? down : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(outcome).toMatchObject({ kind: 'succeeded', polls: 2 });
+		expect(at[1] - at[0]).toBeGreaterThanOrEqual(1_000);
+	});
+
+	test('three answers in a row that are not the task: failed, with the verdict and the error', async () => {
+		const { ctx, sent } = gateway((r, n) => (n === 1 ? running('task_1') : refused), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(sent).toHaveLength(4);
+		expect(outcome.kind).toBe('failed');
+		expect(outcome.error.httpCode).toBe('400');
+		expect(outcome.message).toContain('task_1');
+		expect(outcome.message).toContain("'IN_PROGRESS' at 40%");
+	});
+
+	test('a Retry-After past the end of the wait: ended now, naming the time to the second', async () => {
+		const { ctx, sent } = gateway(() => ({ ...down, status: 429, headers: { 'retry-after': '120' } }), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10_000 });
+		expect(sent).toHaveLength(1);
+		expect(outcome.kind).toBe('timeout');
+		expect(outcome.message).toBe(`Task task_1 was not read again: the gateway asked to wait until ${new Date(NOW + 121_000).toISOString()} (Retry-After), past the end of this wait (no answer read). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`);
+	});
+
+	test('a Retry-After within the wait is obeyed: the next read not before it', async () => {
+		const at = [];
+		const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': '4' } } : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(outcome.kind).toBe('succeeded');
+		expect(at[1] - at[0]).toBeGreaterThanOrEqual(4_000);
+	});
+
+	test('one slot: the reads go out one at a time, the most overdue first', async () => {
+		const { ctx, sent } = gateway((r) => done(idOf(r.path)), { baseUrl: LOOPBACK });
+		// All three overdue at the first pass (an earlier try's tasks), one slot for them.
+		const outcomes = await wait(ctx, [task('a', NOW - 3_000), task('b', NOW - 4_000), task('c', NOW - 5_000)], { concurrency: 1 });
+		expect(outcomes.map((o) => o.kind)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+		expect(sent.map((r) => idOf(r.path))).toEqual(['c', 'b', 'a']);
+	});
+
+	test('each outcome is told the moment it is known, by its index, while the others are still waited for', async () => {
+		const told = [];
+		const { ctx } = gateway((r, n) => (idOf(r.path) === 'slow' && n < 4 ? running('slow') : done(idOf(r.path))), { baseUrl: LOOPBACK });
+		const outcomes = await wait(ctx, [task('slow'), task('quick')], { onOutcome: (index, outcome) => told.push([index, outcome.kind, Date.now() - NOW]) });
+		expect(told.map(([index]) => index)).toEqual([1, 0]);
+		expect(told[0][2]).toBeLessThan(told[1][2]);
+		expect(outcomes.map((o) => o.task.taskId)).toEqual(['slow', 'quick']);
+	});
+
+	test('a feed: tasks that arrive while the wait runs are read too, and the wait ends once it is closed and all are done', async () => {
+		const { ctx, sent } = gateway((r) => done(idOf(r.path)), { baseUrl: LOOPBACK });
+		const feed = new feeds.TaskFeed(2);
+		feed.push(task('a'));
+		const promise = waiter.waitForTasks(ctx, feed, { intervalMs: 1_000, deadlineMs: 60_000 });
+		let over = false;
+		promise.then(() => (over = true));
+		await jest.advanceTimersByTimeAsync(2_000);
+		expect(over).toBe(false); // 'a' is done, but the feed is still open
+		feed.push(task('b', Date.now()));
+		feed.close();
+		const outcomes = await waited(promise);
+		expect(outcomes.map((o) => [o.task.taskId, o.kind])).toEqual([
+			['a', 'succeeded'],
+			['b', 'succeeded'],
+		]);
+		expect(sent.map((r) => idOf(r.path))).toEqual(['a', 'b']);
+	});
+
+	test('Stop ends the wait with the Stop error, sending nothing more', async () => {
+		const { ctx, sent } = gateway(() => running('task_1'), { baseUrl: LOOPBACK });
+		const signal = { aborted: false, reason: undefined, listeners: [], addEventListener(_, fn) { this.listeners.push(fn); }, removeEventListener() {} };
+		ctx.getExecutionCancelSignal = () => signal;
+		const promise = waiter.waitForTasks(ctx, [task('task_1')], { intervalMs: 1_000, deadlineMs: 60_000 });
+		await jest.advanceTimersByTimeAsync(1_500);
+		const before = sent.length;
+		signal.aborted = true;
+		signal.reason = 'stopped';
+		for (const fn of signal.listeners) fn();
+		const error = await waited(promise).catch((e) => e);
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).toMatch(/stop/i);
+		expect(sent).toHaveLength(before);
 	});
 });
