@@ -27,7 +27,8 @@ const down = { status: 503, json: { error: { message: 'upstream overloaded' } } 
 
 /**
  * A context on a gateway at `baseUrl` whose answers are `answer(request, n)` (n: the request's
- * number), each `{ status, json }` or an Error to throw; records each request's path, qs and
+ * number), each `{ status, json, headers? }` or an Error to throw, or a promise of one (an answer
+ * that takes time on jest's clock); records each request's path, qs and
  * timeout. `before(request)` runs first (a test moves the clock there).
  */
 function gateway(answer, { baseUrl = 'https://gw.example.com', before = () => {} } = {}) {
@@ -41,7 +42,7 @@ function gateway(answer, { baseUrl = 'https://gw.example.com', before = () => {}
 				const request = { path: new URL(options.url).pathname, qs: options.qs ?? undefined, timeout: options.timeout };
 				sent.push(request);
 				before(request);
-				const a = answer(request, sent.length);
+				const a = await answer(request, sent.length);
 				if (a instanceof Error) throw a;
 				return { statusCode: a.status, headers: { 'content-type': 'application/json', ...a.headers }, body: Readable.from([Buffer.from(JSON.stringify(a.json))]) };
 			},
@@ -233,13 +234,54 @@ describe('waitForTasks: the one polling loop', () => {
 
 	const wait = (ctx, tasks, options) => waited(waiter.waitForTasks(ctx, tasks, { intervalMs: 1_000, deadlineMs: 60_000, ...options }));
 
-	test('a task read until it finishes: succeeded, with its reads and the time waited', async () => {
-		const { ctx, sent } = gateway((r, n) => (n < 3 ? running('task_1') : done('task_1')), { baseUrl: LOOPBACK });
-		const [outcome] = await wait(ctx, [task('task_1')]);
-		expect(outcome).toMatchObject({ kind: 'succeeded', polls: 3, task: { taskId: 'task_1' }, snapshot: { urls: ['https://cdn.example.com/task_1.mp4'] } });
-		expect(outcome.waitedMs).toBeGreaterThanOrEqual(3_000);
-		expect(outcome.waitedMs).toBeLessThan(3_500);
+	test('a task read at its interval until it finishes: succeeded, with its reads and the time waited; the wait ends with it', async () => {
+		const at = [];
+		const { ctx, sent } = gateway((r, n) => (n < 3 ? running('task_1') : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+		let endedAt;
+		const [outcome] = await wait(ctx, [task('task_1')], { intervalMs: 1_100 }).finally(() => (endedAt = Date.now() - NOW));
+		expect(outcome).toMatchObject({ kind: 'succeeded', polls: 3, waitedMs: 3_300, task: { taskId: 'task_1' }, snapshot: { urls: ['https://cdn.example.com/task_1.mp4'] } });
+		expect(at).toEqual([1_100, 2_200, 3_300]);
+		expect(endedAt).toBeLessThan(3_400);
 		expect(sent.map((r) => r.path)).toEqual(['/v1/tasks/task_1', '/v1/tasks/task_1', '/v1/tasks/task_1']);
+	});
+
+	test('up to Concurrency reads at once; a read in flight is not sent again', async () => {
+		let inFlight = 0;
+		let most = 0;
+		const { ctx, sent } = gateway(async (r) => {
+			most = Math.max(most, ++inFlight);
+			await new Promise((resolve) => setTimeout(resolve, 1_500));
+			inFlight--;
+			return done(idOf(r.path));
+		}, { baseUrl: LOOPBACK });
+		const outcomes = await wait(ctx, ['a', 'b', 'c', 'd'].map((id) => task(id, NOW - 5_000)), { concurrency: 2 });
+		expect(outcomes.map((o) => o.kind)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
+		expect(most).toBe(2);
+		expect(sent.map((r) => idOf(r.path)).sort()).toEqual(['a', 'b', 'c', 'd']);
+		const plenty = gateway(async (r) => {
+			most = Math.max(most, ++inFlight);
+			await new Promise((resolve) => setTimeout(resolve, 1_500));
+			inFlight--;
+			return done(idOf(r.path));
+		}, { baseUrl: LOOPBACK });
+		most = 0;
+		// Concurrency left out: POLL_POLICY.inFlight, 10.
+		await wait(plenty.ctx, Array.from({ length: 30 }, (_, i) => task(`t${i}`, NOW - 5_000)), { concurrency: undefined });
+		expect(most).toBe(10);
+	});
+
+	test('a Max Wait of 0 (or none) is the route\'s own: the task is read until it finishes', async () => {
+		const { ctx } = gateway((r, n) => (n < 2 ? running('task_1') : done('task_1')), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 0 });
+		expect(outcome).toMatchObject({ kind: 'succeeded', polls: 2 });
+	});
+
+	test("a read that fails before any answer (the credential's Base URL is empty) ends the whole wait with the node's error", async () => {
+		const { ctx, sent } = gateway(() => running('task_1'), { baseUrl: '' });
+		const error = await wait(ctx, [task('task_1')]).catch((e) => e);
+		expect(error).toBeInstanceOf(Error);
+		expect(error.message).toMatch(/Base URL/);
+		expect(sent).toHaveLength(0);
 	});
 
 	test("a failed task: the gateway's reason, or the status it gave when it gives none", async () => {
@@ -253,10 +295,20 @@ describe('waitForTasks: the one polling loop', () => {
 	});
 
 	test('finished without a file: read again at the interval, then failed, saying how often it was read', async () => {
-		const { ctx, sent } = gateway(() => doneWithoutFile('task_1'), { baseUrl: LOOPBACK });
+		const at = [];
+		const { ctx, sent } = gateway(() => doneWithoutFile('task_1'), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
 		const [outcome] = await wait(ctx, [task('task_1')]);
 		expect(outcome).toMatchObject({ kind: 'failed', message: 'The task is SUCCESS but the gateway gave no result URL, so there is nothing to download (read 3 times)', polls: 3 });
 		expect(sent).toHaveLength(3);
+		expect(at).toEqual([1_000, 2_000, 3_000]);
+	});
+
+	test('finished without a file when Max Wait ends: a timeout, with what was read', async () => {
+		const { ctx, sent } = gateway(() => doneWithoutFile('task_1'), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 1_500 });
+		expect(sent).toHaveLength(2);
+		expect(outcome).toMatchObject({ kind: 'timeout', polls: 2, waitedMs: 1_500 });
+		expect(outcome.message).toMatch(/^Task task_1 did not finish within 1\.5 s \(last status 'SUCCESS' at 100%\)/);
 	});
 
 	test('the wait ends at Max Wait: what was last read, in seconds under a minute', async () => {
@@ -264,6 +316,12 @@ describe('waitForTasks: the one polling loop', () => {
 		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 2_500 });
 		expect(outcome).toMatchObject({ kind: 'timeout', polls: 3, waitedMs: 2_500 });
 		expect(outcome.message).toBe("Task task_1 did not finish within 2.5 s (last status 'IN_PROGRESS' at 40%). It may still finish: resume it with Task → Wait for Completion; do not submit it again.");
+	});
+
+	test('a minute is said in minutes', async () => {
+		const { ctx } = gateway(() => running('task_1'), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { intervalMs: 20_000, deadlineMs: 60_000 });
+		expect(outcome.message).toMatch(/^Task task_1 did not finish within 1 min \(/);
 	});
 
 	test('in minutes from a minute on; a status the node does not know is said so', async () => {
@@ -324,6 +382,12 @@ describe('waitForTasks: the one polling loop', () => {
 		expect(outcome.message).toBe(`Task task_1 was not read again: the gateway asked to wait until ${new Date(NOW + 121_000).toISOString()} (Retry-After), past the end of this wait (no answer read). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`);
 	});
 
+	test('a Retry-After beyond any date: said so', async () => {
+		const { ctx } = gateway(() => ({ ...down, status: 429, headers: { 'retry-after': '999999999999999999' } }), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')]);
+		expect(outcome.message).toMatch(/^Task task_1 was not read again: the gateway asked to wait until a date far away \(Retry-After\)/);
+	});
+
 	test('a Retry-After within the wait is obeyed: the next read not before it', async () => {
 		const at = [];
 		const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': '4' } } : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
@@ -338,6 +402,28 @@ describe('waitForTasks: the one polling loop', () => {
 		const outcomes = await wait(ctx, [task('a', NOW - 3_000), task('b', NOW - 4_000), task('c', NOW - 5_000)], { concurrency: 1 });
 		expect(outcomes.map((o) => o.kind)).toEqual(['succeeded', 'succeeded', 'succeeded']);
 		expect(sent.map((r) => idOf(r.path))).toEqual(['c', 'b', 'a']);
+	});
+
+	test('nine tasks: the √9 leaders read at the interval, the others once the leaders are found done', async () => {
+		const at = [];
+		const { ctx } = gateway((r) => (Date.now() - NOW >= 3_000 ? done(idOf(r.path)) : running(idOf(r.path))), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		const outcomes = await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
+		expect(outcomes.every((o) => o.kind === 'succeeded')).toBe(true);
+		const leaders = ['t0', 't1', 't2'];
+		expect(at).toEqual([
+			...[1_000, 2_000].flatMap((t) => leaders.map((id) => [id, t])),
+			...[...leaders, 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 3_000]),
+		]);
+	});
+
+	test('the wait sleeps until the first task due, not the last one it looked at', async () => {
+		const at = [];
+		const { ctx } = gateway((r) => done(idOf(r.path)), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		await wait(ctx, [task('a'), task('b', NOW + 2_000)]);
+		expect(at).toEqual([
+			['a', 1_000],
+			['b', 3_000],
+		]);
 	});
 
 	test('each outcome is told the moment it is known, by its index, while the others are still waited for', async () => {
@@ -366,6 +452,33 @@ describe('waitForTasks: the one polling loop', () => {
 			['b', 'succeeded'],
 		]);
 		expect(sent.map((r) => idOf(r.path))).toEqual(['a', 'b']);
+	});
+
+	test('a feed: a task that arrives to be read at once (an earlier try created it) is read at once, not at the next due time', async () => {
+		const at = [];
+		const { ctx } = gateway((r) => (idOf(r.path) === 'a' ? running('a') : done(idOf(r.path))), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		const feed = new feeds.TaskFeed(2);
+		feed.push(task('a'));
+		const promise = waiter.waitForTasks(ctx, feed, { intervalMs: 10_000, deadlineMs: 15_000 });
+		await jest.advanceTimersByTimeAsync(1_000);
+		feed.push({ ...task('b', Date.now()), pollNow: true });
+		feed.close();
+		await waited(promise);
+		expect(at.find(([id]) => id === 'b')[1]).toBeLessThan(1_500);
+	});
+
+	test("a feed's tasks arriving at different times: a raised Poll Interval is told once", async () => {
+		const { ctx } = gateway((r) => done(idOf(r.path)));
+		const warned = [];
+		ctx.logger = { warn: (message) => warned.push(message), info() {}, debug() {} };
+		const feed = new feeds.TaskFeed(2);
+		feed.push(task('a'));
+		const promise = waiter.waitForTasks(ctx, feed, { intervalMs: 1_000, deadlineMs: 600_000 });
+		await jest.advanceTimersByTimeAsync(1_000);
+		feed.push(task('b', Date.now()));
+		feed.close();
+		await waited(promise);
+		expect(warned.filter((m) => m.startsWith('Poll Interval raised'))).toHaveLength(1);
 	});
 
 	test('Stop ends the wait with the Stop error, sending nothing more', async () => {
