@@ -416,6 +416,42 @@ describe('waitForTasks: the one polling loop', () => {
 		]);
 	});
 
+	test('leaders whose wait ended early (a Retry-After past it) no longer hold the others back', async () => {
+		const at = [];
+		const answer = (id) => {
+			if (id === 't0' || id === 't1') return { ...down, status: 429, headers: { 'retry-after': '120' } };
+			return Date.now() - NOW >= 3_000 ? done(id) : running(id);
+		};
+		const { ctx } = gateway((r) => answer(idOf(r.path)), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		const outcomes = await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
+		expect(outcomes.map((o) => o.kind)).toEqual(['timeout', 'timeout', ...Array(7).fill('succeeded')]);
+		expect(at.filter(([id]) => !['t0', 't1', 't2'].includes(id))).toEqual(['t3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 3_000]));
+	});
+
+	test('followers are read once the leaders found done say they likely are, each leader counted once it is', async () => {
+		const at = [];
+		const doneAt = { t0: 0, t1: 2_000, t2: 5_000 };
+		const { ctx } = gateway((r) => (Date.now() - NOW >= (doneAt[idOf(r.path)] ?? 2_000) ? done(idOf(r.path)) : running(idOf(r.path))), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
+		// t0 and t1 found done by 2 s: the others are read at the next round (3 s), not when t2 ends (5 s).
+		expect(at.filter(([, t]) => t === 3_000).map(([id]) => id)).toEqual(['t2', 't3', 't4', 't5', 't6', 't7', 't8']);
+		expect(at.filter(([id]) => id === 't2').map(([, t]) => t)).toEqual([1_000, 2_000, 3_000, 4_000, 5_000]);
+	});
+
+	test('leaders failed for answers that are not the task no longer hold the others back', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		const at = [];
+		const { ctx } = gateway((r) => {
+			const id = idOf(r.path);
+			if (id === 't0' || id === 't1') return refused;
+			return Date.now() - NOW >= (id === 't2' ? 6_000 : 2_000) ? done(id) : running(id);
+		}, { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		const outcomes = await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
+		expect(outcomes.map((o) => o.kind)).toEqual(['failed', 'failed', ...Array(7).fill('succeeded')]);
+		// t0 and t1 failed at 3 s: the others are read when t2, the one leader left, is found done.
+		expect(at.filter(([id]) => !['t0', 't1', 't2'].includes(id))).toEqual(['t3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 6_000]));
+	});
+
 	test('the wait sleeps until the first task due, not the last one it looked at', async () => {
 		const at = [];
 		const { ctx } = gateway((r) => done(idOf(r.path)), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
