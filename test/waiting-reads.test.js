@@ -428,10 +428,14 @@ describe('waitForTasks: the one polling loop', () => {
 		expect(at.filter(([id]) => !['t0', 't1', 't2'].includes(id))).toEqual(['t3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 3_000]));
 	});
 
-	test('followers are read once the leaders found done say they likely are, each leader counted once it is', async () => {
+	test.each([
+		['found done', done],
+		["failed (the gateway's verdict)", failed],
+	])('followers are read once the leaders found done say they likely are, each leader counted once it is: the first %s', async (_, first) => {
 		const at = [];
 		const doneAt = { t0: 0, t1: 2_000, t2: 5_000 };
-		const { ctx } = gateway((r) => (Date.now() - NOW >= (doneAt[idOf(r.path)] ?? 2_000) ? done(idOf(r.path)) : running(idOf(r.path))), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		const answer = (id) => (id === 't0' ? first(id) : Date.now() - NOW >= (doneAt[id] ?? 2_000) ? done(id) : running(id));
+		const { ctx } = gateway((r) => answer(idOf(r.path)), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
 		await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
 		// t0 and t1 found done by 2 s: the others are read at the next round (3 s), not when t2 ends (5 s).
 		expect(at.filter(([, t]) => t === 3_000).map(([id]) => id)).toEqual(['t2', 't3', 't4', 't5', 't6', 't7', 't8']);
