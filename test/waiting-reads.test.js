@@ -466,6 +466,32 @@ describe('waitForTasks: the one polling loop', () => {
 		]);
 	});
 
+	test('a slot freed while reads are in flight goes to the most overdue task', async () => {
+		const { ctx, sent } = gateway(async (r) => {
+			const id = idOf(r.path);
+			if (id === 's' || id === 'x') await new Promise((resolve) => setTimeout(resolve, id === 's' ? 10_000 : 3_000));
+			return done(id);
+		}, { baseUrl: LOOPBACK });
+		// s and x take both slots at once; a and b come due while they are read (b first).
+		await wait(ctx, [task('s', NOW - 5_000), task('x', NOW - 5_000), { ...task('a'), estimatedTimeS: 2 }, { ...task('b'), estimatedTimeS: 1 }], { concurrency: 2 });
+		expect(sent.map((r) => idOf(r.path))).toEqual(['s', 'x', 'b', 'a']);
+	});
+
+	test('a task due soon after an answer, while another read is in flight, is read on time', async () => {
+		const at = [];
+		const { ctx } = gateway(async (r) => {
+			const id = idOf(r.path);
+			if (id !== 'a') await new Promise((resolve) => setTimeout(resolve, id === 'slow' ? 10_000 : 1_000));
+			return done(id);
+		}, { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
+		await wait(ctx, [task('slow', NOW - 5_000), task('quick', NOW - 5_000), { ...task('a'), estimatedTimeS: 1.1 }]);
+		expect(at).toEqual([
+			['slow', 0],
+			['quick', 0],
+			['a', 1_100],
+		]);
+	});
+
 	test('each outcome is told the moment it is known, by its index, while the others are still waited for', async () => {
 		const told = [];
 		const { ctx } = gateway((r, n) => (idOf(r.path) === 'slow' && n < 4 ? running('slow') : done(idOf(r.path))), { baseUrl: LOOPBACK });
