@@ -388,6 +388,27 @@ describe('waitForTasks: the one polling loop', () => {
 		expect(outcome.message).toMatch(/^Task task_1 was not read again: the gateway asked to wait until a date far away \(Retry-After\)/);
 	});
 
+	test('a Retry-After ending exactly at the end of the wait is obeyed: read once more then, and the wait ends at Max Wait', async () => {
+		const at = [];
+		const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': '9' } } : running('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10_000 });
+		expect(at).toEqual([1_000, 10_000]);
+		expect(outcome.message).toMatch(/^Task task_1 did not finish within 10 s \(last status 'IN_PROGRESS' at 40%\)\./);
+	});
+
+	test('a Retry-After past the end of the wait after the task was read: its last status is named', async () => {
+		const { ctx } = gateway((r, n) => (n === 1 ? running('task_1') : { ...down, status: 429, headers: { 'retry-after': '120' } }), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10_000 });
+		expect(outcome.message).toMatch(/past the end of this wait \(last status 'IN_PROGRESS' at 40%\)\. That is not soon/);
+	});
+
+	test('a failed read followed by readings: the timeout names no last answer', async () => {
+		const { ctx } = gateway((r, n) => (n === 1 ? down : running('task_1')), { baseUrl: LOOPBACK });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 5_000 });
+		expect(outcome.lastError).toMatch(/upstream overloaded/);
+		expect(outcome.message).toBe("Task task_1 did not finish within 5 s (last status 'IN_PROGRESS' at 40%). It may still finish: resume it with Task → Wait for Completion; do not submit it again.");
+	});
+
 	test('a Retry-After within the wait is obeyed: the next read not before it', async () => {
 		const at = [];
 		const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': '4' } } : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
