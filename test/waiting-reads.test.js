@@ -220,14 +220,23 @@ describe('waitForTasks: the one polling loop', () => {
 	beforeEach(() => jest.useFakeTimers({ now: NOW, doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] }));
 	afterEach(() => jest.useRealTimers());
 
-	/** The wait's outcomes once jest's timers have run every sleep it sets (100 ms steps). */
+	/**
+	 * The wait's outcomes once jest's timers have run every sleep it sets (100 ms steps); a wait
+	 * still going after 10 minutes of jest's clock (no test here waits half as long) fails the test
+	 * rather than running until jest's own timeout (a mutant that never ends the wait is then killed
+	 * in a second, not timed out).
+	 */
 	async function waited(promise) {
 		let outcome;
 		promise.then(
 			(value) => (outcome = { value }),
 			(error) => (outcome = { error }),
 		);
-		while (outcome === undefined) await jest.advanceTimersByTimeAsync(100);
+		const until = Date.now() + 600_000;
+		while (outcome === undefined) {
+			if (Date.now() > until) throw new Error('the wait did not end within 10 minutes of its clock');
+			await jest.advanceTimersByTimeAsync(100);
+		}
 		if (outcome.error) throw outcome.error;
 		return outcome.value;
 	}
