@@ -257,22 +257,19 @@ describe('waitForTasks: the one polling loop', () => {
 	test('up to Concurrency reads at once; a read in flight is not sent again', async () => {
 		let inFlight = 0;
 		let most = 0;
-		const { ctx, sent } = gateway(async (r) => {
+		// Each read answers 1.5 s after it went out; `most` counts the reads in flight at once.
+		const slowly = async (r) => {
 			most = Math.max(most, ++inFlight);
 			await new Promise((resolve) => setTimeout(resolve, 1_500));
 			inFlight--;
 			return done(idOf(r.path));
-		}, { baseUrl: LOOPBACK });
+		};
+		const { ctx, sent } = gateway(slowly, { baseUrl: LOOPBACK });
 		const outcomes = await wait(ctx, ['a', 'b', 'c', 'd'].map((id) => task(id, NOW - 5_000)), { concurrency: 2 });
 		expect(outcomes.map((o) => o.kind)).toEqual(['succeeded', 'succeeded', 'succeeded', 'succeeded']);
 		expect(most).toBe(2);
 		expect(sent.map((r) => idOf(r.path)).sort()).toEqual(['a', 'b', 'c', 'd']);
-		const plenty = gateway(async (r) => {
-			most = Math.max(most, ++inFlight);
-			await new Promise((resolve) => setTimeout(resolve, 1_500));
-			inFlight--;
-			return done(idOf(r.path));
-		}, { baseUrl: LOOPBACK });
+		const plenty = gateway(slowly, { baseUrl: LOOPBACK });
 		most = 0;
 		// Concurrency left out: POLL_POLICY.inFlight, 10.
 		await wait(plenty.ctx, Array.from({ length: 30 }, (_, i) => task(`t${i}`, NOW - 5_000)), { concurrency: undefined });
