@@ -8,8 +8,10 @@
  * types erased), so a survivor's line is found in the .ts beside it. Stryker copies the checkout
  * (dist/ built and stamped by `npm run test:mutation` first) into a sandbox and mutates the copy;
  * the sandbox's jest (test/mutation/jest.config.js) refuses to rebuild (BUILD_CURRENT=check).
- * Code that runs only while a module loads (the registry's rows, tsc's export lines) is
- * `ignoreStatic`: each such mutant would cost a run of every file.
+ * Code that runs only while a module loads and that no test is credited with (tsc's export lines)
+ * is `ignoreStatic`: each such mutant would cost a run of every file. The registry's rows are
+ * credited: registry-models and registry-rows load them afresh in each test (fresh-modules.js), and
+ * the rows lock fails on any changed value.
  */
 import layers from './layers.js';
 
