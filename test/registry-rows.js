@@ -73,7 +73,7 @@ function writeLock(rows) {
 	fs.writeFileSync(LOCK, `${JSON.stringify({ about, rows }, null, '\t')}\n`);
 }
 
-module.exports = { currentRows, registryRows, differences, readLock, rowName, LOCK, HOW };
+module.exports = { currentRows, registryRows, differences, readLock, LOCK, HOW };
 
 if (require.main === module) {
 	require('./build-current').ensureCurrent();

@@ -9,6 +9,7 @@
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const fresh = require('./fresh-modules').freshEachTest();
+const { settledOnClock } = require('./fake-clock');
 const request = fresh(() => require('../dist/nodes/UnifiedAiGateway/transport/request.js'));
 
 const NOW = Date.parse('2026-11-28T08:00:00Z');
@@ -52,15 +53,7 @@ const submit = (ctx) =>
 const read = (ctx, more) => request.gatewayRequest.call(ctx, { method: 'GET', path: '/v1/videos/task_1', action: 'reading the task', itemIndex: 0, ...more });
 
 /** The request's outcome once jest's clock has run every wait it sets. */
-async function settled(promise) {
-	let outcome;
-	promise.then(
-		(value) => (outcome = { value }),
-		(error) => (outcome = { error }),
-	);
-	while (outcome === undefined) await jest.advanceTimersByTimeAsync(1_000);
-	return outcome;
-}
+const settled = (promise) => settledOnClock(promise, { stepMs: 1_000 });
 
 beforeEach(() => jest.useFakeTimers({ now: NOW }));
 afterEach(() => {

@@ -11,6 +11,7 @@
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const { Readable } = require('node:stream');
 const built = require('./fresh-modules').freshEachTest();
+const { settledOnClock } = require('./fake-clock');
 const reads = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskReads.js'));
 const waiter = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/waiter.js'));
 const feeds = built(() => require('../dist/nodes/UnifiedAiGateway/engine/waiting/taskFeed.js'));
@@ -227,18 +228,9 @@ describe('waitForTasks: the one polling loop', () => {
 	 * in a second, not timed out).
 	 */
 	async function waited(promise) {
-		let outcome;
-		promise.then(
-			(value) => (outcome = { value }),
-			(error) => (outcome = { error }),
-		);
-		const until = Date.now() + 600_000;
-		while (outcome === undefined) {
-			if (Date.now() > until) throw new Error('the wait did not end within 10 minutes of its clock');
-			await jest.advanceTimersByTimeAsync(100);
-		}
-		if (outcome.error) throw outcome.error;
-		return outcome.value;
+		const { value, error } = await settledOnClock(promise, { stepMs: 100, limitMs: 600_000 });
+		if (error) throw error;
+		return value;
 	}
 
 	const wait = (ctx, tasks, options) => waited(waiter.waitForTasks(ctx, tasks, { intervalMs: 1_000, deadlineMs: 60_000, ...options }));
