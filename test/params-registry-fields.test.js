@@ -117,6 +117,43 @@ describe('registryProperties: the fields of a set of rows', () => {
 	});
 });
 
+describe('registryProperties: what a value and a number field show', () => {
+	const ROW = {
+		id: 'f-1',
+		group: 'image',
+		host: 'main',
+		mode: 'sync',
+		fields: {
+			generate: {
+				response_format: { values: ['url', 'b64_json'], default: 'url' },
+				output_format: { values: ['png', 'jpeg', 'webp', 'extra_large'], default: 'png' },
+				steps: { default: 20 },
+				strength: { min: 0.1 },
+				guidance: { max: 9, integer: true },
+			},
+		},
+	};
+	const SET = { operation: 'generate', show: {}, models: [ROW] };
+	const byName = () => Object.fromEntries(fields.registryProperties(SET).map((p) => [p.name, p]));
+
+	test('file formats and url in capitals, other values word by word', () => {
+		const shown = byName();
+		expect(shown.response_format.options).toEqual([
+			{ name: 'URL', value: 'url' },
+			{ name: 'B64 Json', value: 'b64_json' },
+		]);
+		expect(shown.output_format.options.map((o) => o.name)).toEqual(['PNG', 'JPEG', 'WEBP', 'Extra Large']);
+	});
+
+	test("a number's bounds: only those its rule has (no bound left empty for the editor to read)", () => {
+		const shown = byName();
+		expect(Object.keys(shown.steps.typeOptions)).toEqual([]);
+		expect(Object.keys(shown.strength.typeOptions)).toEqual(['minValue']);
+		expect(Object.keys(shown.guidance.typeOptions)).toEqual(['maxValue', 'numberPrecision']);
+		expect(shown.guidance.typeOptions).toStrictEqual({ maxValue: 9, numberPrecision: 0 });
+	});
+});
+
 describe('readRegistryValues: the fields of one item → the body values', () => {
 	const values = built(() => require('../dist/nodes/UnifiedAiGateway/params/registryValues.js'));
 	const NODE = { id: '1', name: 'Gateway', type: 'n8n-nodes-unified-ai-gateway.unifiedAiGateway', typeVersion: 1, position: [0, 0] };
@@ -219,6 +256,104 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		expect(refusalOf(context({ modelId: 'beta', resolution: '2K' }), IMAGE_SET, 'beta', IMAGE_SET.models[1])).toBeUndefined();
 		// n8n fills every shown field with its default: another model's field at its default is untouched.
 		expect(read(context({ modelId: model, resolution: '1K', resolution_beta: '1K' }), IMAGE_SET, 'beta', IMAGE_SET.models[1])).toEqual({ resolution: '1K' });
+	});
+
+	test('the model typed as an expression in plain text (no resource locator) is an expression too', () => {
+		expect(refusalOf(context({ modelId: '={{ $json.model }}', resolution: '2K' }), IMAGE_SET, 'beta', IMAGE_SET.models[1])).toBe(
+			"Resolution (resolution) is set, but it belongs to alpha-1; this item's model is 'beta', whose field is Resolution (resolution_beta)",
+		);
+		expect(refusalOf(context({ modelId: 'beta', resolution: '2K' }), IMAGE_SET, 'beta', IMAGE_SET.models[1])).toBeUndefined();
+	});
+
+	test("the model from an expression: another model's Options collection saved as nothing or not an object is untouched", () => {
+		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
+		// The item's own Seed left alone: a changed Seed of another model would refuse it.
+		for (const saved of [null, 'seed', 7]) {
+			expect(read(context({ modelId: model, imageOptions_gammaMain: saved }), IMAGE_SET, 'alpha-1', ALPHA)).not.toHaveProperty('seed');
+		}
+	});
+
+	test("another model's field set: the node's own error, for the item, saying nothing was charged", () => {
+		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
+		let error;
+		try {
+			values.readRegistryValues(context({ modelId: model, resolution: '2K' }), 3, IMAGE_SET, 'beta', IMAGE_SET.models[1], refuse);
+		} catch (e) {
+			error = e;
+		}
+		expect(error.constructor.name).toBe('NodeOperationError');
+		expect(error.context.itemIndex).toBe(3);
+		expect(error.description).toBe(
+			'With the model from an expression, each model reads only its own fields. Set the value in the field of this model too (or clear the other). Nothing was sent to the gateway, so nothing was charged.',
+		);
+	});
+
+	test('a former name: its value read with the route typed as plain text; a saved value of nothing is no value', () => {
+		expect(read(context({ videoDuration: 5, videoSecondsSaved: 9, videoRoute: 'unified' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(9);
+		const ctx = context({ videoDuration: 5, videoSecondsSaved: null });
+		expect(read(ctx, VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(8);
+		expect(ctx.hints).toEqual([]);
+		// With the model from an expression, a saved value equal to some other field's default is still the item's own.
+		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
+		expect(read(context({ modelId: model, videoDuration: 5, videoSecondsSaved: '6' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(6);
+	});
+
+	test('a former name with a long value: the hint cut to n8n\'s hint length, a value that just fits kept whole', () => {
+		const row = { id: 't-1', group: 'image', host: 'main', mode: 'sync', fields: { generate: { style: { default: 'plain' } } } };
+		const set = { operation: 'generate', show: {}, models: [row], formerNames: [{ name: 'oldStyle', key: 'style', id: 't-1' }] };
+		const line = (shown) => `Style: sent ${shown}, saved under its former name oldStyle; set Style to send another value`;
+		const room = 120 - line('').length;
+		const long = context({ oldStyle: 'x'.repeat(200) });
+		expect(read(long, set, 't-1', row)).toEqual({ style: 'x'.repeat(200) });
+		expect(long.hints).toEqual([line(`"${'x'.repeat(room - 2)}…`)]);
+		expect(long.hints[0]).toHaveLength(120);
+		const fits = context({ oldStyle: 'y'.repeat(room - 2) });
+		read(fits, set, 't-1', row);
+		expect(fits.hints).toEqual([line(`"${'y'.repeat(room - 2)}"`)]);
+	});
+
+	test("a former name whose value is the channel's default: not sent, and no hint says it was", () => {
+		const row = { id: 't-1', group: 'image', host: 'main', mode: 'sync', fields: { generate: { style: { values: ['auto', 'vivid'], omit: 'auto' } } } };
+		const set = { operation: 'generate', show: {}, models: [row], formerNames: [{ name: 'oldStyle', key: 'style', id: 't-1' }] };
+		const ctx = context({ oldStyle: 'auto' });
+		expect(read(ctx, set, 't-1', row)).toEqual({});
+		expect(ctx.hints).toEqual([]);
+	});
+
+	test('no row handed (or one without fields): nothing read, nothing refused', () => {
+		expect(read(context({}), IMAGE_SET, 'mystery', undefined)).toEqual({});
+		expect(read(context({}), IMAGE_SET, 'alpha-1', undefined)).toEqual({});
+		expect(read(context({}), IMAGE_SET, 'alpha-1', { host: 'main' })).toEqual({});
+	});
+
+	test('Allow Unusual Values that is not a switch is refused by its name; left out, it is off', () => {
+		expect(refusalOf(context({ videoDuration: 5, videoAllowUnusualValues: 'maybe' }), VIDEO_UNUSUAL, 'v-1', V1, 'unified')).toMatch(/^Allow Unusual Values/);
+		expect(refusalOf(context({ videoDuration: 5, videoSeconds_v1Unified: 13 }), VIDEO_UNUSUAL, 'v-1', V1, 'unified')).toMatchObject({ reason: 'unusual' });
+		// A set without the switch never allows them.
+		expect(refusalOf(context({ videoDuration: 5, videoSeconds_v1Unified: 13 }), VIDEO_SET, 'v-1', V1, 'unified')).toMatchObject({ reason: 'unusual' });
+	});
+
+	test("another model's field named by every model it belongs to, or as the models without a row", () => {
+		const row = (id, values) => ({ id, group: 'image', host: 'main', mode: 'sync', fields: { generate: { size: { values, default: '1:1' } } } });
+		const [k1, k2, k3] = [row('k-1', ['1:1', '16:9']), row('k-2', ['1:1', '4:3']), row('k-3', ['1:1', '4:3'])];
+		const set = { operation: 'generate', show: {}, modelCondition: '/modelId', models: [k1, k2, k3], unknownModel: { fields: { generate: { size: { default: '1024x1024' } } } } };
+		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
+		expect(refusalOf(context({ modelId: model, size_k2: '4:3' }), set, 'k-1', k1)).toBe("Size (size_k2) is set, but it belongs to k-2, k-3; this item's model is 'k-1', whose field is Size (size)");
+		expect(refusalOf(context({ modelId: model, size_otherModels: '512x512' }), set, 'k-1', k1)).toBe(
+			"Size (size_otherModels) is set, but it belongs to model IDs the node has no row for; this item's model is 'k-1', whose field is Size (size)",
+		);
+		// Left at its default, a field of no row is untouched.
+		expect(read(context({ modelId: model, size_otherModels: '1024x1024' }), set, 'k-1', k1)).toEqual({ size: '1:1' });
+	});
+
+	test("the model from an expression: another model's text field without a default, left empty, is untouched", () => {
+		const row = (id, description) => ({ id, group: 'image', host: 'main', mode: 'sync', fields: { generate: { note: { description } } } });
+		const [k1, k2] = [row('k-1', 'A note'), row('k-2', 'Another note')];
+		const set = { operation: 'generate', show: {}, modelCondition: '/modelId', models: [k1, k2] };
+		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
+		expect(read(context({ modelId: model, note: 'hello', note_k2: '' }), set, 'k-1', k1)).toEqual({ note: 'hello' });
+		expect(read(context({ modelId: model, note_k2: '' }), set, 'k-1', k1)).toEqual({});
+		expect(refusalOf(context({ modelId: model, note_k2: 'hi' }), set, 'k-1', k1)).toBe("Note (note_k2) is set, but it belongs to k-2; this item's model is 'k-1', whose field is Note (note)");
 	});
 
 	test("a former name that is another route's field now (grok's videoSeconds): with the model from an expression, its default is no saved value", () => {
