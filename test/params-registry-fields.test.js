@@ -181,6 +181,8 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 	const [ALPHA, , , GAMMA_ALT] = IMAGE_SET.models;
 	const [V1] = VIDEO_SET.models;
 	const VIDEO_UNUSUAL = { ...VIDEO_SET, allowUnusualParameter: 'videoAllowUnusualValues' };
+	/** The Model field holding an expression (each item may resolve to another model). */
+	const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 
 	test('a known model: its own fields, its Model Options entries added, a single value as is, a nested key nested', () => {
 		const ctx = context({ resolution: '2K', output_format: 'jpeg', 'metadata.style_preset': 'vivid_color', resolution_beta: '4K', imageOptions_alpha1: { seed: 7 } });
@@ -234,7 +236,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		expect(read(context({ videoDuration: 5, videoSecondsSaved: '' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(8);
 		expect(read(context({ videoDuration: 5, videoSecondsSaved: 9, videoRoute: '={{ $json.route }}' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(8);
 		// With the model from an expression the former name is the item's own value: the other route's field does not refuse it.
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(read(context({ modelId: model, videoDuration: 5, videoSecondsSaved: 9, videoSeconds: '10' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(9);
 		expect(refusalOf(context({ videoDuration: 5, videoSecondsSaved: 40 }), VIDEO_SET, 'v-1', V1, 'unified')).toMatchObject({
 			field: 'Seconds (seconds), saved under its former name videoSecondsSaved (now videoSeconds_v1Unified)',
@@ -244,7 +245,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 	});
 
 	test("the model from an expression: another model's changed field refuses the item whose own is untouched, naming both", () => {
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(refusalOf(context({ modelId: model, resolution: '2K' }), IMAGE_SET, 'beta', IMAGE_SET.models[1])).toBe(
 			"Resolution (resolution) is set, but it belongs to alpha-1; this item's model is 'beta', whose field is Resolution (resolution_beta)",
 		);
@@ -266,7 +266,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 	});
 
 	test("the model from an expression: another model's Options collection saved as nothing or not an object is untouched", () => {
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		// The item's own Seed left alone: a changed Seed of another model would refuse it.
 		for (const saved of [null, 'seed', 7]) {
 			expect(read(context({ modelId: model, imageOptions_gammaMain: saved }), IMAGE_SET, 'alpha-1', ALPHA)).not.toHaveProperty('seed');
@@ -274,7 +273,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 	});
 
 	test("another model's field set: the node's own error, for the item, saying nothing was charged", () => {
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		let error;
 		try {
 			values.readRegistryValues(context({ modelId: model, resolution: '2K' }), 3, IMAGE_SET, 'beta', IMAGE_SET.models[1], refuse);
@@ -294,7 +292,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		expect(read(ctx, VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(8);
 		expect(ctx.hints).toEqual([]);
 		// With the model from an expression, a saved value equal to some other field's default is still the item's own.
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(read(context({ modelId: model, videoDuration: 5, videoSecondsSaved: '6' }), VIDEO_SET, 'v-1', V1, 'unified').seconds).toBe(6);
 	});
 
@@ -337,7 +334,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		const row = (id, values) => ({ id, group: 'image', host: 'main', mode: 'sync', fields: { generate: { size: { values, default: '1:1' } } } });
 		const [k1, k2, k3] = [row('k-1', ['1:1', '16:9']), row('k-2', ['1:1', '4:3']), row('k-3', ['1:1', '4:3'])];
 		const set = { operation: 'generate', show: {}, modelCondition: '/modelId', models: [k1, k2, k3], unknownModel: { fields: { generate: { size: { default: '1024x1024' } } } } };
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(refusalOf(context({ modelId: model, size_k2: '4:3' }), set, 'k-1', k1)).toBe("Size (size_k2) is set, but it belongs to k-2, k-3; this item's model is 'k-1', whose field is Size (size)");
 		expect(refusalOf(context({ modelId: model, size_otherModels: '512x512' }), set, 'k-1', k1)).toBe(
 			"Size (size_otherModels) is set, but it belongs to model IDs the node has no row for; this item's model is 'k-1', whose field is Size (size)",
@@ -350,7 +346,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		const row = (id, description) => ({ id, group: 'image', host: 'main', mode: 'sync', fields: { generate: { note: { description } } } });
 		const [k1, k2] = [row('k-1', 'A note'), row('k-2', 'Another note')];
 		const set = { operation: 'generate', show: {}, modelCondition: '/modelId', models: [k1, k2] };
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(read(context({ modelId: model, note: 'hello', note_k2: '' }), set, 'k-1', k1)).toEqual({ note: 'hello' });
 		expect(read(context({ modelId: model, note_k2: '' }), set, 'k-1', k1)).toEqual({});
 		expect(refusalOf(context({ modelId: model, note_k2: 'hi' }), set, 'k-1', k1)).toBe("Note (note_k2) is set, but it belongs to k-2; this item's model is 'k-1', whose field is Note (note)");
@@ -358,7 +353,6 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 
 	test("a former name that is another route's field now (grok's videoSeconds): with the model from an expression, its default is no saved value", () => {
 		const set = { ...VIDEO_SET, formerNames: [{ name: 'videoSeconds', key: 'seconds', id: 'v-1', route: 'unified' }] };
-		const model = { __rl: true, mode: 'id', value: '={{ $json.model }}' };
 		expect(read(context({ videoDuration: 5, videoSeconds: '10' }), set, 'v-1', V1, 'unified').seconds).toBe(10);
 		expect(read(context({ videoDuration: 5, videoSeconds: '6' }), set, 'v-1', V1, 'unified').seconds).toBe(6);
 		expect(read(context({ modelId: model, videoDuration: 5, videoSeconds: '6' }), set, 'v-1', V1, 'unified').seconds).toBe(8);
