@@ -382,6 +382,49 @@ describe('past the longest leader: a few leader spacings on (at most one interva
 		expect(schedule.dueAt(follower, T)).toBe(T + 8100);
 	});
 
+	test('a longest leader found done without actual_time: the follower is read no sooner than the age that found it', () => {
+		// 16 tasks, interval 5 s, 4 leaders done at 4, 4.5 and 5 s (the gateway said) and one last
+		// seen running at 3.5 s, found done at 7.5 s without actual_time: it counts as 5.5 s. The
+		// spacing is 0.5 s, three of them 1.5 s; the last leader is known done only by 7.5 s.
+		const { schedule, tasks } = group(16, { intervalMs: 5000 });
+		[4000, 4500, 5000].forEach((ms, i) => done(schedule, tasks[i], ms));
+		seen(schedule, tasks[3], 3500);
+		schedule.finished(tasks[3], T + 7500);
+		expect(tasks[3].tookMs).toBe(5500);
+		// Asked at 5.5 s and 7.4 s (past the 5.5 s estimate): read at 7.5 s, not at 5.5 s + 1.5 s.
+		expect(schedule.dueAt(tasks[4], T + 5500)).toBe(T + 7500);
+		expect(schedule.dueAt(tasks[4], T + 7400)).toBe(T + 7500);
+		// Asked at 7.5 s: its own due time (5 s by the leaders).
+		expect(schedule.dueAt(tasks[4], T + 7500)).toBe(T + 5000);
+	});
+
+	test('the age that found a leader done counts only when later than the spacings, and at most one interval on', () => {
+		// Interval 1 s; 4 leaders done at 4, 5 and 6 s (the gateway said) and one seen running at 2 s,
+		// found done at 10 s without actual_time: it counts as 6 s, known done only by 10 s.
+		const { schedule, tasks } = group(16, { intervalMs: 1000 });
+		[4000, 5000, 6000].forEach((ms, i) => done(schedule, tasks[i], ms));
+		seen(schedule, tasks[3], 2000);
+		schedule.finished(tasks[3], T + 10_000);
+		// Asked at 6 s: one interval past the 6 s longest (7 s), not the 10 s that found it.
+		expect(schedule.dueAt(tasks[4], T + 6000)).toBe(T + 7000);
+		// A leader the gateway gave actual_time is known done at that time: the spacings decide.
+		const other = group(16, { intervalMs: 5000 });
+		[4000, 4500, 5000].forEach((ms, i) => done(other.schedule, other.tasks[i], ms));
+		seen(other.schedule, other.tasks[3], 3500);
+		other.schedule.finished(other.tasks[3], T + 7500, 5.5);
+		expect(other.schedule.dueAt(other.tasks[4], T + 5500)).toBe(T + 7000);
+	});
+
+	test('a leader that leaves takes its age found done with it', () => {
+		const { schedule, tasks } = group(16, { intervalMs: 5000 });
+		[4000, 4500, 5000].forEach((ms, i) => done(schedule, tasks[i], ms));
+		seen(schedule, tasks[3], 3500);
+		schedule.finished(tasks[3], T + 7500);
+		schedule.gone(tasks[3]);
+		// Three leaders left, done at 4-5 s (spacing 0.5 s): asked at 5.2 s, read at 5 s + 1.5 s.
+		expect(schedule.dueAt(tasks[4], T + 5200)).toBe(T + 6500);
+	});
+
 	test('one leader done: no spacing to go by, a follower past it is read at its tail time', () => {
 		const schedule = new schedules.PollSchedule();
 		const [leader, follower] = [paced({ intervalMs: 1000 }), paced({ intervalMs: 1000 })];

@@ -55,6 +55,11 @@ export interface Paced {
 	 * estimate between its last running read and the read that found it done (`finished`).
 	 */
 	tookMs?: number;
+	/**
+	 * The age by which it is known to have finished: its tookMs when the gateway said
+	 * (actual_time), else the answer of the read that found it done.
+	 */
+	doneByMs?: number;
 	/** A read of it failed and the fault policy is backing off: its readings are not current. */
 	faulting?: boolean;
 	/** A read of it is on its way: a slow answer must not hold up the tasks waiting for its news. */
@@ -67,6 +72,8 @@ interface Group {
 	quota: number;
 	/** Finished leaders' times, ascending; rebuilt when one finishes. */
 	took: number[];
+	/** The latest age by which a finished leader is known to have finished (their `doneByMs`). */
+	doneByMs: number;
 	/** Bumped by every change of a leader (added, sent, read, faulted, gone): see `version`. */
 	version: number;
 	/**
@@ -109,6 +116,7 @@ export class PollSchedule {
 					leaders: [],
 					quota: leaderCount(groupSize),
 					took: [],
+					doneByMs: -Infinity,
 					version: 0,
 					knownMs: Infinity,
 					openLongestMs: -Infinity,
@@ -170,6 +178,7 @@ export class PollSchedule {
 			actual !== undefined
 				? Math.min(Math.max(actual, task.runningMs), upper)
 				: (task.runningMs + upper) / 2;
+		task.doneByMs = actual !== undefined ? task.tookMs : upper;
 		task.faulting = false;
 		task.reading = false;
 		if (this.leaders.has(task)) sortTook(this.groups.get(task.route)!);
@@ -244,23 +253,26 @@ export class PollSchedule {
  * A follower whose read would come once it has run longer than every leader, but by less than
  * `pastLeaderSpacings` leader spacings (the leaders' range ÷ their count), is read that far past
  * the longest leader instead. Of n tasks about n ÷ √n run longer than every one of the √n
- * leaders, most of them by less than that; they are released together when the last leaders' news comes, which for the
- * tasks submitted after the leaders is a little before their own end: read then, they are found
- * running and read again only an interval later, and the run waits for them (bench:n8n measured
- * it; docs/ARCHITECTURE.md). The longest leader is the longest finished one, or an open one that
- * has run longer still (its time so far).
+ * leaders, most of them by less than that; they are released together when the last leaders'
+ * news comes, which for the tasks submitted after the leaders is a little before their own end:
+ * read then, they are found running and read again only an interval later, and the run waits for
+ * them (bench:n8n measured it; docs/ARCHITECTURE.md). The longest leader is the longest finished
+ * one, or an open one that has run longer still (its time so far).
+ *
+ * A leader found done without actual_time counts as done midway since its last running read, up
+ * to half an interval before its real end; so the read also comes no sooner than the age by which
+ * the finished leaders are known done (the group's `doneByMs`). Without that, bench:n8n read the
+ * slowest images at one age, 19.6 s, a little before their 19.7-20 s ends, in two runs of three:
+ * each was found an interval later and the run missed its target.
  */
 function pastTheLeaders(group: Group, task: Paced, due: number, now: number): number {
 	const { took } = group;
 	if (took.length < 2) return due;
 	const longest = Math.max(took[took.length - 1], group.openLongestMs);
+	const spacings =
+		(SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1);
 	// Never more than an interval past it: a read that finds the task running costs no more than that.
-	const beyond =
-		longest +
-		Math.min(
-			(SCHEDULE.pastLeaderSpacings * (took[took.length - 1] - took[0])) / (took.length - 1),
-			task.intervalMs,
-		);
+	const beyond = longest + Math.min(Math.max(spacings, group.doneByMs - longest), task.intervalMs);
 	const readAge = Math.max(due, now) - task.startedAt;
 	return readAge >= longest && readAge < beyond ? task.startedAt + beyond : due;
 }
@@ -282,11 +294,20 @@ function leaderFacts(group: Group): void {
 	group.factsVersion = group.version;
 }
 
-/** The group's finished leaders' times, ascending, rebuilt when a leader finishes or leaves. */
+/**
+ * The group's finished leaders' times, ascending, and the latest age by which they are known done,
+ * worked out again when a leader finishes or leaves.
+ */
 function sortTook(group: Group): void {
-	group.took = group.leaders
-		.flatMap((l) => (l.tookMs === undefined ? [] : [l.tookMs]))
-		.sort((a, b) => a - b);
+	const took: number[] = [];
+	let doneBy = -Infinity;
+	for (const leader of group.leaders) {
+		if (leader.tookMs === undefined) continue;
+		took.push(leader.tookMs);
+		doneBy = Math.max(doneBy, leader.doneByMs ?? leader.tookMs);
+	}
+	group.took = took.sort((a, b) => a - b);
+	group.doneByMs = doneBy;
 }
 
 /** Read after `part` of the time the task has run (never sooner than its interval). */
