@@ -351,6 +351,23 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		expect(refusalOf(context({ modelId: model, note_k2: 'hi' }), set, 'k-1', k1)).toBe("Note (note_k2) is set, but it belongs to k-2; this item's model is 'k-1', whose field is Note (note)");
 	});
 
+	test("the model from an expression: another model's list or number field without a default, as n8n filled it, is untouched", () => {
+		const row = (id, rules) => ({ id, group: 'video', host: 'main', mode: 'async', fields: { video: rules } });
+		const k1 = row('k-1', { duration: { min: 1, max: 10, default: 5 }, steps: { max: 50, default: 20 }, style: { values: ['plain', 'bold'], default: 'plain' } });
+		const k2 = row('k-2', { duration: { min: 2, max: 20 }, steps: { max: 80 }, style: { values: ['soft', 'loud'] } });
+		const set = { operation: 'video', show: {}, modelCondition: '/modelId', models: [k1, k2] };
+		// What n8n saves for fields left alone: each field's default (k-2's: 2, 0 and 'soft').
+		const untouched = Object.fromEntries(fields.registryProperties(set).map((p) => [p.name, p.default]));
+		expect(untouched).toEqual({ duration: 5, steps: 20, style: 'plain', duration_k2: 2, steps_k2: 0, style_k2: 'soft' });
+		expect(read(context({ modelId: model, ...untouched }), set, 'k-1', k1)).toEqual({ duration: 5, steps: 20, style: 'plain' });
+		// Changed, each is another model's value the item would not send.
+		for (const [name, value, label] of [['duration_k2', 3, 'Duration'], ['steps_k2', 1, 'Steps'], ['style_k2', 'loud', 'Style']]) {
+			expect(refusalOf(context({ modelId: model, ...untouched, [name]: value }), set, 'k-1', k1)).toBe(
+				`${label} (${name}) is set, but it belongs to k-2; this item's model is 'k-1', whose field is ${label} (${name.replace('_k2', '')})`,
+			);
+		}
+	});
+
 	test("a former name that is another route's field now (grok's videoSeconds): with the model from an expression, its default is no saved value", () => {
 		const set = { ...VIDEO_SET, formerNames: [{ name: 'videoSeconds', key: 'seconds', id: 'v-1', route: 'unified' }] };
 		expect(read(context({ videoDuration: 5, videoSeconds: '10' }), set, 'v-1', V1, 'unified').seconds).toBe(10);

@@ -5,6 +5,7 @@ import type { GatewayHost } from '../transport/urls';
 import {
 	allowedValues,
 	capitalised,
+	fieldDefault,
 	rangeText,
 	registryFieldLabel,
 	registryVariants,
@@ -63,19 +64,11 @@ function ruleProperty(
 	multipliers: Multipliers,
 ): INodeProperties {
 	const type = typeOf(rule);
-	const fallback =
-		type === 'options'
-			? rule.values?.[0]
-			: type === 'number'
-				? (rule.min ?? 0)
-				: type === 'boolean'
-					? false
-					: '';
 	const property: INodeProperties = {
 		displayName: registryFieldLabel(key, rule),
 		name,
 		type,
-		default: rule.default ?? rule.omit ?? fallback ?? '',
+		default: fieldDefault(rule),
 		description: describe(key, rule),
 		...(rule.required ? { required: true } : {}),
 	};

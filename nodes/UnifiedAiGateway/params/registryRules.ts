@@ -84,6 +84,21 @@ export function typeOf(rule: FieldRule): RuleType {
 	return 'string';
 }
 
+/**
+ * The value a rule's field holds until the user changes it (n8n saves it with the node): the
+ * rule's default, else the channel default it sends nothing for, else its type's own (the first
+ * value of a list, the least number or 0, an empty text). registryProperties gives it to the
+ * field; registryValues tells a changed field from an untouched one by it.
+ */
+export function fieldDefault(rule: FieldRule): string | number | boolean {
+	if (rule.default !== undefined) return rule.default;
+	if (rule.omit !== undefined) return rule.omit;
+	const type = typeOf(rule);
+	if (type === 'options') return rule.values?.[0] ?? '';
+	if (type === 'number') return rule.min ?? 0;
+	return '';
+}
+
 function words(key: string): string[] {
 	return key.split(/[._]|(?=[A-Z])/).filter(Boolean);
 }

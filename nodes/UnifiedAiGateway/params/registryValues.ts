@@ -5,6 +5,7 @@ import { addHint, MAX_HINT_LENGTH } from '../engine/hints';
 import type { FieldRule, ModelSpec } from '../registry/models';
 import {
 	checkRuleValue,
+	fieldDefault,
 	placementOf,
 	registryFieldLabel,
 	registryVariants,
@@ -71,9 +72,7 @@ function isChanged(ctx: IExecuteFunctions, place: Place): boolean {
 		);
 	}
 	const value = parameters[place.field.name];
-	const { rule } = place.field;
-	const fallback = rule.default ?? rule.omit ?? '';
-	return value !== undefined && String(value) !== String(fallback);
+	return value !== undefined && String(value) !== String(fieldDefault(place.field.rule));
 }
 
 /** Every variant of a body key in the set, for the expression check. */
