@@ -376,6 +376,22 @@ describe('readRegistryValues: the fields of one item → the body values', () =>
 		expect(read(context({ modelId: model, videoDuration: 5, videoSeconds: '10' }), set, 'v-1', V1, 'unified').seconds).toBe(10);
 	});
 
+	test("a former name that is another route's field without a default now: with the model from an expression, the value n8n filled in is no saved value", () => {
+		const row = {
+			id: 'v-1',
+			group: 'video',
+			host: 'main',
+			mode: 'task',
+			fields: { video: { seconds: { routeVariants: [{ routes: ['multipart'], values: ['6', '10'] }, { routes: ['unified'], min: 1, max: 15, integer: true, default: 8 }] } } },
+		};
+		const set = { operation: 'video', prefix: 'video', show: {}, routeParameter: 'videoRoute', models: [row], formerNames: [{ name: 'videoSeconds', key: 'seconds', id: 'v-1', route: 'unified' }] };
+		// n8n fills the multipart route's list (videoSeconds, the former name's hidden field beside it) with its first value, 6.
+		expect(fields.registryProperties(set).find((p) => p.name === 'videoSeconds' && p.type === 'options').default).toBe('6');
+		expect(read(context({ modelId: model, videoSeconds: '6' }), set, 'v-1', row, 'unified').seconds).toBe(8);
+		expect(read(context({ modelId: model, videoSeconds: '10' }), set, 'v-1', row, 'unified').seconds).toBe(10);
+		expect(read(context({ videoSeconds: '6' }), set, 'v-1', row, 'unified').seconds).toBe(6);
+	});
+
 	test('a value that only means something beside another is left out without it', () => {
 		const row = { id: 'o-1', group: 'image', host: 'main', mode: 'sync', fields: { generate: { size: { default: '1024x1024' }, resolution: { values: ['1K', '2K'], default: '1K', onlyWith: { key: 'size', pattern: '^\\d+:\\d+$' } } } } };
 		const set = { operation: 'generate', show: {}, models: [row] };

@@ -2,9 +2,10 @@
 // One value against its registry rule (params/registryRules.ts checkRuleValue): what is sent (the
 // registry's own value for a list, a number for a range, nothing for empty or "not sent") and why
 // a value is refused (the reason and what the rule takes, in the words the refusal shows), on
-// made-up rules; with the rule's type, its range text and where its value comes from (a fixed
-// value, a field, the Model Options). image/refusals.test.js and video/refusals.test.js run the
-// node's own rules through n8n and hold the whole refusal a user reads.
+// made-up rules; with the rule's type, its field's default, its range text and where its value
+// comes from (a fixed value, a field, the Model Options). image/refusals.test.js and
+// video/refusals.test.js run the node's own rules through n8n and hold the whole refusal a user
+// reads.
 //
 // The module is loaded afresh in each test (fresh-modules.js says why).
 const built = require('./fresh-modules').freshEachTest();
@@ -90,6 +91,21 @@ describe('a rule: its type, its range in words, where its value comes from, its 
 		[{}, 'string'],
 	])('typeOf %p → %p', (rule, type) => {
 		expect(rules.typeOf(rule)).toBe(type);
+	});
+
+	test.each([
+		[LIST, '1K'],
+		[SWITCH, false],
+		[OMITTED, 'auto'],
+		[OMITTED_NUMBER, -1],
+		[{ default: 0, omit: 3 }, 0],
+		[SUGGESTED, '720p'],
+		[{ values: [] }, ''],
+		[RANGE, 1],
+		[{ max: 9 }, 0],
+		[TEXT, ''],
+	])('fieldDefault %p → %p (what n8n saves for the field left alone)', (rule, value) => {
+		expect(rules.fieldDefault(rule)).toBe(value);
 	});
 
 	test.each([

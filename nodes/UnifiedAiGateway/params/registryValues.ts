@@ -150,7 +150,7 @@ function formerNameOf(
 	if (
 		owner &&
 		isModelFromExpression(ctx, set) &&
-		String(saved) === String(owner.rule.default ?? owner.rule.omit ?? '')
+		String(saved) === String(fieldDefault(owner.rule))
 	)
 		return undefined;
 	return isChanged(ctx, { field }) ? undefined : former.name;
