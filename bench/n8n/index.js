@@ -7,8 +7,9 @@
  * packed package, the gateway simulator on loopback, n8n's heap capped. Each scenario runs the
  * package's workflows (one node run waits and downloads every item) and then the hand-built loop
  * (loop-images.json, loop-videos.json: HTTP Request submit → Wait → status → If done → download)
- * on the same workload at the same poll interval, one after the other in the same n8n; report.js
- * prints them side by side. Tasks take 1.5-20 s, none says estimated_time.
+ * on the same workload at the same poll interval, one after the other in the same n8n, each once
+ * main's heap is back to rest (measure.js heapAtRest); report.js prints them side by side. Tasks
+ * take 1.5-20 s, none says estimated_time.
  *
  *   default            500 images + 100 videos: package, loop
  *   --scenarios faults 100 + 20 items, every 5th task fails: package, loop (stopped at 90 s)
@@ -30,6 +31,7 @@
  *   BENCH_IMAGES / BENCH_VIDEOS   the default scenario's counts (default 500 / 100)
  *   BENCH_INTERVAL_S   the poll interval of both sides (default 5)
  *   BENCH_RENDER=1     the simulator draws every result picture (default: once per size, see simulator.js)
+ *   BENCH_TRACE_GC=1   V8 logs every collection of every n8n process into its log (trace-gc.js)
  *   E2E_KEEP=1         keep the temp folder (n8n logs, database)
  *
  * The last line: bench-n8n wall_over_ideal=… reads_per_task=… loop_wall_over_ideal=…
@@ -48,7 +50,7 @@ const { startSimulator, picturesDrawnOnce } = require('./simulator');
 const { startStack, probeHeapCap } = require('./stack');
 const { benchRun } = require('./run');
 const { INTERVAL_S } = require('./workflows');
-const { rssNow } = require('./measure');
+const { heapAtRest, rssNow, v8Now } = require('./measure');
 const { report } = require('./report');
 const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 const { runDurable, DURABLE_SCENARIOS, DEFAULT_HEAP_CAP_MB: DURABLE_HEAP_CAP_MB } = require('./durable');
@@ -221,12 +223,16 @@ async function main(args) {
 		// The baseline: idle after start-up, before any execution (the lowest sample over 10 s: a
 		// process just started still frees what its start-up left).
 		let baseline = rssNow(stack.runners);
+		// And the heap V8 holds in main at rest (regular mode: the executions run there), the lowest
+		// over the same 10 s: each run starts once main is back to about that (heapAtRest).
+		let restingHeldMb = Infinity;
 		for (let i = 0; i < 20; i++) {
 			await sleep(500);
 			const now = rssNow(stack.runners);
 			baseline = Object.fromEntries(Object.entries(now).map(([name, mb]) => [name, Math.min(mb, baseline[name])]));
+			if (!opts.queue && i % 2 === 1) restingHeldMb = Math.min(restingHeldMb, (await v8Now(stack.baseUrl))?.heapTotalMb ?? Infinity);
 		}
-		console.log(`baseline RSS, idle after start-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
+		console.log(`baseline RSS, idle after start-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}${Number.isFinite(restingHeldMb) ? `; V8 holds ${restingHeldMb.toFixed(0)} MB of heap in main` : ''}`);
 
 		// Warm-up: code loaded, pools and caches filled; in queue mode a few runs so both workers take some.
 		const warm = executionsOf({ image: 10, video: 4 });
@@ -243,8 +249,12 @@ async function main(args) {
 
 		const runs = [];
 		for (const [i, p] of runsPlanned.entries()) {
-			const r0 = Date.now();
 			const name = `${p.scenario}-${p.side}${p.variant ? `-${p.variant}` : ''}`;
+			if (Number.isFinite(restingHeldMb)) {
+				const rest = await heapAtRest(stack.baseUrl, restingHeldMb);
+				if (rest) console.log(`run ${i + 1}/${runsPlanned.length} ${name} starts with V8 holding ${rest.heldMb.toFixed(0)} MB in main${rest.settled ? '' : ' (not back to rest)'} after ${(rest.waitedMs / 1000).toFixed(0)} s`);
+			}
+			const r0 = Date.now();
 			const run = await benchRun(stack, sim, { ...p, run: name });
 			runs.push({ ...run, scenario: p.scenario, describe: p.describe });
 			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s; load: ${uptime()}`);

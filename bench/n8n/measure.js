@@ -109,8 +109,8 @@ function largestString(text) {
 /**
  * V8's own figures for an n8n process, from its /metrics endpoint (N8N_METRICS=true; prom-client's
  * default metrics under n8n's prefix): seconds spent collecting garbage so far (every kind summed),
- * how many full (mark-compact) collections so far, and the heap in use now (MB). undefined when the
- * endpoint does not answer.
+ * how many full (mark-compact) collections so far, the heap in use now and the heap V8 holds for it
+ * (committed, MB). undefined when the endpoint does not answer.
  */
 async function v8Now(baseUrl) {
 	try {
@@ -119,8 +119,11 @@ async function v8Now(baseUrl) {
 		const text = await res.text();
 		const gcS = [...text.matchAll(/^\w*nodejs_gc_duration_seconds_sum(?:\{[^}]*\})?\s+([\d.eE+-]+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
 		const major = /^\w*nodejs_gc_duration_seconds_count\{[^}]*kind="major"[^}]*\}\s+(\d+)$/m.exec(text);
-		const heap = /^\w*nodejs_heap_size_used_bytes(?:\{[^}]*\})?\s+([\d.eE+-]+)$/m.exec(text);
-		return { gcS, majorGcs: major ? Number(major[1]) : NaN, heapUsedMb: heap ? Number(heap[1]) / 1024 / 1024 : NaN };
+		const mb = (name) => {
+			const m = new RegExp(`^\\w*${name}(?:\\{[^}]*\\})?\\s+([\\d.eE+-]+)$`, 'm').exec(text);
+			return m ? Number(m[1]) / 1024 / 1024 : NaN;
+		};
+		return { gcS, majorGcs: major ? Number(major[1]) : NaN, heapUsedMb: mb('nodejs_heap_size_used_bytes'), heapTotalMb: mb('nodejs_heap_size_total_bytes') };
 	} catch {
 		return undefined;
 	}
@@ -128,7 +131,10 @@ async function v8Now(baseUrl) {
 
 /**
  * Samples an n8n process's V8 figures until stop(); stop() returns { gcS (collecting during the
- * sampling), majorGcs, heapPeakMb } or undefined when /metrics never answered.
+ * sampling), majorGcs, heapPeakMb, committedStartMb, committedPeakMb } or undefined when /metrics
+ * never answered. The committed heap is what the full collections follow: with the heap cap at
+ * 320 MB, V8 collects in full every 0.2-0.3 s while it holds about 350 MB, however little is in
+ * use (docs/PERFORMANCE.md, Main's CPU against the loop's).
  *
  * Every 2 s: a scrape is not free for the process measured. n8n computes all its metrics for it
  * (prom-client builds the text, n8n reads /proc/self/smaps_rollup for its PSS): measured on an
@@ -140,9 +146,13 @@ async function v8Now(baseUrl) {
 async function sampleV8(baseUrl, everyMs = 2000) {
 	const first = await v8Now(baseUrl);
 	let peak = first?.heapUsedMb ?? NaN;
+	let committed = first?.heapTotalMb ?? NaN;
+	const higher = (a, b) => (Number.isFinite(a) ? Math.max(a, b) : b);
 	const timer = setInterval(() => {
 		void v8Now(baseUrl).then((now) => {
-			if (now) peak = Number.isFinite(peak) ? Math.max(peak, now.heapUsedMb) : now.heapUsedMb;
+			if (!now) return;
+			peak = higher(peak, now.heapUsedMb);
+			committed = higher(committed, now.heapTotalMb);
 		});
 	}, everyMs);
 	return {
@@ -150,9 +160,38 @@ async function sampleV8(baseUrl, everyMs = 2000) {
 			clearInterval(timer);
 			const last = await v8Now(baseUrl);
 			if (!first || !last) return undefined;
-			return { gcS: last.gcS - first.gcS, majorGcs: last.majorGcs - first.majorGcs, heapPeakMb: Math.max(peak, last.heapUsedMb) };
+			return {
+				gcS: last.gcS - first.gcS,
+				majorGcs: last.majorGcs - first.majorGcs,
+				heapPeakMb: Math.max(peak, last.heapUsedMb),
+				committedStartMb: first.heapTotalMb,
+				committedPeakMb: Math.max(committed, last.heapTotalMb),
+			};
 		},
 	};
 }
 
-module.exports = { cpuSeconds, rest, rssMb, rssNow, sampleRss, sampleV8, storedExecution };
+/**
+ * Waits until V8 in an n8n process holds at most `restingMb` + `marginMb` of heap (what it held
+ * idle after start-up, and one young generation's growth), reading /metrics every second, for at
+ * most `timeoutMs`. Resolves with { heldMb, waitedMs, settled }, or undefined without /metrics.
+ *
+ * Why: at the 320 MB cap, V8 collects in full every 0.2 s for as long as it holds about 350 MB,
+ * however little is in use (docs/PERFORMANCE.md, Main's CPU against the loop's). Right after the
+ * warm-up it may still hold 280-300 MB: the package's run, first after it, then crossed that line
+ * within a second of its submits, while the loop's run began after the package's had been read
+ * back, with the heap already given back (216-242 MB). Each side now starts from the same rest.
+ */
+async function heapAtRest(baseUrl, restingMb, { marginMb = 32, timeoutMs = 30_000 } = {}) {
+	const started = Date.now();
+	for (;;) {
+		const now = await v8Now(baseUrl);
+		if (!now || !Number.isFinite(now.heapTotalMb)) return undefined;
+		const waitedMs = Date.now() - started;
+		if (now.heapTotalMb <= restingMb + marginMb) return { heldMb: now.heapTotalMb, waitedMs, settled: true };
+		if (waitedMs >= timeoutMs) return { heldMb: now.heapTotalMb, waitedMs, settled: false };
+		await sleep(1000);
+	}
+}
+
+module.exports = { cpuSeconds, heapAtRest, rest, rssMb, rssNow, sampleRss, sampleV8, storedExecution, v8Now };

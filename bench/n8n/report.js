@@ -105,7 +105,7 @@ function details(run, baseline, log, heapCapMb) {
 	log(`    cpu seconds: ${Object.entries(run.cpu).map(([name, s]) => `${name} ${fmt(s, 1)}`).join(', ')} (together ${fmt(cpuTotal, 1)} s: on ${CORES} cores no run of this work ends before ${fmt(cpuTotal / CORES, 1)} s); rss: ${rss.byRunner.map((g) => `${g.name} peak ${fmt(g.peak, 0)} MB (+${fmt(g.mb, 0)})`).join(', ')}`);
 	// The pauses Node reports to n8n's /metrics; the marking V8 does between them (on the main thread
 	// in steps, and on helper threads) is not in that figure, only in main's CPU.
-	if (run.v8) log(`    V8 in main (n8n's /metrics, read every 2 s): garbage-collection pauses ${fmt(run.v8.gcS, 1)} s (of main's ${fmt(run.mainCpu, 1)} s CPU), ${fmt(run.v8.majorGcs, 0)} full collections; heap in use at most ${fmt(run.v8.heapPeakMb, 0)} MB${heapCapMb ? ` of the ${heapCapMb} MB cap` : ''}`);
+	if (run.v8) log(`    V8 in main (n8n's /metrics, read every 2 s): garbage-collection pauses ${fmt(run.v8.gcS, 1)} s (of main's ${fmt(run.mainCpu, 1)} s CPU), ${fmt(run.v8.majorGcs, 0)} full collections; heap in use at most ${fmt(run.v8.heapPeakMb, 0)} MB${heapCapMb ? ` of the ${heapCapMb} MB cap` : ''}; V8 held ${fmt(run.v8.committedStartMb, 0)} MB for it at the start, ${fmt(run.v8.committedPeakMb, 0)} MB at most`);
 	whereTheTimeGoes(run, log);
 	for (const e of run.executions) {
 		log(`    execution ${e.id} (${e.kind}s): ${e.status}, ${e.items} items, ${e.files} files, ${e.failed} failed; stored ${fmt(e.bytes / 1024, 0)} KB = ${fmt(e.kbPerItem)} KB/item, binaries: ${e.binaries.byReference} by reference (${e.binaries.modes.join(', ') || 'none'})${e.binaries.inline ? ', SOME INLINE' : ''}`);

@@ -18,18 +18,23 @@ const workflows = require('./workflows');
 
 /**
  * Settings of every n8n process: binary data on disk on both lines (the workflows save executions
- * in full), the heap cap (V8's old space, in MB) when one is given, and n8n's /metrics endpoint
+ * in full), the heap cap (V8's old space, in MB) when one is given, V8's trace of its collections
+ * with BENCH_TRACE_GC=1 (trace-gc.js), and n8n's /metrics endpoint
  * (Node's own figures among them: heap used and time spent collecting, which show what a tight
  * cap costs).
  */
 function benchEnv(line, heapCapMb) {
+	const nodeOptions = [
+		...(heapCapMb ? [`--max-old-space-size=${heapCapMb}`] : []),
+		...(process.env.BENCH_TRACE_GC === '1' ? [`--require ${JSON.stringify(path.join(__dirname, 'trace-gc.js'))}`] : []),
+	];
 	return {
 		N8N_METRICS: 'true',
 		// Each poll's duration and the polls n8n abandoned past N8N_SCHEDULER_POLL_TIMEOUT (2.x): the durable bench's trigger.
 		N8N_METRICS_INCLUDE_POLL_TRIGGER_METRICS: 'true',
 		// 2.x stores binaries on disk always (and refuses the old setting's "default"); 1.x needs it said.
 		...(line.major < 2 ? { N8N_DEFAULT_BINARY_DATA_MODE: 'filesystem' } : {}),
-		...(heapCapMb ? { NODE_OPTIONS: `--max-old-space-size=${heapCapMb}` } : {}),
+		...(nodeOptions.length ? { NODE_OPTIONS: nodeOptions.join(' ') } : {}),
 	};
 }
 
