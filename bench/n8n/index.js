@@ -50,7 +50,7 @@ const { startSimulator, picturesDrawnOnce } = require('./simulator');
 const { startStack, probeHeapCap } = require('./stack');
 const { benchRun } = require('./run');
 const { INTERVAL_S } = require('./workflows');
-const { heapAtRest, rssNow, v8Now } = require('./measure');
+const { heapAtRest, rssNow } = require('./measure');
 const { report } = require('./report');
 const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 const { runDurable, DURABLE_SCENARIOS, DEFAULT_HEAP_CAP_MB: DURABLE_HEAP_CAP_MB } = require('./durable');
@@ -223,16 +223,12 @@ async function main(args) {
 		// The baseline: idle after start-up, before any execution (the lowest sample over 10 s: a
 		// process just started still frees what its start-up left).
 		let baseline = rssNow(stack.runners);
-		// And the heap V8 holds in main at rest (regular mode: the executions run there), the lowest
-		// over the same 10 s: each run starts once main is back to about that (heapAtRest).
-		let restingHeldMb = Infinity;
 		for (let i = 0; i < 20; i++) {
 			await sleep(500);
 			const now = rssNow(stack.runners);
 			baseline = Object.fromEntries(Object.entries(now).map(([name, mb]) => [name, Math.min(mb, baseline[name])]));
-			if (!opts.queue && i % 2 === 1) restingHeldMb = Math.min(restingHeldMb, (await v8Now(stack.baseUrl))?.heapTotalMb ?? Infinity);
 		}
-		console.log(`baseline RSS, idle after start-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}${Number.isFinite(restingHeldMb) ? `; V8 holds ${restingHeldMb.toFixed(0)} MB of heap in main` : ''}`);
+		console.log(`baseline RSS, idle after start-up: ${Object.entries(baseline).map(([name, mb]) => `${name} ${mb.toFixed(0)} MB`).join(', ')}`);
 
 		// Warm-up: code loaded, pools and caches filled; in queue mode a few runs so both workers take some.
 		const warm = executionsOf({ image: 10, video: 4 });
@@ -250,10 +246,9 @@ async function main(args) {
 		const runs = [];
 		for (const [i, p] of runsPlanned.entries()) {
 			const name = `${p.scenario}-${p.side}${p.variant ? `-${p.variant}` : ''}`;
-			if (Number.isFinite(restingHeldMb)) {
-				const rest = await heapAtRest(stack.baseUrl, restingHeldMb);
-				if (rest) console.log(`run ${i + 1}/${runsPlanned.length} ${name} starts with V8 holding ${rest.heldMb.toFixed(0)} MB in main${rest.settled ? '' : ' (not back to rest)'} after ${(rest.waitedMs / 1000).toFixed(0)} s`);
-			}
+			// Regular mode: the executions run in main, whose V8 /metrics shows.
+			const rest = opts.queue ? undefined : await heapAtRest(stack.baseUrl);
+			if (rest) console.log(`run ${i + 1}/${runsPlanned.length} ${name} starts with V8 holding ${rest.heldMb.toFixed(0)} MB in main for ${rest.usedMb.toFixed(0)} MB in use${rest.settled ? '' : ' (not back to rest)'}, after ${(rest.waitedMs / 1000).toFixed(0)} s`);
 			const r0 = Date.now();
 			const run = await benchRun(stack, sim, { ...p, run: name });
 			runs.push({ ...run, scenario: p.scenario, describe: p.describe });
