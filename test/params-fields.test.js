@@ -4,9 +4,9 @@
 // params/spendGuardOptions.ts: the Spend Guard collection), as the editor gets them: each
 // parameter's name, type, default, options, type options and where it shows, with the words
 // beside them left out (a description's wording is no behaviour); and how a run reads the Waiting
-// and Options collections (readWaitSettings, readConcurrency, readWaitForCompletion) on a fake
-// context, with the refusals' words. The builders are called in each
-// test on a fresh load: the node builds its fields while it loads inside its first run, so a test
+// and Options collections (readWaitSettings, readConcurrency, readWaitForCompletion) and the Spend
+// Guard (readSpendSettings) on a fake context, with the refusals' words. The builders are called
+// in each test on a fresh load: the node builds its fields while it loads inside its first run, so a test
 // that only runs the node leaves a broken builder unseen by a mutation run (docs/DEVELOPMENT.md,
 // "Mutation testing"). parameter-names.test.js and parameter-defaults.test.js hold the same names
 // and defaults on the node's whole description, through n8n.
