@@ -252,7 +252,8 @@ async function main(args) {
 			const r0 = Date.now();
 			const run = await benchRun(stack, sim, { ...p, run: name });
 			runs.push({ ...run, scenario: p.scenario, describe: p.describe });
-			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s; load: ${uptime()}`);
+			// The epoch figures place the run in V8's trace (BENCH_TRACE_GC=1, trace-gc.js).
+			console.log(`run ${i + 1}/${runsPlanned.length} ${name} done in ${((Date.now() - r0) / 1000).toFixed(1)}s (epoch ms ${r0}-${Date.now()}); load: ${uptime()}`);
 			await sleep(2000);
 		}
 		failed = report(runs, baseline, { heapCapMb, queue: opts.queue, queueScale: Boolean(opts.items) }) !== 0;
