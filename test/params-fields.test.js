@@ -207,6 +207,9 @@ describe('commonFields: the Waiting and Options collections as a run reads them'
 		expect(refused({ pollIntervalSeconds: 'soon' }).message).toMatch(/^Poll Interval \(Seconds\): "soon" is not a number/);
 		expect(refused({ onTimeout: 'skip' })).toEqual({ message: 'On Timeout: "skip" is not an option; use pending or fail', itemIndex: 0, description: undefined });
 		expect(refused({ onTimeout: 5 }).message).toBe('On Timeout: 5 is not an option; use pending or fail');
+		// Added and empty is not left out: the wait would return pending what the user meant to fail.
+		for (const empty of [undefined, null, ''])
+			expect(refused({ onTimeout: empty })).toEqual({ message: 'On Timeout: empty (the field or its expression gave no value); use pending or fail', itemIndex: 0, description: undefined });
 	});
 
 	test('Concurrency: the operation default when left out, else the value checked as a whole number of 1-50', () => {

@@ -214,11 +214,16 @@ export function readWaitSettings(
 		'maxWaitMinutes' in waiting
 			? readNumber(ctx, deadlineLimit, 0, { value: waiting.maxWaitMinutes })
 			: defaultMaxWaitMinutes;
-	const onTimeout = waiting.onTimeout ?? 'pending';
+	// Added, it is read like the others: an expression that gives nothing is refused, not taken as
+	// left out (a wait that should fail its items would return them pending).
+	const onTimeout = 'onTimeout' in waiting ? waiting.onTimeout : 'pending';
 	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
+		const empty = onTimeout === undefined || onTimeout === null || onTimeout === '';
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`,
+			empty
+				? 'On Timeout: empty (the field or its expression gave no value); use pending or fail'
+				: `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`,
 			{ itemIndex: 0 },
 		);
 	}

@@ -31,7 +31,7 @@ module.exports = [
 	// params/commonFields.ts, registryProperties.ts, registryValues.ts, spendGuardOptions.ts, first
 	// measured 2026-11-29: equivalent, each checked against the files that reach it.
 	['params/commonFields.ts', "'The name of the output binary field to put the file in (with Downl", "binaryOutputOption's default hint: words of the field's description, which no behaviour reads (editor-texts.mjs leaves out the description, not the argument it is built from)"],
-	['params/commonFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 226],
+	['params/commonFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 231],
 	['params/registryProperties.ts', "typeOf)(rule) === 'number' → true", "describe's range sentence: a rule with min or max is a number rule unless it has values or a boolean default, and no row has either beside a bound (the rows lock holds every row): equivalent"],
 	['params/registryValues.ts', 'collection !== undefined → true', "isChanged on an Options collection: undefined fails the typeof check right after (typeof undefined is 'undefined'), so this check only saves a step: equivalent"],
 	['params/registryValues.ts', "typeof collection === 'object' → true", "isChanged on an Options collection saved as text or a number: a property of a primitive is undefined for every entry name (none is 'length'), so it reads as untouched all the same: equivalent"],
