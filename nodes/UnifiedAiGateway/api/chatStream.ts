@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { gatewayText } from '../transport/errors';
 import type { ByteStream } from '../transport/request';
-import { ANSWER_LIMITS } from '../transport/responses';
+import { ANSWER_LIMITS, asObject } from '../transport/responses';
 import { MAX_SSE_LINE, SseLineTooLong, SseReader } from './sse';
 
 /** A stream that did not deliver a whole answer; the operation turns it into a node error. */
@@ -21,12 +21,6 @@ interface ChoiceState {
 	content: string;
 	reasoning?: string;
 	finishReason: string | null;
-}
-
-function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
 }
 
 const NOT_RETURNED =

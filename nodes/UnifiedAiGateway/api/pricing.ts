@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { GatewayContext } from '../transport/context';
-import { asObject, keptBriefly, numberOf, oncePerRun, quietGet } from './runReads';
+import { asObject } from '../transport/responses';
+import { keptBriefly, numberOf, oncePerRun, quietGet } from './runReads';
 
 /*
  * The gateway's own price list, `GET /api/pricing` of the relay (docs/gateway-contract.md §10.11):

@@ -2,7 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { roundUsd } from '../registry/prices';
 import type { GatewayContext } from '../transport/context';
-import { asObject, numberOf, quietGet } from './runReads';
+import { asObject } from '../transport/responses';
+import { numberOf, quietGet } from './runReads';
 import { quotaToUsd, readSiteStatus, type SiteStatus } from './siteStatus';
 
 /*

@@ -161,13 +161,6 @@ export async function quietGet(
 	}
 }
 
-/** An answer's object field, or undefined (a list, text or nothing is none). */
-export function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
-
 /** A number, or a number written as text; anything else (NaN, words, objects) is none. */
 export function numberOf(value: unknown): number | undefined {
 	const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;

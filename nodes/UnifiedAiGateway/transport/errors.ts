@@ -1,5 +1,3 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { createdAfter, type Created } from './created';
 import {
 	GATEWAY_ERROR_RULES,
@@ -8,6 +6,7 @@ import {
 	type ErrorRule,
 	type ReadFacts,
 } from './errorRules';
+import { asObject } from './responses';
 
 export type { ErrorFacts } from './errorRules';
 
@@ -19,12 +18,6 @@ export interface ExplainedError {
 	rule: string;
 	/** For a billed request: whether a job was created (the rule's word, else the answer's status). */
 	created?: Created;
-}
-
-function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
 }
 
 /** The gateway's own words, from whichever envelope it used. */

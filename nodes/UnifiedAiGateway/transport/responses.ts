@@ -1,3 +1,5 @@
+import type { IDataObject } from 'n8n-workflow';
+
 /** A response body read as a stream (no import of Node's stream module: n8n's lint bans it). */
 export type ByteStream = AsyncIterable<Buffer | string> & {
 	destroy(error?: Error): void;
@@ -21,6 +23,13 @@ export function discard(stream: ByteStream): void {
 		.next()
 		.then(end, end)
 		.catch(() => stream.destroy());
+}
+
+/** An answer's object field, or undefined (a list, text or nothing is none). */
+export function asObject(value: unknown): IDataObject | undefined {
+	return value && typeof value === 'object' && !Array.isArray(value)
+		? (value as IDataObject)
+		: undefined;
 }
 
 /** The charset an answer names in its Content-Type (`application/json; charset=GBK`), if any. */
