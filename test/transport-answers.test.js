@@ -776,7 +776,17 @@ describe('errorRules: the words each rule puts together', () => {
 		[
 			'a recovery time as an ISO time',
 			{ status: 503, body: { error: { message: 'channel_circuit_open until 2026-11-28T10:00:30+08:00, then', code: 'channel_circuit_open' } } },
-			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28T10:00:30+08:00,", description: 'Gateway said: channel_circuit_open until 2026-11-28T10:00:30+08:00, then\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28T10:00:30+08:00", description: 'Gateway said: channel_circuit_open until 2026-11-28T10:00:30+08:00, then\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time in UTC with fractions of a second, at the end of a sentence',
+			{ status: 503, body: { error: { message: 'channel_circuit_open: recovers at 2026-11-28T02:00:30.250z.', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28T02:00:30.250z", description: 'Gateway said: channel_circuit_open: recovers at 2026-11-28T02:00:30.250z.\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+		],
+		[
+			'a recovery time with its zone after a space, written without a colon',
+			{ status: 503, body: { error: { message: 'channel_circuit_open until 2026-11-28 10:00:30 +0800;', code: 'channel_circuit_open' } } },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2026-11-28 10:00:30 +0800", description: 'Gateway said: channel_circuit_open until 2026-11-28 10:00:30 +0800;\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
 		],
 		[
 			'a recovery time in minutes, with a fraction',
@@ -1056,7 +1066,7 @@ describe("errorRules: each pattern's edges, as a message makes the node read ano
 		['a recovery time in min', 'channel_circuit_open 3 min', circuit('3 min')],
 		['a recovery time in minute', 'channel_circuit_open 1 minute', circuit('1 minute')],
 		['a time with a one-digit minute is no time', 'channel_circuit_open until 2026-11-28 10:5 then', circuit(unnamed)],
-		['a time whose seconds are words', 'channel_circuit_open until 2026-11-28 10:00: later', circuit('2026-11-28 10:00:')],
+		['a time whose seconds are words', 'channel_circuit_open until 2026-11-28 10:00: later', circuit('2026-11-28 10:00')],
 		['a model after two spaces', 'No available channel for model  m1 under group vip', offered('m1', 'vip')],
 		['two spaces before under group', 'No available channel for model m1  under group vip', offered('m1', 'vip')],
 		['two spaces after under group', 'No available channel for model m1 under group  vip', offered('m1', 'vip')],

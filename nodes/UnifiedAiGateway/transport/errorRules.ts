@@ -1,8 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
-
 import { ADDRESS_KINDS, addressKind, allowedRangeFor, type Blocked } from './addresses';
 import type { Created } from './created';
-import { certificateProblem, isTimeoutCode } from './responses';
+import { asObject, certificateProblem, isTimeoutCode } from './responses';
 
 /** What we know about a failed call; the message is built from these facts only. */
 export interface ErrorFacts {
@@ -118,12 +116,6 @@ const WORDS = {
 	taskUnknown: /task_not_exist|task not exist|task not found/i,
 };
 
-function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
-}
-
 export function looksLikeHtml(text: string): boolean {
 	return /^\s*<(!doctype|html|head|body)/i.test(text);
 }
@@ -142,7 +134,9 @@ function retryAfterNamed(text: string): string | undefined {
 			text,
 		);
 	if (match) return `${match[1]} ${match[2]}`;
-	const iso = /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?\S*/.exec(text);
+	// The date and time, with its seconds and zone where named, not the comma or full stop after them.
+	const iso =
+		/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\s?[+-]\d{2}:?\d{2})?/i.exec(text);
 	return iso ? iso[0] : undefined;
 }
 
