@@ -675,6 +675,15 @@ describe('responses: a 2xx answer that refuses the request', () => {
 	});
 });
 
+describe("responses: an answer's object field (every reader of an answer's fields takes it so)", () => {
+	test('an object is itself; a list, text, a number, a switch, null or nothing is none', () => {
+		const object = { error: { message: 'no channel' } };
+		expect(responses.asObject(object)).toBe(object);
+		expect(responses.asObject({})).toEqual({});
+		for (const none of [[], [{ message: 'no' }], 'error', '', 7, 0, true, false, null, undefined]) expect(responses.asObject(none)).toBeUndefined();
+	});
+});
+
 describe('responses: a Readable built with the class of a body we hold', () => {
 	const { Readable, PassThrough } = require('node:stream');
 	async function* source() {

@@ -313,21 +313,15 @@ export function redactBody(body: unknown, forms: readonly string[]): unknown {
 	}
 }
 
-function record(value: unknown): Record<string, unknown> | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as Record<string, unknown>)
-		: undefined;
-}
-
 /**
  * A 2xx answer that refuses the request (docs/gateway-contract.md §10.1): `success: false`, a
  * numeric `code` of 400 or more without a task, or an `error` object without a task. Nothing was
  * created, whatever the HTTP status says.
  */
 export function refusedWithSuccess(body: unknown): boolean {
-	const root = record(body);
+	const root = asObject(body);
 	if (!root) return false;
-	const data = record(root.data);
+	const data = asObject(root.data);
 	const hasWork =
 		[root.task_id, root.id, data?.task_id, data?.id].some(
 			(v) => typeof v === 'string' && v !== '',
@@ -343,7 +337,7 @@ export function refusedWithSuccess(body: unknown): boolean {
 				? Number(root.code)
 				: undefined;
 	if (code !== undefined && code >= 400 && !hasWork) return true;
-	const error = record(root.error);
+	const error = asObject(root.error);
 	return Boolean(error && (error.message || error.code) && !hasWork);
 }
 
