@@ -16,6 +16,7 @@ import { CREATED_NOTE } from '../../transport/created';
 import type { ByteStream } from '../../transport/request';
 import {
 	ANSWER_LIMITS,
+	asObject,
 	MAX_ANSWER_DEPTH,
 	parseAnswer,
 	readBounded,
@@ -232,8 +233,7 @@ function checkCompletion(
 	model: string,
 	i: number,
 ): IDataObject {
-	const object =
-		body && typeof body === 'object' && !Array.isArray(body) ? (body as IDataObject) : undefined;
+	const object = asObject(body);
 	const choices = object?.choices;
 	if (object && Array.isArray(choices) && choices.length > 0) return object;
 	const said = gatewayText(body);

@@ -1,17 +1,10 @@
-import type { IDataObject } from 'n8n-workflow';
+import { asObject } from '../../transport/responses';
 
 export interface ResultUrlOptions {
 	/** The gateway's origin: a relative result URL (`/files/x.png`) is resolved against it. */
 	origin?: string;
 	/** The MIME type inline base64 (`b64_json`) is labelled with until its bytes say otherwise. */
 	inlineMimeType?: string;
-}
-
-/** An object that is not a list (a list is walked entry by entry instead). */
-function plainObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
 }
 
 /** Containers a result may sit in (docs/gateway-contract.md §2.3, §4.5, §10.2), searched in this order. */
@@ -64,7 +57,8 @@ export function extractResultUrls(body: unknown, options: ResultUrlOptions = {})
 			}
 			return;
 		}
-		const node = plainObject(value);
+		// An object that is not a list (a list is walked entry by entry instead).
+		const node = asObject(value);
 		if (!node) return;
 		found.push(...urlsIn(node.result_url, options));
 		for (const [key, field] of Object.entries(node)) {
