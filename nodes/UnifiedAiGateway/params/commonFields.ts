@@ -11,7 +11,7 @@ import { STREAMED_DOWNLOADS_AT_ONCE } from '../engine/files/downloads';
 import type { WaitSettings } from '../engine/running/jobPlan';
 import { NUMBER_LIMITS } from '../registry/limits';
 import type { ModelGroup } from '../registry/models';
-import { readBoolean, readNumber } from './inputs';
+import { checkChoice, readBoolean, readNumber } from './inputs';
 
 const SEARCH_METHODS: Record<ModelGroup, string> = {
 	text: 'searchTextModels',
@@ -216,21 +216,17 @@ export function readWaitSettings(
 			: defaultMaxWaitMinutes;
 	// Added, it is read like the others: an expression that gives nothing is refused, not taken as
 	// left out (a wait that should fail its items would return them pending).
-	const onTimeout = 'onTimeout' in waiting ? waiting.onTimeout : 'pending';
-	if (onTimeout !== 'pending' && onTimeout !== 'fail') {
-		const empty = onTimeout === undefined || onTimeout === null || onTimeout === '';
-		throw new NodeOperationError(
-			ctx.getNode(),
-			empty
-				? 'On Timeout: empty (the field or its expression gave no value); use pending or fail'
-				: `On Timeout: ${JSON.stringify(onTimeout)} is not an option; use pending or fail`,
-			{ itemIndex: 0 },
-		);
-	}
+	const onTimeout = checkChoice(
+		'onTimeout' in waiting ? waiting.onTimeout : 'pending',
+		'On Timeout',
+		['pending', 'fail'] as const,
+	);
+	if ('problem' in onTimeout)
+		throw new NodeOperationError(ctx.getNode(), onTimeout.problem, { itemIndex: 0 });
 	return {
 		deadlineMs: minutes * 60_000,
 		intervalMs: seconds > 0 ? seconds * 1000 : advisedIntervalMs,
-		onTimeout,
+		onTimeout: onTimeout.value,
 	};
 }
 

@@ -20,10 +20,16 @@ export function kindOf(value: unknown): string {
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
+/** Nothing, null or blank text: what a field or its expression gives when it gives no value. */
+function isEmpty(value: unknown): boolean {
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
+}
+
 /** A value as the message shows it: "abc", 1e9, nothing. */
 function shown(value: unknown): string {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
-		return 'empty';
+	if (isEmpty(value)) return 'empty';
 	if (typeof value === 'number') return String(value);
 	const text = JSON.stringify(value) ?? String(value);
 	return text.length > 60 ? `${text.slice(0, 57)}...` : text;
@@ -34,6 +40,8 @@ function accepts(limit: NumberLimit): string {
 	const range = `${kind} from ${limit.min} to ${limit.max}${limit.unit ? ` ${limit.unit}` : ''}`;
 	return limit.zeroMeans ? `${range}, or 0 for ${limit.zeroMeans}` : range;
 }
+
+const NO_VALUE = '(the field or its expression gave no value)';
 
 /** The number, or the refusal text that names the field, the value and what it takes. */
 export function checkNumber(
@@ -46,8 +54,7 @@ export function checkNumber(
 	const refuse = (why: string) => ({
 		problem: `${limit.label}: ${shown(value)} ${why}; it takes ${accepts(limit)}`,
 	});
-	if (value === undefined || value === null || text === '')
-		return refuse('(the field or its expression gave no value)');
+	if (isEmpty(value)) return refuse(NO_VALUE);
 	if (typeof value !== 'number' && text === undefined)
 		return refuse(`is ${kindOf(value)}, not a number`);
 	if (!Number.isFinite(n)) return refuse('is not a number');
@@ -55,6 +62,21 @@ export function checkNumber(
 	if (limit.integer && !Number.isInteger(n)) return refuse('is not a whole number');
 	if (n < limit.min || n > limit.max) return refuse('is out of range');
 	return { value: n };
+}
+
+/**
+ * One of an options field's values (as an expression must give them), or the refusal text that
+ * names the field, the value and the values it takes. An expression that gives nothing is refused
+ * like any other value, not read as the field left out.
+ */
+export function checkChoice<T extends string>(
+	value: unknown,
+	label: string,
+	choices: readonly T[],
+): { value: T } | { problem: string } {
+	if ((choices as readonly unknown[]).includes(value)) return { value: value as T };
+	const why = isEmpty(value) ? NO_VALUE : 'is not an option';
+	return { problem: `${label}: ${shown(value)} ${why}; use ${choices.join(' or ')}` };
 }
 
 /** A field's value refused before anything is billed: the item, and where to look. */
