@@ -1,6 +1,6 @@
 'use strict';
 /*
- * node bench/n8n/gc-trace.js <bench output> <kept folder>: main's collections per run, from V8's
+ * node bench/n8n/gc-report.js <bench output> <kept folder>: main's collections per run, from V8's
  * own trace. Run the bench as `BENCH_TRACE_GC=1 E2E_KEEP=1 npm run bench:n8n | tee <bench output>`;
  * the folder is the one it names last ("kept …"). The bench prints each run's epoch span,
  * trace-gc.js the epoch each n8n process started at, V8 each collection's time since then.
@@ -64,7 +64,7 @@ function summary(run, events) {
 if (require.main === module) {
 	const [output, folder] = process.argv.slice(2);
 	if (!output || !folder) {
-		console.error('usage: node bench/n8n/gc-trace.js <bench output> <kept folder>');
+		console.error('usage: node bench/n8n/gc-report.js <bench output> <kept folder>');
 		process.exit(2);
 	}
 	const runs = parseRuns(fs.readFileSync(output, 'utf8'));
