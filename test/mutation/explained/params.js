@@ -1,8 +1,8 @@
 'use strict';
 // params/: why each survivor is left (index.js says how a line reads).
 module.exports = [
-	['params/inputs.ts', 'text !== ', "checkNumber's text-to-number step: an empty text and a value that is neither number nor text are refused by the two checks after it before n is read, so reading them as NaN or Number('') changes nothing: equivalent", 41],
-	['params/inputs.ts', `'' → "Stryker was here!"`, "checkNumber's text-to-number step: an empty text is refused by the check after it before n is read, so Number('') in place of NaN changes nothing: equivalent", 41],
+	['params/inputs.ts', 'text !== ', "checkNumber's text-to-number step: an empty text and a value that is neither number nor text are refused by the two checks after it before n is read, so reading them as NaN or Number('') changes nothing: equivalent", 47],
+	['params/inputs.ts', `'' → "Stryker was here!"`, "checkNumber's text-to-number step: an empty text is refused by the check after it before n is read, so Number('') in place of NaN changes nothing: equivalent", 47],
 	['params/inputs.ts', '[0xfeff, 0xfeff] → []', "the U+FEFF range of the invisible characters: showsNothing skips every \\s first, and JavaScript's \\s matches U+FEFF: equivalent"],
 	['params/downloadOptions.ts', "'memory') < mb", "n8n's memory-mode limit (24 MB) is below both file kinds' defaults (image 50, video 2048 MB), so the memory note is added whatever this comparison says: equivalent until a kind with a default of 24 MB or less is added"],
 	['params/downloadOptions.ts', 'lower.length === 0 → false', "every file kind has a lower limit in memory mode (24 MB, below 50 and 2048 MB), so the list of lower limits is never empty: equivalent until a kind with a default of 24 MB or less is added"],
@@ -31,7 +31,7 @@ module.exports = [
 	// params/commonFields.ts, registryProperties.ts, registryValues.ts, spendGuardOptions.ts, first
 	// measured 2026-11-29: equivalent, each checked against the files that reach it.
 	['params/commonFields.ts', "'The name of the output binary field to put the file in (with Downl", "binaryOutputOption's default hint: words of the field's description, which no behaviour reads (editor-texts.mjs leaves out the description, not the argument it is built from)"],
-	['params/commonFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 231],
+	['params/commonFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 227],
 	['params/registryProperties.ts', "typeOf)(rule) === 'number' → true", "describe's range sentence: a rule with min or max is a number rule unless it has values or a boolean default, and no row has either beside a bound (the rows lock holds every row): equivalent"],
 	['params/registryValues.ts', 'collection !== undefined → true', "isChanged on an Options collection: undefined fails the typeof check right after (typeof undefined is 'undefined'), so this check only saves a step: equivalent"],
 	['params/registryValues.ts', "typeof collection === 'object' → true", "isChanged on an Options collection saved as text or a number: a property of a primitive is undefined for every entry name (none is 'length'), so it reads as untouched all the same: equivalent"],
