@@ -60,23 +60,89 @@ function descriptionDefaults(description, keys) {
 }
 
 /*
- * What each operation does with its optional fields left out. `parameters` are what the operation
- * needs to run at all (the model, a prompt, a task id); every other field is left alone.
+ * What each operation does with its optional fields left out, observed from runs, for every
+ * operation the node lists (nothing here names one): each run fills in only what the operation
+ * needs to run at all, read from its description, and leaves every other field alone:
+ *
+ * - a field marked required, as it shows with the others at their defaults: a model picker its
+ *   default model, a Task ID a task made on the simulator, a text its placeholder (a URL one of
+ *   the simulator's files), a fixed collection its default entries with their required texts;
+ * - one input item carrying a PNG in `data`, for an operation that reads a binary;
+ * - a model picker runs again with one model of each other way its group answers (a task on each
+ *   query route of the registry's rows): what a sync answer and a task each get is recorded.
+ *
+ * An operation that cannot run so fails the lock, naming the field the run asked for.
  */
-const RUNS = {
-	'image/generate': () => ({ parameters: { modelId: rl('gpt-image-2-async'), prompt: 'a red fox' } }),
-	'image/edit': ({ sim }) => ({ parameters: { modelId: rl('nano-banana-2'), prompt: 'a red fox', referenceSource: 'urls', referenceUrls: `${sim.filesUrl}/files/ref.png` } }),
-	'video/generate': () => ({ parameters: { modelId: rl('sora-2'), prompt: 'a red fox' } }),
-	'task/get': ({ taskId }) => ({ parameters: { taskId } }),
-	'task/waitForCompletion': ({ taskId }) => ({ parameters: { taskId } }),
-	'task/checkOnce': ({ taskId }) => ({ parameters: { taskId } }),
-	'task/downloadResult': ({ taskId }) => ({ parameters: { taskId, queryRoute: 'image' } }),
-	'text/message': () => ({ parameters: { modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: 'hello' }] } } }),
-	'file/uploadImage': ({ png }) => ({ parameters: {}, items: [{ json: {}, binary: { data: png } }] }),
-	'account/getTokenBalance': () => ({ parameters: {} }),
-	'account/getUserBalance': () => ({ parameters: {} }),
-	'account/listModels': () => ({ parameters: {} }),
-};
+function runsOf(description, context, { sim, taskId, registry }) {
+	const [resource, operation] = context.split('/');
+	const props = description.properties;
+	const at = { resource, operation };
+	for (const p of props) if (!(p.name in at)) at[p.name] = p.default;
+	const modelField = props.find((p) => p.type === 'resourceLocator' && showsWith(p, at));
+	if (modelField) at.modelId = modelField.default.value;
+	const parameters = {};
+	for (const p of props.filter((q) => q.required && showsWith(q, at))) parameters[p.name] = filled(p, { sim, taskId });
+	for (const p of props.filter((q) => q.type === 'fixedCollection' && showsWith(q, at)))
+		if (JSON.stringify(p.default) !== '{}') parameters[p.name] = filledCollection(p, { sim, taskId });
+	const base = { parameters: { resource, operation, ...parameters } };
+	if (!modelField) return [base];
+	// The group's other ways of answering: the first task row of each query route it has.
+	const group = modelField.modes[0].typeOptions.searchListMethod.replace(/^search|Models$/g, '').toLowerCase();
+	const others = new Map();
+	for (const row of registry.MODELS.filter((m) => m.group === group && m.mode === 'task' && m.id !== at.modelId)) {
+		const shown = { ...at, modelId: row.id };
+		if (!props.some((p) => p.name === 'operation' && showsWith(p, shown))) continue;
+		if (operation === 'edit' && !row.fields?.edit) continue;
+		if (!others.has(row.queryRoute)) others.set(row.queryRoute, row);
+	}
+	return [
+		base,
+		...[...others.values()].map((row) => ({
+			parameters: { ...base.parameters, modelId: rl(row.id), ...(row.host === 'alt' && hostOf(props, row) ? { imageHost: 'alt' } : {}) },
+		})),
+	];
+}
+
+/** Whether a property shows for these values (every condition judged; one on an unknown field does not hold). */
+function showsWith(property, values) {
+	const { show, hide } = property.displayOptions ?? {};
+	const key = (raw) => raw.replace(/^\//, '');
+	const holds = (raw, allowed) => allowed.some((v) => JSON.stringify(v) === JSON.stringify(values[key(raw)]));
+	if (Object.entries(show ?? {}).some(([raw, allowed]) => !holds(raw, allowed))) return false;
+	return !Object.entries(hide ?? {}).some(([raw, allowed]) => holds(raw, allowed));
+}
+
+/** A model served by both hosts picks its host with the Host field. */
+function hostOf(props, row) {
+	return props.some((p) => p.name === 'imageHost' && p.displayOptions?.show?.['/modelId']?.includes(row.id));
+}
+
+/** The value a required field gets: what a user would first type. */
+function filled(property, { sim, taskId }) {
+	if (property.type === 'resourceLocator') return rl(property.default.value);
+	if (property.name === 'taskId') return taskId;
+	// A required field with a default of its own (an input binary field's `data`) keeps it.
+	if (property.default !== '' && property.default !== undefined) return property.default;
+	const text = property.placeholder ?? 'a red fox';
+	return /^https?:\/\//.test(text) ? `${sim.filesUrl}/files/ref.png` : text;
+}
+
+/** A fixed collection's default entries, each required text of an entry filled. */
+function filledCollection(property, context) {
+	return Object.fromEntries(
+		Object.entries(property.default).map(([name, entries]) => {
+			const option = property.options.find((o) => o.name === name);
+			const fill = (entry) =>
+				Object.fromEntries(
+					Object.entries(entry).map(([field, value]) => {
+						const spec = option?.values?.find((v) => v.name === field);
+						return [field, spec?.required && value === '' ? filled(spec, context) : value];
+					}),
+				);
+			return [name, Array.isArray(entries) ? entries.map(fill) : fill(entries)];
+		}),
+	);
+}
 
 function rl(value) {
 	return { __rl: true, mode: 'id', value };
@@ -118,8 +184,8 @@ function watchEngine(requireDist) {
 	wrap('engine/files/downloads.js', 'deliverFile', ([, , options]) => {
 		seen.downloads.push({ ...options });
 	});
-	wrap('engine/running/jobRunner.js', 'runJobs', ([, , plan]) => {
-		seen.concurrency.push(plan.concurrency);
+	wrap('engine/running/batch.js', 'readItems', ([, , settings]) => {
+		seen.concurrency.push(settings.concurrency);
 	});
 	wrap('engine/running/perItem.js', 'forEachItem', ([, , , concurrency]) => {
 		seen.concurrency.push(concurrency ?? requireDist('engine/concurrency.js').DEFAULT_CONCURRENCY);
@@ -130,7 +196,8 @@ function watchEngine(requireDist) {
 /** What one run recorded, as the lock's `inCode` entries of its operation. */
 function inCodeOf(seen, requireDist) {
 	const { QUERY_ROUTES } = requireDist('api/tasks/routes.js');
-	const { MAX_FILE_MB, modeLimitMb } = requireDist('engine/files/binaryStore.js');
+	const { modeLimitMb } = requireDist('engine/files/binaryStore.js');
+	const { FILE_KINDS, fileKindOfMime } = requireDist('registry/fileKinds.js');
 	const { DEFAULT_TIMEOUT_MS } = requireDist('transport/request.js');
 	const routes = Object.keys(QUERY_ROUTES).sort();
 	const out = {};
@@ -148,12 +215,16 @@ function inCodeOf(seen, requireDist) {
 		for (const route of routes) out[`${route} route: a task's deadline (minutes)`] = QUERY_ROUTES[route].deadlineMs / 60_000;
 	}
 	if (seen.concurrency.length) out['options.concurrency left out'] = seen.concurrency[0];
+	// A request whose timeout follows the model (a sync image call holds its answer longer) keeps each.
 	const timeouts = new Map();
-	for (const req of seen.requests) if (!timeouts.has(req.name)) timeouts.set(req.name, (req.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000);
-	for (const [name, seconds] of [...timeouts].sort()) out[`timeout of ${name} (seconds)`] = seconds;
+	for (const req of seen.requests) timeouts.set(req.name, new Set([...(timeouts.get(req.name) ?? []), (req.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000]));
+	for (const [name, seconds] of [...timeouts].sort()) {
+		const values = [...seconds].sort((a, b) => a - b);
+		out[`timeout of ${name} (seconds)`] = values.length === 1 ? values[0] : { variants: values };
+	}
 	for (const download of seen.downloads.slice(0, 1)) {
-		const kind = download.kind ?? (String(download.defaultMimeType).startsWith('video/') ? 'video' : 'image');
-		const limit = (mode) => (download.maxBytes === undefined ? modeLimitMb(MAX_FILE_MB[kind], mode) : download.maxBytes / 1024 / 1024);
+		const kind = download.kind ?? fileKindOfMime(download.defaultMimeType) ?? 'image';
+		const limit = (mode) => (download.maxBytes === undefined ? modeLimitMb(FILE_KINDS[kind].maxMb, mode) : download.maxBytes / 1024 / 1024);
 		for (const mode of ['database', 'filesystem', 'memory']) out[`options.maxFileSizeMb left out, ${kind} in ${mode} mode (MB)`] = limit(mode);
 		out['options.downloadTimeoutSeconds left out'] = download.timeoutMs === undefined ? (download.deadlineName ?? 'the download’s own bound') : download.timeoutMs / 1000;
 	}
@@ -161,7 +232,7 @@ function inCodeOf(seen, requireDist) {
 }
 
 /**
- * Every operation of RUNS run once with its optional fields left out, against a simulator of its
+ * Every operation of the node run with its optional fields left out (runsOf), against a simulator of its
  * own; `runNode` and the dist loader are the harness's (jest's module registry under jest).
  */
 async function codeDefaults({ runNode, makeBinary, requireDist = (file) => require(path.join(DIST, file)), only } = {}) {
@@ -171,22 +242,25 @@ async function codeDefaults({ runNode, makeBinary, requireDist = (file) => requi
 	const { startSimulator } = require('./simulator');
 	const { createTask, API_KEY } = require('./support');
 	const { pngFor } = require('./simulator/png');
+	const description = harness.loadNode('unifiedAiGateway').description;
+	const registry = requireDist('registry/models.js');
 	const sim = await startSimulator({ apiKey: API_KEY });
 	const creds = { baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: API_KEY };
 	const result = {};
 	try {
-		for (const [context, make] of Object.entries(RUNS).filter(([name]) => !only || only.includes(name))) {
-			sim.reset();
-			// Tasks done at once: a task operation reads a finished task, a wait ends at its first read.
-			sim.scenario('*', { durationMs: 0 });
-			const taskId = context.startsWith('task/') ? await createTask(sim) : undefined;
-			const png = context === 'file/uploadImage' ? await makeBinary(pngFor('defaults'), 'ref.png', 'image/png') : undefined;
-			const [resource, operation] = context.split('/');
-			const { parameters, items } = make({ sim, taskId, png });
+		const operations = contexts(description.properties, NODES.unifiedAiGateway).map((c) => `${c.resource}/${c.operation}`);
+		for (const context of operations.filter((name) => !only || only.includes(name))) {
 			const watch = watchEngine(requireDist);
 			try {
-				const run = await runNode({ parameters: { resource, operation, ...parameters }, credentials: creds, items });
-				if (run.error) throw new Error(`${context} with its fields left out failed: ${run.error.message}`);
+				sim.reset();
+				// Tasks done at once: a task operation reads a finished task, a wait ends at its first read.
+				sim.scenario('*', { durationMs: 0 });
+				const taskId = await createTask(sim);
+				const png = await makeBinary(pngFor('defaults'), 'ref.png', 'image/png');
+				for (const { parameters } of runsOf(description, context, { sim, taskId, registry })) {
+					const run = await runNode({ parameters, credentials: creds, items: [{ json: {}, binary: { data: png } }] });
+					if (run.error) throw new Error(`${context} with only its required fields (${JSON.stringify(parameters)}) failed: ${run.error.message}`);
+				}
 			} finally {
 				watch.undo();
 			}
@@ -242,7 +316,7 @@ function writeLock(current) {
 	fs.writeFileSync(LOCK, `${JSON.stringify({ about, nodes: current }, null, '\t')}\n`);
 }
 
-module.exports = { currentDefaults, codeDefaults, descriptionDefaults, differences, readLock, requestName, LOCK, HOW, RUNS };
+module.exports = { currentDefaults, codeDefaults, descriptionDefaults, differences, readLock, requestName, runsOf, LOCK, HOW };
 
 if (require.main === module) {
 	require('./build-current').ensureCurrent();

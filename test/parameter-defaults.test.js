@@ -57,15 +57,15 @@ describe('the lock can fail', () => {
 	}, 90000);
 
 	test('a Max Wait the engine gets that the description does not show is reported too', async () => {
-		const commonFields = require(path.join(DIST, 'params/commonFields.js'));
-		const original = commonFields.readWaitForCompletion;
-		// As if the run got twice the minutes of the operation's WAIT while the field's default stayed.
-		commonFields.readWaitForCompletion = (ctx, wait) => original(ctx, { ...wait, maxWaitMinutes: wait.maxWaitMinutes * 2 });
+		const runSettings = require(path.join(DIST, 'params/runSettings.js'));
+		const original = runSettings.readBatchSettings;
+		// As if the run got twice the minutes of the operation's DEFAULTS while the field's default stayed.
+		runSettings.readBatchSettings = (ctx, noun, defaults) => original(ctx, noun, { ...defaults, maxWaitMinutes: defaults.maxWaitMinutes * 2 });
 		let inCode;
 		try {
 			inCode = await codeDefaults({ only: ['image/generate'] });
 		} finally {
-			commonFields.readWaitForCompletion = original;
+			runSettings.readBatchSettings = original;
 		}
 		const changed = structuredClone(current);
 		for (const [key, value] of Object.entries(inCode['image/generate'])) changed.unifiedAiGateway.defaults['image/generate'][`(in code) ${key}`] = value;
@@ -73,6 +73,25 @@ describe('the lock can fail', () => {
 		const before = current.unifiedAiGateway.defaults['image/generate'][field];
 		expect(differences(current, changed)).toEqual([`unifiedAiGateway image/generate: ${field}: ${before} → ${before * 2}`, HOW]);
 	}, 90000);
+});
+
+test('an operation the lock has never seen is covered whole: its description and in-code defaults, from a run', () => {
+	// The operations come from the node itself (no list): one missing from the lock is reported field by field.
+	const lock = structuredClone(current);
+	const unseen = lock.unifiedAiGateway.defaults['image/edit'];
+	delete lock.unifiedAiGateway.defaults['image/edit'];
+	const lines = differences(lock, current);
+	const fields = Object.keys(unseen);
+	expect(lines).toHaveLength(fields.length + 1);
+	expect(fields.some((f) => f.startsWith('(in code) waiting.'))).toBe(true);
+	expect(fields.some((f) => f.startsWith('(in code) timeout of POST /v1/images/edits'))).toBe(true);
+	for (const field of fields) expect(lines).toContain(`unifiedAiGateway image/edit: ${field}: (none) → ${JSON.stringify(unseen[field])}`);
+});
+
+test('every operation of the node runs for the lock, with only its required fields', () => {
+	const { contexts, NODES } = require('./parameter-names');
+	const operations = contexts(loadNode('unifiedAiGateway').description.properties, NODES.unifiedAiGateway).map((c) => `${c.resource}/${c.operation}`);
+	for (const operation of operations) expect(Object.keys(current.unifiedAiGateway.defaults[operation]).some((f) => f.startsWith('(in code) '))).toBe(true);
 });
 
 test('a request is named by its route, whatever its id holds (a random id may have no digit)', () => {

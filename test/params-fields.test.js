@@ -1,6 +1,7 @@
 'use strict';
-// The fields every operation shares (params/commonFields.ts: Model, Prompt, Wait for Result and
-// its Waiting collection, Download Files, the Options collection and its entries;
+// The fields every operation shares (params/fields.ts: Model, Prompt, Download Files, the Options
+// collection and its output field; params/runFields.ts: Wait for Result and its Waiting collection,
+// Concurrency, built from an operation's RunDefaults;
 // params/spendGuardOptions.ts: the Spend Guard collection), as the editor gets them: each
 // parameter's name, type, default, options, type options and where it shows, with the words
 // beside them left out (a description's wording is no behaviour); and how a run reads the Waiting
@@ -13,7 +14,11 @@
 //
 // The modules are loaded afresh in each test (fresh-modules.js says why).
 const built = require('./fresh-modules').freshEachTest();
-const common = built(() => require('../dist/nodes/UnifiedAiGateway/params/commonFields.js'));
+const fields = built(() => require('../dist/nodes/UnifiedAiGateway/params/fields.js'));
+const runFields = built(() => require('../dist/nodes/UnifiedAiGateway/params/runFields.js'));
+const settings = built(() => require('../dist/nodes/UnifiedAiGateway/params/runSettings.js'));
+const runDefaults = built(() => require('../dist/nodes/UnifiedAiGateway/params/runDefaults.js'));
+const common = new Proxy({}, { get: (_, name) => fields[name] ?? runFields[name] ?? settings[name] ?? runDefaults[name] });
 const spend = built(() => require('../dist/nodes/UnifiedAiGateway/params/spendGuardOptions.js'));
 
 /** The editor's words beside a field: left out of what is compared. */
@@ -37,7 +42,7 @@ const refusal = (fn) => {
 
 const SHOW = { resource: ['video'], operation: ['generate'] };
 
-describe('commonFields: the shared fields', () => {
+describe('fields and runFields: the shared fields', () => {
 	test('Model: a list searched by the group, or an ID, the default ID given', () => {
 		expect(form(common.modelLocator('video', SHOW, 'veo-3.1-flash'))).toEqual({
 			name: 'modelId',
@@ -63,7 +68,7 @@ describe('commonFields: the shared fields', () => {
 
 	test('Wait for Result, and the Waiting collection shown while it is on, its options sorted by name', () => {
 		const extra = { displayName: 'Language', name: 'language', type: 'string', default: 'en' };
-		expect(form(common.waitFields(SHOW, { maxWaitMinutes: 30, concurrency: 5 }, [extra]))).toEqual([
+		expect(form(common.waitFields(SHOW, { maxWaitMinutes: 30, routes: ['video'], concurrency: 5 }, [extra]))).toEqual([
 			{ name: 'waitForCompletion', type: 'boolean', default: true, displayOptions: { show: SHOW } },
 			{
 				name: 'waiting',
@@ -86,7 +91,7 @@ describe('commonFields: the shared fields', () => {
 				displayOptions: { show: { ...SHOW, waitForCompletion: [true] } },
 			},
 		]);
-		expect(common.waitFields(SHOW, { maxWaitMinutes: 12, concurrency: 5 })[1].options.map((o) => o.name)).toEqual(['maxWaitMinutes', 'onTimeout', 'pollIntervalSeconds']);
+		expect(common.waitFields(SHOW, { maxWaitMinutes: 12, routes: ['video'], concurrency: 5 })[1].options.map((o) => o.name)).toEqual(['maxWaitMinutes', 'onTimeout', 'pollIntervalSeconds']);
 	});
 
 	test('Download Files: on or off by the operation', () => {
@@ -95,7 +100,7 @@ describe('commonFields: the shared fields', () => {
 	});
 
 	test('Options: its entries sorted by name; Concurrency 1-50 with the default given, else 5; the output field data', () => {
-		expect(form(common.optionsField(SHOW, [common.binaryOutputOption(), common.concurrencyOption(3, { files: false })]))).toEqual({
+		expect(form(common.optionsField(SHOW, [common.binaryOutputOption(), common.concurrencyOption({ concurrency: 3 }, { files: false })]))).toEqual({
 			name: 'options',
 			type: 'collection',
 			default: {},
@@ -152,7 +157,7 @@ describe('spendGuardOptions: the Spend Guard collection', () => {
 	});
 });
 
-describe('commonFields: the Waiting and Options collections as a run reads them', () => {
+describe('runSettings: the Waiting and Options collections as a run reads them', () => {
 	/** A node context whose parameters are `params` (a parameter left out gives its fallback); records each read. */
 	const context = (params) => {
 		const reads = [];
@@ -184,13 +189,13 @@ describe('commonFields: the Waiting and Options collections as a run reads them'
 
 	test('Waiting left alone: the operation default Max Wait, the advised interval, pending on timeout; read from item 0', () => {
 		const { ctx, reads } = context({ waiting: {} });
-		expect(common.readWaitSettings(ctx, 30, 4_000)).toEqual({ deadlineMs: 1_800_000, intervalMs: 4_000, onTimeout: 'pending' });
+		expect(common.readWaitSettings(ctx, { maxWaitMinutes: 30, pollIntervalSeconds: 4 })).toEqual({ deadlineMs: 1_800_000, intervalMs: 4_000, onTimeout: 'pending' });
 		expect(reads).toEqual([['waiting', 0, {}]]);
-		expect(common.readWaitSettings(ctx, 0.5)).toEqual({ deadlineMs: 30_000, intervalMs: undefined, onTimeout: 'pending' });
+		expect(common.readWaitSettings(ctx, { maxWaitMinutes: 0.5 })).toEqual({ deadlineMs: 30_000, intervalMs: undefined, onTimeout: 'pending' });
 	});
 
 	test('Waiting set: Max Wait in minutes, Poll Interval in seconds (0: the advised one), On Timeout fail', () => {
-		const read = (waiting, ...rest) => common.readWaitSettings(context({ waiting }).ctx, 30, 4_000, ...rest);
+		const read = (waiting, ...rest) => common.readWaitSettings(context({ waiting }).ctx, { maxWaitMinutes: 30, pollIntervalSeconds: 4 }, ...rest);
 		expect(read({ maxWaitMinutes: 2, pollIntervalSeconds: 7, onTimeout: 'fail' })).toEqual({ deadlineMs: 120_000, intervalMs: 7_000, onTimeout: 'fail' });
 		expect(read({ maxWaitMinutes: ' 1.5 ', pollIntervalSeconds: '0.5' })).toEqual({ deadlineMs: 90_000, intervalMs: 500, onTimeout: 'pending' });
 		expect(read({ pollIntervalSeconds: 0 })).toEqual({ deadlineMs: 1_800_000, intervalMs: 4_000, onTimeout: 'pending' });
@@ -199,7 +204,7 @@ describe('commonFields: the Waiting and Options collections as a run reads them'
 	});
 
 	test('a Waiting option added whose value is wrong or empty is refused by its name, before anything is sent', () => {
-		const refused = (waiting, ...rest) => refusal(() => common.readWaitSettings(context({ waiting }).ctx, 30, 4_000, ...rest));
+		const refused = (waiting, ...rest) => refusal(() => common.readWaitSettings(context({ waiting }).ctx, { maxWaitMinutes: 30, pollIntervalSeconds: 4 }, ...rest));
 		const nothingSent = 'Nothing was sent. If the value comes from an expression, check what it gives for this item.';
 		expect(refused({ maxWaitMinutes: 0 })).toEqual({ message: 'Max Wait (Minutes): 0 is out of range; it takes a number from 0.005 to 1440 minutes', itemIndex: 0, description: nothingSent });
 		expect(refused({ maxWaitMinutes: undefined }).message).toBe('Max Wait (Minutes): empty (the field or its expression gave no value); it takes a number from 0.005 to 1440 minutes');
@@ -214,14 +219,14 @@ describe('commonFields: the Waiting and Options collections as a run reads them'
 
 	test('Concurrency: the operation default when left out, else the value checked as a whole number of 1-50', () => {
 		expect(common.readConcurrency(context({ options: {} }).ctx)).toBe(5);
-		expect(common.readConcurrency(context({ options: {} }).ctx, 8)).toBe(8);
-		expect(common.readConcurrency(context({ options: { concurrency: 12 } }).ctx, 8)).toBe(12);
+		expect(common.readConcurrency(context({ options: {} }).ctx, { concurrency: 8 })).toBe(8);
+		expect(common.readConcurrency(context({ options: { concurrency: 12 } }).ctx, { concurrency: 8 })).toBe(12);
 		expect(common.readConcurrency(context({ options: { concurrency: '3' } }).ctx)).toBe(3);
 		expect(refusal(() => common.readConcurrency(context({ options: { concurrency: 2.5 } }).ctx)).message).toBe('Concurrency: 2.5 is not a whole number; it takes a whole number from 1 to 50');
 		expect(refusal(() => common.readConcurrency(context({ options: { concurrency: undefined } }).ctx)).message).toMatch(/^Concurrency: empty \(the field or its expression gave no value\)/);
 	});
 
-	test('Wait for Result: off gives false and reads nothing more; on reads the Waiting collection with the operation WAIT', () => {
+	test('Wait for Result: off gives false and reads nothing more; on reads the Waiting collection with the operation defaults', () => {
 		const off = context({ waitForCompletion: false, waiting: { onTimeout: 'skip' } });
 		expect(common.readWaitForCompletion(off.ctx, { maxWaitMinutes: 30, concurrency: 5 })).toBe(false);
 		expect(off.reads).toEqual([['waitForCompletion', 0, true]]);

@@ -6,12 +6,8 @@ import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { withoutUrlVerdict } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
-import {
-	DEFAULT_MIME_TYPE,
-	rawJson,
-	resultFile,
-	taskJson,
-} from '../UnifiedAiGateway/pipeline/taskOutput';
+import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import { FILE_KINDS } from '../UnifiedAiGateway/registry/fileKinds';
 import type { WatchedTask } from './state';
 
 /**
@@ -112,7 +108,7 @@ export async function finishedItem(
 		const file = await resultFile(ctx, snapshot.urls, index, {
 			itemIndex: 0,
 			baseName: snapshot.taskId,
-			defaultMimeType: DEFAULT_MIME_TYPE[fileKindOf(download.route)],
+			defaultMimeType: FILE_KINDS[fileKindOf(download.route)].mimeType,
 			maxBytes,
 			paid: { taskId: snapshot.taskId, expiresAt: snapshot.expiresAt },
 			...(deadlineAt === undefined

@@ -3,7 +3,7 @@ import type { INodeProperties } from 'n8n-workflow';
 import { BALANCE_KIND_OPTIONS } from '../UnifiedAiGateway/api/account';
 import { TASK_LANGUAGE } from '../UnifiedAiGateway/actions/task/taskFields';
 import { downloadLimitOptions } from '../UnifiedAiGateway/params/downloadOptions';
-import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/params/commonFields';
+import { binaryOutputOption, optionsField } from '../UnifiedAiGateway/params/fields';
 import { QUERY_ROUTE_OPTIONS } from '../UnifiedAiGateway/api/tasks/routes';
 import { POLL_POLICY } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
 import { PERMANENT_ERRORS_TO_FAIL } from './taskEvent';

@@ -42,8 +42,8 @@ describe('node description', () => {
 		const path = require('node:path');
 		const dist = path.join(__dirname, '..', '..', 'dist', 'nodes', 'UnifiedAiGateway', 'actions', 'image');
 		const { imageFieldsAfter } = require(path.join(dist, 'imageFields.js'));
-		const generate = require(path.join(dist, 'generate.operation.js')).WAIT;
-		const edit = require(path.join(dist, 'edit.operation.js')).WAIT;
+		const generate = require(path.join(dist, 'generate.operation.js')).DEFAULTS;
+		const edit = require(path.join(dist, 'edit.operation.js')).DEFAULTS;
 		const shown = (fields, operation) => {
 			const visible = fields.filter((p) => !p.displayOptions.show.operation || p.displayOptions.show.operation.includes(operation));
 			const waiting = visible.filter((p) => p.name === 'waiting');

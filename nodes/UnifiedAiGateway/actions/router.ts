@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { receiptsSettled } from '../engine/running/receipts';
 import { RESOURCES } from './resources';
 
 export async function router(
@@ -17,5 +18,10 @@ export async function router(
 			`The operation '${operation}' of resource '${resource}' is not supported`,
 		);
 	}
-	return await handler.execute.call(this, { items, continueOnFail });
+	try {
+		return await handler.execute.call(this, { items, continueOnFail });
+	} finally {
+		// The node's output (or its error) is never ahead of its receipt executions (docs/receipts.md).
+		await receiptsSettled(this);
+	}
 }

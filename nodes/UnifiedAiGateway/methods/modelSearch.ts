@@ -5,7 +5,7 @@ import type {
 } from 'n8n-workflow';
 
 import { listGatewayModels, type GatewayModel } from '../api/models';
-import { findModel, type ModelGroup } from '../registry/models';
+import { findModel, GROUP_IDS, searchMethodOf, type ModelGroup } from '../registry/models';
 
 /** The mark of an id neither the contract's table, its tags nor its name place (docs/gateway-contract.md §10.4). */
 const UNKNOWN_KIND = 'kind unknown';
@@ -102,8 +102,7 @@ function searcher(group: ModelGroup) {
 	};
 }
 
-export const listSearch = {
-	searchTextModels: searcher('text'),
-	searchImageModels: searcher('image'),
-	searchVideoModels: searcher('video'),
-};
+/** One picker per model group, named as the Model fields ask for it (params/fields.ts modelLocator). */
+export const listSearch = Object.fromEntries(
+	GROUP_IDS.map((group) => [searchMethodOf(group), searcher(group)]),
+);

@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { MAX_FILE_MB, modeLimitMb } from '../engine/files/binaryStore';
+import { modeLimitMb } from '../engine/files/binaryStore';
+import { FILE_KIND_NAMES, FILE_KINDS, type FileKind } from '../registry/fileKinds';
 import { NUMBER_LIMITS } from '../registry/limits';
-import { OPTIONS_PARAMETER } from './commonFields';
-import { checkNumber } from './inputs';
+import { OPTIONS_PARAMETER } from './fields';
+import { checkNumber, readBoolean } from './inputs';
 
-export type FileKind = 'image' | 'video';
+export type { FileKind };
 
 /**
  * The download limits, as entries of an Options collection (operational knobs, as HTTP Request
@@ -33,10 +34,12 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 					...lower,
 				].join('; ');
 	};
+	const kinds = kind === 'any' ? FILE_KIND_NAMES : [kind];
 	const limit =
-		kind === 'any'
-			? `${perMode(MAX_FILE_MB.image)} for an image; for a video ${perMode(MAX_FILE_MB.video)}`
-			: perMode(MAX_FILE_MB[kind]);
+		kinds.length === 1
+			? perMode(FILE_KINDS[kinds[0]].maxMb)
+			: kinds.map((k) => `for ${FILE_KINDS[k].one} ${perMode(FILE_KINDS[k].maxMb)}`).join('; ');
+	const ownBound = kinds.map((k) => `${FILE_KINDS[k].downloadMinutes} min for ${FILE_KINDS[k].many}`);
 	return [
 		{
 			displayName: 'Max File Size (MB)',
@@ -53,9 +56,25 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				'Longest time all files of one item may take to download. 0 (or left out): inside Max Wait when waiting for a task, else 10 min for images and 30 min for videos (a trigger always keeps to its poll budget). A file host that stops sending for 60 s fails sooner.',
+				'Longest time all files of one item may take to download. 0 (or left out): inside Max Wait ' +
+				`when waiting for a task, else ${ownBound.join(' and ')} (a trigger always keeps to its poll ` +
+				'budget). A file host that stops sending for 60 s fails sooner.',
 		},
 	];
+}
+
+/**
+ * Download Files, checked with the download limits of Options while the item is read: a bad switch
+ * or limit refuses the item before anything is sent, not after the paid answer arrives.
+ */
+export function checkDownloads(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	downloadByDefault: boolean,
+): boolean {
+	const download = readBoolean(ctx, 'download', itemIndex, downloadByDefault, 'Download Files');
+	if (download) readDownloadLimits(ctx, itemIndex);
+	return download;
 }
 
 export interface DownloadLimits {

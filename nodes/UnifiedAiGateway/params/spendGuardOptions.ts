@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { BALANCE_KIND_OPTIONS, type BalanceKind } from '../api/account';
 import type { SpendSettings } from '../engine/spend/types';
 import { NUMBER_LIMITS, type NumberLimit } from '../registry/limits';
+import type { ModelGroup } from '../registry/models';
 import { checkBoolean, checkNumber } from './inputs';
 
 /** The parameter every billed operation keeps its Spend Guard options in. */
@@ -46,11 +47,11 @@ const VIDEO_PRICES: INodeProperties = {
 
 /**
  * The Spend Guard of a billed operation: checked once per node run, before its first request.
- * `video` adds the per-second prices only video needs.
+ * Video adds the per-second prices only video needs.
  */
 export function spendGuardOptions(
 	show: Record<string, string[]>,
-	kind: 'image' | 'video',
+	group: ModelGroup,
 ): INodeProperties {
 	const options: INodeProperties[] = [
 		{
@@ -97,7 +98,7 @@ export function spendGuardOptions(
 				'Whether a failing balance call stops the run before anything is sent. Off: the run goes on and the summary says the balance was not read.',
 		},
 	];
-	if (kind === 'video') options.push(VIDEO_PRICES);
+	if (group === 'video') options.push(VIDEO_PRICES);
 	return {
 		displayName: 'Spend Guard',
 		name: SPEND_GUARD_PARAMETER,

@@ -378,7 +378,7 @@ export function videoEstimate(
 
 /**
  * A video item's `estimatedCost` where it is priced (the gateway's price list, or your price per
- * second); else the item keeps its price note (videoOutput.ts modelNotes).
+ * second); else the item keeps its price note (Video → Generate's modelNotes).
  */
 export function videoCostJson(estimate: ItemEstimate | undefined): IDataObject {
 	if (estimate?.source !== 'gateway') {

@@ -5,7 +5,7 @@ import { checkPrompt, kindOf } from '../params/inputs';
 import { registryFieldLabel } from '../params/registryRules';
 import {
 	findModel,
-	GROUP_NAMES,
+	MODEL_GROUPS,
 	MODELS,
 	multiHostIds,
 	type FieldRule,
@@ -22,8 +22,6 @@ import { refuse } from './refusals';
  * model's own fields are read by params/registryValues.ts from the registry rows; each resource
  * words its value refusals (its adapter).
  */
-
-const article = (group: ModelGroup) => (group === 'image' ? 'an' : 'a');
 
 /** The model one item runs on: the id, its registry row on the chosen host (none for an unknown id), the host. */
 export interface ChosenModel {
@@ -64,7 +62,7 @@ export function resolveModel(
 		throw refuse(
 			ctx,
 			itemIndex,
-			`Model is empty: pick ${article(group)} ${group} model`,
+			`Model is empty: pick ${MODEL_GROUPS[group].aModel}`,
 			`For example ${examples}.`,
 		);
 	}
@@ -73,8 +71,8 @@ export function resolveModel(
 		throw refuse(
 			ctx,
 			itemIndex,
-			`Model '${id}' is ${article(other.group)} ${other.group} model, not ${article(group)} ${group} model`,
-			`Use the ${GROUP_NAMES[other.group]} resource for it, or pick ${article(group)} ${group} model.`,
+			`Model '${id}' is ${MODEL_GROUPS[other.group].aModel}, not ${MODEL_GROUPS[group].aModel}`,
+			`Use the ${MODEL_GROUPS[other.group].name} resource for it, or pick ${MODEL_GROUPS[group].aModel}.`,
 		);
 	}
 	const own = rows.filter((m) => m.id === id);
@@ -142,11 +140,11 @@ export function readExtraBody(
 export async function requireHost(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	model: ChosenModel,
+	model: { id: string; host: GatewayHost; group?: ModelGroup },
 ): Promise<void> {
 	if (model.host !== 'alt') return;
 	if (originsFrom(await gatewayCredentials(ctx)).alt) return;
-	const group = model.row?.group;
+	const group = model.group;
 	throw refuse(
 		ctx,
 		itemIndex,

@@ -13,14 +13,18 @@ import {
 } from '../engine/files/downloadWords';
 import { shownUrl } from '../api/tasks/results';
 import { queryTask } from '../api/tasks/query';
-import type { QueryRoute } from '../api/tasks/routes';
+import { QUERY_ROUTES, type QueryRoute } from '../api/tasks/routes';
 import { isStop, nodeErrorOf } from '../transport/nodeError';
 import type { TaskSnapshot } from '../api/tasks/snapshot';
 import { bodyCopy } from '../engine/running/bodyCopy';
-import { readDownloadLimits, type FileKind } from '../params/downloadOptions';
+import { readDownloadLimits } from '../params/downloadOptions';
+import { FILE_KINDS, type FileKind } from '../registry/fileKinds';
 import { errorItem } from '../engine/running/perItem';
 import { executionLimit } from '../engine/waiting/timeLimit';
 import { isToolRun } from '../engine/running/toolMode';
+import type { Batch } from '../engine/running/batch';
+import type { Submitted } from '../engine/running/types';
+import { readBoolean } from '../params/inputs';
 
 /** A task as our outputs show it, whatever route and shape it came from. */
 export function taskJson(snapshot: TaskSnapshot): IDataObject {
@@ -65,12 +69,6 @@ export interface FileOutputOptions {
 	fresh?: () => Promise<string[]>;
 }
 
-/** A result file's type until its bytes say otherwise. */
-export const DEFAULT_MIME_TYPE: Record<FileKind, string> = {
-	image: 'image/png',
-	video: 'video/mp4',
-};
-
 /**
  * The one builder of an item's download settings (itemsPerUrl's last argument), for every
  * operation that stores result files: the binary field (Options → Put Output File in Field), the
@@ -103,7 +101,7 @@ export function itemDownload(
 			'data',
 		) as string,
 		baseName: file.baseName,
-		defaultMimeType: file.defaultMimeType ?? DEFAULT_MIME_TYPE[file.kind],
+		defaultMimeType: file.defaultMimeType ?? FILE_KINDS[file.kind].mimeType,
 		kind: file.kind,
 		...downloadDeadline(file.kind, file.wait?.startedAt, file.wait?.maxWaitMs),
 		paid: file.paid,
@@ -122,8 +120,36 @@ export function itemDownload(
 	};
 }
 
-/** Without Wait for Result (or for Task → Download Result), a download has this long of its own. */
-const OWN_BOUND_MS: Record<FileKind, number> = { image: 10 * 60_000, video: 30 * 60_000 };
+/**
+ * How one item of a batch stores its result files (itemsPerUrl's last argument), or undefined with
+ * Download Files off: within the batch's Max Wait, counted from the item's submit; a task's
+ * expired link read again once on its query route.
+ */
+export function resultDownload(
+	ctx: IExecuteFunctions,
+	batch: Pick<Batch<unknown>, 'settings' | 'continueOnFail'>,
+	answer: Submitted,
+	itemIndex: number,
+	file: { kind: FileKind; baseName: string; defaultMimeType?: string; paid: PaidResult },
+	downloadByDefault = true,
+): FileOutputOptions | undefined {
+	if (!readBoolean(ctx, 'download', itemIndex, downloadByDefault, 'Download Files')) return undefined;
+	const wait = batch.settings.wait;
+	return itemDownload(ctx, itemIndex, {
+		...file,
+		// A wait without a deadline of its own (Task → Wait for Completion's 0) gives the route's window.
+		wait: wait
+			? {
+					startedAt: answer.startedAt,
+					maxWaitMs:
+						wait.deadlineMs ?? (answer.route ? QUERY_ROUTES[answer.route].deadlineMs : undefined),
+				}
+			: undefined,
+		continueOnFail: batch.continueOnFail,
+		...(answer.route ? { reread: { route: answer.route, language: answer.language } } : {}),
+	});
+}
+
 /** A task that finished at the very end of Max Wait still gets this long for its files. */
 const LEAST_MS = 5_000;
 
@@ -139,9 +165,11 @@ export function downloadDeadline(
 			deadlineName: 'Max Wait',
 		};
 	}
+	// Without Wait for Result (or for Task → Download Result), a download has a bound of its own.
+	const minutes = FILE_KINDS[kind].downloadMinutes;
 	return {
-		deadlineAt: Date.now() + OWN_BOUND_MS[kind],
-		deadlineName: `the download limit of ${OWN_BOUND_MS[kind] / 60_000} min`,
+		deadlineAt: Date.now() + minutes * 60_000,
+		deadlineName: `the download limit of ${minutes} min`,
 	};
 }
 

@@ -6,12 +6,7 @@ import { VIDEO_MODELS } from './videoModels';
 
 export type * from './types';
 
-/** Each group's name as the node shows it: its resource and its Model Type in Account → List Models. */
-export const GROUP_NAMES: Record<ModelGroup, string> = {
-	text: 'Text',
-	image: 'Image',
-	video: 'Video',
-};
+export { GROUP_IDS, MODEL_GROUPS, searchMethodOf } from './groups';
 
 /** The one model registry: rows live in one file per group, all lookups go through here. */
 export const MODELS: readonly ModelSpec[] = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS];

@@ -1,9 +1,10 @@
 import type { GatewayHost } from '../transport/urls';
+import type { ModelGroup } from './groups';
 
 /** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); api/tasks/routes.ts says how. */
 export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 
-export type ModelGroup = 'text' | 'image' | 'video';
+export type { ModelGroup };
 /** sync: URLs in the answer; task: a task id to poll; either: the answer decides. */
 export type ModelMode = 'sync' | 'task' | 'either';
 

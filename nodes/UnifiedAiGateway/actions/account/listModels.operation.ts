@@ -7,7 +7,7 @@ import {
 } from 'n8n-workflow';
 
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
-import { findModel, GROUP_NAMES } from '../../registry/models';
+import { findModel, GROUP_IDS, MODEL_GROUPS } from '../../registry/models';
 import { listGatewayModels } from '../../api/models';
 
 const displayOptions = { show: { resource: ['account'], operation: ['listModels'] } };
@@ -20,7 +20,7 @@ const properties: INodeProperties[] = [
 		default: 'all',
 		options: [
 			{ name: 'All', value: 'all' },
-			...Object.entries(GROUP_NAMES).map(([value, name]) => ({ name, value })),
+			...GROUP_IDS.map((value) => ({ name: MODEL_GROUPS[value].name, value })),
 		],
 		description:
 			'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',

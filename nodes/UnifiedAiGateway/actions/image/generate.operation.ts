@@ -5,18 +5,37 @@ import {
 	type INodeProperties,
 } from 'n8n-workflow';
 
+import {
+	checkSpend,
+	outputItems,
+	readItems,
+	submitItems,
+	waitForResults,
+} from '../../engine/running/batch';
 import type { RunOptions } from '../../engine/running/perItem';
-import { promptField, type WaitDefaults } from '../../params/commonFields';
-import { runGeneration } from '../../pipeline/generation';
-import { imageAdapter } from './imageAdapter';
-import { modelFieldProperties } from './imageFields';
+import { promptField } from '../../params/fields';
+import { checkDownloads } from '../../params/downloadOptions';
+import type { RunDefaults } from '../../params/runDefaults';
+import { readBatchSettings } from '../../params/runSettings';
+import { readSpendSettings } from '../../params/spendGuardOptions';
+import { imageEstimate } from '../../pipeline/cost';
+import { readPrompt } from '../../pipeline/prepare';
+import { IMAGE_ROUTES, modelFieldProperties } from './imageFields';
+import {
+	imageItems,
+	pendingImage,
+	readImageBody,
+	readImageModel,
+	sendImageJob,
+	type ImageJob,
+} from './imageJob';
 
 /**
- * How Generate runs with Waiting and Options left out (also the defaults its fields show):
- * docs/gateway-contract.md §8 has an async image polled every 3-5 s and waited for up to 10
- * minutes; the poll interval is each query route's advice (image 3 s, alt host 5 s).
+ * How Generate runs with Waiting and Options left out, and what its fields say of it (one object,
+ * params/runDefaults.ts): docs/gateway-contract.md §8 has an async image polled every 3-5 s and
+ * waited for up to 10 minutes; the poll interval is each query route's advice (image 3 s, alt 5 s).
  */
-export const WAIT: WaitDefaults = { maxWaitMinutes: 10, concurrency: 5 };
+export const DEFAULTS: RunDefaults = { maxWaitMinutes: 10, routes: IMAGE_ROUTES, concurrency: 5 };
 
 const displayOptions = { show: { resource: ['image'], operation: ['generate'] } };
 
@@ -32,10 +51,35 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-/** Every item through the one generation pipeline: all checked, then submitted, waited for, output. */
+/** Every item read and checked, the run's cost checked, then submitted, waited for and output. */
 export async function execute(
 	this: IExecuteFunctions,
 	run: RunOptions,
 ): Promise<INodeExecutionData[]> {
-	return await runGeneration(this, run, imageAdapter('generate'), WAIT);
+	const settings = readBatchSettings(this, 'image job', DEFAULTS);
+	const batch = await readItems(this, run, settings, async (i) => await readJob(this, i));
+	await checkSpend(
+		batch,
+		() => readSpendSettings(this),
+		(job, _spend, prices) => imageEstimate(job.model, job.body, prices),
+	);
+	const submits = submitItems(batch, async (job, i) => await sendImageJob(this, job, job.body, [], i));
+	const results = await waitForResults(batch, submits, async (job, answer, i, task) =>
+		imageItems(this, batch, job, answer, i, task),
+	);
+	return await outputItems(results, (job, answer) => pendingImage(batch, job, answer));
+}
+
+/** One item's request: the model, the prompt, the model's fields; nothing is sent. */
+async function readJob(ctx: IExecuteFunctions, i: number): Promise<ImageJob> {
+	const model = readImageModel(ctx, i);
+	const prompt = readPrompt(
+		ctx,
+		i,
+		'every image model needs a text prompt',
+		'Describe the image to create.',
+	);
+	const body = await readImageBody(ctx, i, 'generate', model, prompt);
+	checkDownloads(ctx, i, true);
+	return { operation: 'generate', model, body };
 }

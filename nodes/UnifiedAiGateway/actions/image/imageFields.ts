@@ -1,27 +1,27 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import {
-	binaryOutputOption,
-	concurrencyOption,
-	downloadField,
-	modelLocator,
-	optionsField,
-	waitFields,
-	type WaitDefaults,
-} from '../../params/commonFields';
+import { binaryOutputOption, downloadField, modelLocator, optionsField } from '../../params/fields';
+import type { RunDefaults } from '../../params/runDefaults';
+import { concurrencyOption, waitFields } from '../../params/runFields';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { registryProperties } from '../../params/registryProperties';
 import type { RegistryFieldSet } from '../../params/registryRules';
 import { spendGuardOptions } from '../../params/spendGuardOptions';
 import { IMAGE_MODELS, UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { GatewayHost } from '../../transport/urls';
+import type { QueryRoute } from '../../api/tasks/routes';
 import { multiHostIdsOf } from '../../pipeline/prepare';
 
 export type ImageOperation = 'generate' | 'edit';
 
 /** Ids with a row on each host (gemini-3-pro-image-preview): the Host field shows for them. */
 export const MULTI_HOST_IDS = multiHostIdsOf('image');
+
+/** The query routes image tasks are read on: each row's, and an unknown id's (UNKNOWN_IMAGE_MODEL). */
+export const IMAGE_ROUTES: QueryRoute[] = [
+	...new Set([...IMAGE_MODELS, UNKNOWN_IMAGE_MODEL].map((m) => m.queryRoute ?? 'image')),
+];
 
 /** Ids whose every row answers synchronously: no Wait for Result fields for them. */
 export const SYNC_ONLY_IDS = [...new Set(IMAGE_MODELS.map((m) => m.id))].filter((id) =>
@@ -102,8 +102,8 @@ export const IMAGE_FIELDS_BEFORE: INodeProperties[] = [
  * one its run gets): operations with the same defaults share one set (Generate and Edit today),
  * operations whose defaults differ get a set each.
  */
-export function imageFieldsAfter(waits: Array<[ImageOperation, WaitDefaults]>): INodeProperties[] {
-	const groups = new Map<string, { operations: ImageOperation[]; wait: WaitDefaults }>();
+export function imageFieldsAfter(waits: Array<[ImageOperation, RunDefaults]>): INodeProperties[] {
+	const groups = new Map<string, { operations: ImageOperation[]; wait: RunDefaults }>();
 	for (const [operation, wait] of waits) {
 		const group = groups.get(JSON.stringify(wait)) ?? { operations: [], wait };
 		group.operations.push(operation);
@@ -130,7 +130,7 @@ export function imageFieldsAfter(waits: Array<[ImageOperation, WaitDefaults]>): 
 		...sets.map((set) =>
 			optionsField(set.show, [
 				binaryOutputOption(),
-				concurrencyOption(set.wait.concurrency),
+				concurrencyOption(set.wait),
 				...downloadLimitOptions('image'),
 			]),
 		),

@@ -30,8 +30,8 @@ export const { operations, description } = resourceModule(
 	{
 		before: IMAGE_FIELDS_BEFORE,
 		after: imageFieldsAfter([
-			['generate', generate.WAIT],
-			['edit', edit.WAIT],
+			['generate', generate.DEFAULTS],
+			['edit', edit.DEFAULTS],
 		]),
 	},
 );

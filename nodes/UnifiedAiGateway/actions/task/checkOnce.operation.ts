@@ -24,12 +24,18 @@ import type { TaskSnapshot } from '../../api/tasks/snapshot';
 import { isToolRun, toolPendingJson } from '../../engine/running/toolMode';
 import { downloadLimitOptions } from '../../params/downloadOptions';
 import { readBoolean, readNumber } from '../../params/inputs';
-import { binaryOutputOption, downloadField, optionsField } from '../../params/commonFields';
+import { binaryOutputOption, downloadField, optionsField } from '../../params/fields';
 import { errorItem, forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { reportedChargeJson } from '../../api/charges';
-import { requireTaskId } from './get.operation';
-import { BY_ROUTE, languageField, queryRouteField, routeOf, taskIdField } from './taskFields';
+import {
+	BY_ROUTE,
+	languageField,
+	queryRouteField,
+	requireTaskId,
+	routeOf,
+	taskIdField,
+} from './taskFields';
 
 const show = { resource: ['task'], operation: ['checkOnce'] };
 const displayOptions = { show };

@@ -9,11 +9,10 @@ import { fileKindOf, videoContentPath, type QueryRoute } from '../../api/tasks/r
 import { queryTask } from '../../api/tasks/query';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { downloadLimitOptions } from '../../params/downloadOptions';
-import { binaryOutputOption, optionsField } from '../../params/commonFields';
+import { binaryOutputOption, optionsField } from '../../params/fields';
 import { itemDownload, itemsPerUrl, taskJson } from '../../pipeline/taskOutput';
 import { reportedChargeJson } from '../../api/charges';
-import { requireTaskId } from './get.operation';
-import { queryRouteField, taskIdField } from './taskFields';
+import { queryRouteField, requireTaskId, taskIdField } from './taskFields';
 import { readBoolean } from '../../params/inputs';
 
 const show = { resource: ['task'], operation: ['downloadResult'] };

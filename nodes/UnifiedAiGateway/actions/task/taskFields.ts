@@ -1,7 +1,10 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { QUERY_ROUTE_OPTIONS, QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import type { RunOptions } from '../../engine/running/perItem';
+import { taskIdProblem } from '../../api/tasks/taskIds';
+import { kindOf } from '../../params/inputs';
 
 /**
  * 0 in Task → Wait for Completion's Max Wait and Check Once's Give Up After: each task gets its
@@ -85,4 +88,29 @@ export function languageOf(
 	route: QueryRoute,
 ): string | undefined {
 	return route === 'generic' ? (ctx.getNodeParameter('language', i, 'en') as string) : undefined;
+}
+
+/** The item's Task ID, by the one rule of api/tasks/taskIds.ts: no id may address anything but its task. */
+export function requireTaskId(ctx: IExecuteFunctions, i: number): string {
+	const raw = ctx.getNodeParameter('taskId', i, '');
+	const description =
+		'Give the task ID the gateway returned at submit, for example {{ $json.taskId }}. ' +
+		'Nothing was requested.';
+	if (raw !== undefined && raw !== null && typeof raw !== 'string' && typeof raw !== 'number') {
+		throw new NodeOperationError(ctx.getNode(), `Task ID is ${kindOf(raw)}, not one id`, {
+			itemIndex: i,
+			description,
+		});
+	}
+	const value = String(raw ?? '').trim();
+	if (!value)
+		throw new NodeOperationError(ctx.getNode(), 'Task ID is empty', { itemIndex: i, description });
+	const problem = taskIdProblem(value);
+	if (problem)
+		throw new NodeOperationError(
+			ctx.getNode(),
+			`Task ID ${JSON.stringify(value.slice(0, 80))} ${problem}`,
+			{ itemIndex: i, description },
+		);
+	return value;
 }

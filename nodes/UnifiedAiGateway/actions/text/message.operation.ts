@@ -7,7 +7,9 @@ import {
 } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import { concurrencyOption, modelLocator, readConcurrency } from '../../params/commonFields';
+import { modelLocator } from '../../params/fields';
+import { concurrencyOption } from '../../params/runFields';
+import { readConcurrency } from '../../params/runSettings';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
@@ -67,6 +69,8 @@ const properties: INodeProperties[] = [
 						type: 'string',
 						typeOptions: { rows: 3 },
 						default: '',
+						required: true,
+						placeholder: 'Write three taglines for a coffee shop',
 						description: 'The text of the message',
 					},
 				],

@@ -1,6 +1,7 @@
 import type { QueryRoute } from '../../registry/types';
 import type { GatewayHost } from '../../transport/urls';
 import { taskPathSegment } from './taskIds';
+import type { FileKind } from '../../registry/fileKinds';
 
 // The name list lives with the model rows (each row names its query route); the routes themselves here.
 export type { QueryRoute };
@@ -106,6 +107,6 @@ export const QUERY_ROUTE_OPTIONS = [
  * What a route's result files are, for their time bound, size default and messages: the generic
  * route reads unified video tasks too (its window is the video one), so it counts as video.
  */
-export function fileKindOf(route: QueryRoute): 'image' | 'video' {
+export function fileKindOf(route: QueryRoute): FileKind {
 	return route === 'video' || route === 'generic' ? 'video' : 'image';
 }

@@ -3,9 +3,6 @@ import type { IBinaryData, IExecuteFunctions, IPollFunctions } from 'n8n-workflo
 import type { GatewayContext } from '../../transport/context';
 import { abortableSleep } from '../../transport/sleep';
 
-/** Default size limits per kind; Options → Max File Size raises (or lowers) them. */
-export const MAX_FILE_MB = { image: 50, video: 2048 } as const;
-
 type Context = IExecuteFunctions | IPollFunctions;
 
 /**

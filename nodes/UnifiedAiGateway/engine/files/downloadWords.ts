@@ -15,12 +15,12 @@ import {
 	describeStorageFailure,
 	binaryFolder,
 	DATABASE_MODE_MAX_MB,
-	MAX_FILE_MB,
 	modeLimitMb,
 	storageFolderOf,
 	type BinaryMode,
 } from './binaryStore';
 import { describeBytes } from './media';
+import { FILE_KINDS, type FileKind } from '../../registry/fileKinds';
 import { shownUrl } from '../../api/tasks/results';
 import { stopError } from '../../transport/nodeError';
 
@@ -38,8 +38,8 @@ export interface DownloadOptions {
 	baseName: string;
 	defaultMimeType: string;
 	/** What is expected, for messages ("instead of a video"); from defaultMimeType when not given. */
-	kind?: 'image' | 'video';
-	/** Size limit in bytes (default: MAX_FILE_MB of the kind the bytes turn out to be, lowered where n8n holds files whole: engine/files/binaryStore.ts). */
+	kind?: FileKind;
+	/** Size limit in bytes (default: the maxMb of the kind (registry/fileKinds.ts) the bytes turn out to be, lowered where n8n holds files whole: engine/files/binaryStore.ts). */
 	maxBytes?: number;
 	timeoutMs?: number;
 	/** Epoch ms by which the whole download is over, retries included (Max Wait, a trigger poll's budget). */
@@ -256,7 +256,7 @@ export function deadlineWords(
  */
 export function tooLarge(
 	url: string,
-	kind: 'image' | 'video',
+	kind: FileKind,
 	maxBytes: number,
 	secrets: string[],
 	what: string,
@@ -264,7 +264,7 @@ export function tooLarge(
 	mode: BinaryMode | undefined,
 ): [string, string] {
 	const byMode =
-		options.maxBytes === undefined && modeLimitMb(MAX_FILE_MB[kind], mode) < MAX_FILE_MB[kind]
+		options.maxBytes === undefined && modeLimitMb(FILE_KINDS[kind].maxMb, mode) < FILE_KINDS[kind].maxMb
 			? mode
 			: undefined;
 	const where =
@@ -280,7 +280,7 @@ export function tooLarge(
 				? `n8n keeps binary data in its database here and refuses files over N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (${DATABASE_MODE_MAX_MB} MB unless set, at most 1024): if yours is set higher, raise Options → Max File Size (MB) to match; or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem.`
 				: 'If the file is expected to be that large, raise Options → Max File Size (MB).';
 	return [
-		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} for ${kind === 'video' ? 'videos' : 'images'}${where} (${what})`,
+		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} for ${FILE_KINDS[kind].many}${where} (${what})`,
 		`Nothing was stored. ${why}\n${advice(options, url, secrets)}`,
 	];
 }

@@ -23,7 +23,6 @@ import {
 	holdsWholeFile,
 	knownMode,
 	LARGE_FILE_BYTES,
-	MAX_FILE_MB,
 	modeLimitMb,
 	storeBinary,
 	takeLargeSlot,
@@ -55,6 +54,7 @@ import {
 	tooLarge,
 } from './downloadWords';
 import { receive } from './receive';
+import { FILE_KINDS, fileKindOfMime } from '../../registry/fileKinds';
 
 /** A result file cut mid-way (or gone silent) is fetched again (a GET is safe) this many times in all. */
 const DOWNLOAD_ATTEMPTS = 3;
@@ -208,12 +208,12 @@ async function download(
 	const credentials = await gatewayCredentials(ctx);
 	const secrets = secretForms(credentials);
 	const gatewayOrigins = keyOrigins(credentials);
-	const kind = options.kind ?? (options.defaultMimeType.startsWith('video/') ? 'video' : 'image');
+	const kind = options.kind ?? fileKindOfMime(options.defaultMimeType) ?? 'image';
 	// Where n8n keeps binaries sets the default limit and how a file is stored (engine/files/binaryStore.ts); learned when it matters.
 	let mode = knownMode(ctx);
 	const limitOf = (type: string | undefined) =>
 		options.maxBytes ??
-		modeLimitMb(MAX_FILE_MB[type?.startsWith('video/') ? 'video' : 'image'], mode) * 1024 * 1024;
+		modeLimitMb(FILE_KINDS[fileKindOfMime(type) ?? 'image'].maxMb, mode) * 1024 * 1024;
 	const fail = (message: string, description: string, facts: IDataObject = {}) =>
 		downloadError(ctx, url, options, secrets, message, description, facts);
 	if (/^data:/i.test(url))

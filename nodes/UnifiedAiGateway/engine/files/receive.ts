@@ -6,6 +6,7 @@ import { sleep } from 'n8n-workflow';
 import { cancelSignalOf } from '../../transport/context';
 import type { GatewayResponse } from '../../transport/request';
 import { networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
+import { FILE_KINDS, fileKindOfMime, type FileKind } from '../../registry/fileKinds';
 import { holdsWholeFile, storeBinary, type BinaryMode } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
 import {
@@ -30,7 +31,7 @@ const DOWNLOAD_IDLE_MS = 60_000;
 const HEAD_BYTES = 512;
 
 export interface Limits {
-	kind: 'image' | 'video';
+	kind: FileKind;
 	/** The limit until the bytes say what they are, then the limit of what they are. */
 	maxBytes: number;
 	limitOf: (type: string | undefined) => number;
@@ -69,11 +70,7 @@ export async function receive(
 	// Whether the bytes stopped coming (the network), as against n8n failing to store them.
 	let readFailed = false;
 	let storing = false;
-	let sizeKind: 'image' | 'video' = header(response, 'content-type')
-		?.toLowerCase()
-		.startsWith('video/')
-		? 'video'
-		: 'image';
+	let sizeKind: FileKind = fileKindOfMime(header(response, 'content-type')) ?? 'image';
 	const watchdog = (async () => {
 		while (!finished) {
 			await sleep(250);
@@ -180,7 +177,7 @@ export async function receive(
 			});
 			return {
 				error: limits.fail(
-					`${capitalized(source.who)} sent ${sent} instead of ${limits.kind === 'video' ? 'a video' : 'an image'} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${sent} instead of ${FILE_KINDS[limits.kind].one} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
 					[
 						'What it sent is not copied here: a result URL may point at a service that is not a file host.',
 						advice(options, url, limits.secrets),
@@ -191,7 +188,7 @@ export async function receive(
 			};
 		}
 		limits.maxBytes = limits.limitOf(media);
-		sizeKind = media.startsWith('video/') ? 'video' : 'image';
+		sizeKind = fileKindOfMime(media) ?? 'image';
 		if (received > limits.maxBytes) {
 			reason = 'large';
 			throw new Error('download large');

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
 import { addHint } from '../hints';
-import type { WaitSettings } from './jobPlan';
+import type { WaitSettings } from './types';
 import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import { executionLimit } from '../waiting/timeLimit';
 

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import type { Submitted } from './jobPlan';
+import type { Submitted } from './types';
 
 /*
  * What one run of the node created, kept for n8n's Retry On Fail. n8n-core's WorkflowExecute
@@ -49,7 +49,7 @@ function recordsOf(ctx: IExecuteFunctions): RunRecords | undefined {
 	return records;
 }
 
-/** The memory of this run's submits (engine/running/jobRunner.ts), when a retry can follow. */
+/** The memory of this run's submits (engine/running/batch.ts), when a retry can follow. */
 export function tryMemory(ctx: IExecuteFunctions): TryMemory | undefined {
 	const records = recordsOf(ctx);
 	return records ? new TryMemory(records.submits) : undefined;

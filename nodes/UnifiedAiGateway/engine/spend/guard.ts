@@ -17,9 +17,10 @@ import { tally, usd, type RunEstimate } from './tally';
 import type { ItemEstimate, SpendSettings } from './types';
 
 /**
- * The hook runJobs calls around its submits: `beforeSubmit` sees every prepared item before the
- * first request and returns the error that stops the whole run (nothing sent), `afterRun` adds
- * the run's summary to the first output item and to the execution's custom data.
+ * What a batch calls around its submits (engine/running/batch.ts checkSpend, outputItems):
+ * `beforeSubmit` sees every prepared item before the first request and returns the error that
+ * stops the whole run (nothing sent), `afterRun` adds the run's summary to the first output item
+ * and to the execution's custom data.
  */
 export interface SpendGuard<P> {
 	beforeSubmit(items: Array<{ itemIndex: number; prepared: P }>): Promise<Error | undefined>;

@@ -1,6 +1,6 @@
 /**
- * Tasks handed to a wait one by one, as their submits answer (running/jobRunner.ts): the wait reads the
- * first tasks while the last are still being sent, so what it learns of the model's time is not
+ * Tasks handed to a wait one by one, as their submits answer (running/batch.ts submitItems): the
+ * wait reads the first tasks while the last are still being sent, so what it learns of the model's time is not
  * held up (and blurred) by the length of the submitting. `expected` is how many tasks the run may
  * create (the schedule picks √n leaders of them); `close()` says no more will come.
  */
