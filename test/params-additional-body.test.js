@@ -6,12 +6,13 @@
 const BODY = '../dist/nodes/UnifiedAiGateway/params/additionalBody.js';
 const {
 	ADDITIONAL_BODY_LABEL,
-	isPlainObject,
 	additionalBodyField,
 	parseAdditionalBody,
 	mergeBody,
 	readAdditionalBody,
 } = require(BODY);
+// The package's one object guard, which the body's merge leans on (transport/responses.ts).
+const { isPlainObject } = require('../dist/nodes/UnifiedAiGateway/transport/responses.js');
 
 const EXAMPLE = '{"seed": 42}';
 const HELP = `Write a JSON object, for example ${EXAMPLE}.`;

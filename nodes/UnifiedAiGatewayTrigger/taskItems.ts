@@ -1,7 +1,7 @@
 import type { IBinaryData, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import { reportedChargeJson } from '../UnifiedAiGateway/api/charges';
-import { DownloadError } from '../UnifiedAiGateway/engine/files/downloadWords';
+import { DownloadError } from '../UnifiedAiGateway/engine/files/downloadTypes';
 import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';

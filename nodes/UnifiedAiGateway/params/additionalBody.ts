@@ -1,5 +1,7 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
+import { isPlainObject } from '../transport/responses';
+
 /*
  * "Additional Body Fields (JSON)": the escape hatch of every resource that builds a request
  * body (image, video, text), for keys the node has no field for. Each resource gives the body
@@ -7,10 +9,6 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
  */
 
 export const ADDITIONAL_BODY_LABEL = 'Additional Body Fields (JSON)';
-
-export function isPlainObject(value: unknown): value is IDataObject {
-	return value !== null && typeof value === 'object' && !Array.isArray(value);
-}
 
 /** The field itself; `show` is left out for an entry of an options collection. */
 export function additionalBodyField(

@@ -171,8 +171,8 @@ function hintFormerName(
 	HINTED.set(ctx, told);
 	const label = registryFieldLabel(field.key, field.rule);
 	// The value is what may be long: it is cut to what the line leaves (the field's own name is in the error texts).
-	const line = (shown: string) =>
-		`${label}: sent ${shown}, saved under its former name ${formerName}; set ${label} to send another value`;
+	const line = (sentText: string) =>
+		`${label}: sent ${sentText}, saved under its former name ${formerName}; set ${label} to send another value`;
 	const text = JSON.stringify(value);
 	const room = MAX_HINT_LENGTH - line('').length;
 	addHint(ctx, line(text.length <= room ? text : `${text.slice(0, Math.max(room - 1, 0))}…`));

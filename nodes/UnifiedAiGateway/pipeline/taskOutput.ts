@@ -6,11 +6,7 @@ import type {
 } from 'n8n-workflow';
 
 import { deliverFile, type DeliveredFile } from '../engine/files/downloads';
-import {
-	DownloadError,
-	type DownloadOptions,
-	type PaidResult,
-} from '../engine/files/downloadWords';
+import { DownloadError, type DownloadOptions, type PaidResult } from '../engine/files/downloadTypes';
 import { shownUrl } from '../api/tasks/results';
 import { queryTask } from '../api/tasks/query';
 import { QUERY_ROUTES, type QueryRoute } from '../api/tasks/routes';

@@ -93,11 +93,11 @@ export function addressKind(address: string): Classified | undefined {
 	const full = v6.map((g) => g.toString(16)).join(':');
 	if (METADATA_ADDRESSES.has(full))
 		return { kind: 'metadata', address: address.replace(/^\[|\]$/g, '') };
-	const shown = address.replace(/^\[|\]$/g, '');
-	if (v6.every((g) => g === 0)) return { kind: 'unspecified', address: shown };
+	const bare = address.replace(/^\[|\]$/g, '');
+	if (v6.every((g) => g === 0)) return { kind: 'unspecified', address: bare };
 	if (v6.slice(0, 7).every((g) => g === 0) && v6[7] === 1)
-		return { kind: 'loopback', address: shown };
-	if ((v6[0] & 0xffc0) === 0xfe80) return { kind: 'link-local', address: shown };
+		return { kind: 'loopback', address: bare };
+	if ((v6[0] & 0xffc0) === 0xfe80) return { kind: 'link-local', address: bare };
 	return undefined;
 }
 

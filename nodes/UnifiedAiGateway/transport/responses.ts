@@ -25,11 +25,14 @@ export function discard(stream: ByteStream): void {
 		.catch(() => stream.destroy());
 }
 
+/** A JSON object: not null, not a list. The one guard of the package for "is this an object". */
+export function isPlainObject(value: unknown): value is IDataObject {
+	return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
 /** An answer's object field, or undefined (a list, text or nothing is none). */
 export function asObject(value: unknown): IDataObject | undefined {
-	return value && typeof value === 'object' && !Array.isArray(value)
-		? (value as IDataObject)
-		: undefined;
+	return isPlainObject(value) ? value : undefined;
 }
 
 /** The charset an answer names in its Content-Type (`application/json; charset=GBK`), if any. */

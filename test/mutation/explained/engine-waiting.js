@@ -2,7 +2,6 @@
 // engine/waiting/: why each survivor is left (index.js says how a line reads).
 module.exports = [
 	['engine/waiting/checkPlan.ts', "typeof value === 'number' → true", 'Number.isFinite is false for anything but a number, so the count refuses the same values without the typeof: equivalent'],
-	['engine/waiting/checkPlan.ts', "typeof plan !== 'object' → false", 'a text or number plan then reaches the destructuring, whose fields are all undefined, and is refused by the batch check as before: equivalent'],
 	['engine/waiting/timeLimit.ts', "typeof stamp === 'number' → true", 'Number.isFinite is false for anything but a number, so a stamp that is no number gives no limit either way: equivalent'],
 	['engine/waiting/timeLimit.ts', "typeof seconds === 'number' → true", 'Number.isFinite is false for anything but a number, so a setting that is no number gives no limit either way: equivalent'],
 	['engine/waiting/timeLimit.ts', "typeof ctx.getWorkflowSettings === 'function' → true", 'calling a getWorkflowSettings that is not a function throws inside the try, whose catch gives no limit, as the check does: equivalent'],

@@ -273,9 +273,9 @@ export async function execute(
 			});
 			error.context.taskId = taskId;
 			if (!run.continueOnFail) throw error;
-			const shown: IDataObject = { ...json, error: message, description: advice };
-			delete shown.state;
-			return [errorItem(this, shown, error, i)];
+			const failed: IDataObject = { ...json, error: message, description: advice };
+			delete failed.state;
+			return [errorItem(this, failed, error, i)];
 		}
 		if (snapshot.state === 'failed') {
 			const error = new NodeOperationError(

@@ -259,7 +259,7 @@ function checkCompletion(
 	throw error;
 }
 
-function textOf(content: unknown): string {
+function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (Array.isArray(content)) {
 		return content
@@ -277,7 +277,7 @@ function simplify(completion: IDataObject, model: string): IDataObject {
 	const first = ((completion.choices as IDataObject[])[0] ?? {}) as IDataObject;
 	const message = (first.message ?? {}) as IDataObject;
 	return {
-		text: textOf(message.content),
+		text: contentText(message.content),
 		model: completion.model ?? model,
 		finishReason: first.finish_reason ?? null,
 		usage: completion.usage ?? null,

@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { asObject } from '../../transport/responses';
 import { extractResultUrls } from './results';
 import { phaseOf, readProgress, type TaskPhase } from './status';
 
@@ -36,7 +37,7 @@ export interface TaskSnapshot {
 /** The object a field holds, or the first of a list of them (answers put `data` either way). */
 function objectIn(value: unknown): IDataObject | undefined {
 	if (Array.isArray(value)) return objectIn(value[0]);
-	return value && typeof value === 'object' ? (value as IDataObject) : undefined;
+	return asObject(value);
 }
 
 function firstString(...values: unknown[]): string | undefined {

@@ -1,13 +1,9 @@
 // What a failed download says: who failed (the gateway or a file host), what it sent, the receipt,
-// and advice that never sends the user back to the same URL (docs/gateway-contract.md §10.2). The
-// types a download carries live here too, shared by the fetching (downloads.ts) and the reading
-// (receive.ts).
-import type { IDataObject, IExecuteFunctions, IPollFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+// and advice that never sends the user back to the same URL (docs/gateway-contract.md §10.2).
+import type { IDataObject, IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
 
 import type { Blocked } from '../../transport/addresses';
 import { allowWords, blockedWords } from '../../transport/errorRules';
-import type { GatewayResponse } from '../../transport/request';
 import { redact } from '../../transport/secrets';
 import { originOf } from '../../transport/urls';
 import {
@@ -20,57 +16,10 @@ import {
 	type BinaryMode,
 } from './binaryStore';
 import { describeBytes } from './media';
+import { DownloadError, type Attempting, type DownloadOptions } from './downloadTypes';
 import { FILE_KINDS, type FileKind } from '../../registry/fileKinds';
 import { shownUrl } from '../../api/tasks/results';
 import { stopError } from '../../transport/nodeError';
-
-/** The paid result a file belongs to, carried by every download error (its receipt with the URL): the task, and when its URLs expire. */
-export interface PaidResult {
-	/** The task the file belongs to; none for a synchronous answer (gpt-image-2 / gpt-image-2.5). */
-	taskId?: string;
-	/** When the gateway says the URL expires. */
-	expiresAt?: string;
-}
-
-export interface DownloadOptions {
-	itemIndex: number;
-	/** File name to use when neither the response nor the URL gives one (without extension). */
-	baseName: string;
-	defaultMimeType: string;
-	/** What is expected, for messages ("instead of a video"); from defaultMimeType when not given. */
-	kind?: FileKind;
-	/** Size limit in bytes (default: the maxMb of the kind (registry/fileKinds.ts) the bytes turn out to be, lowered where n8n holds files whole: engine/files/binaryStore.ts). */
-	maxBytes?: number;
-	timeoutMs?: number;
-	/** Epoch ms by which the whole download is over, retries included (Max Wait, a trigger poll's budget). */
-	deadlineAt?: number;
-	/** How the deadline is called in messages: "Max Wait", "the trigger's poll budget". */
-	deadlineName?: string;
-	idleMs?: number;
-	paid?: PaidResult;
-}
-
-/** One URL's attempts; `relayUrl`: the task's result URL this one (the gateway's content route) stands in for. */
-export interface Attempting extends DownloadOptions {
-	relayUrl?: string;
-	/** Why the result URL itself failed, when it was tried first. */
-	relayFailure?: string;
-}
-
-/** A download that failed: the URL (full, redacted) and the receipt travel with it. */
-export class DownloadError extends NodeOperationError {
-	url = '';
-}
-
-/** Who sent an answer: the gateway (one of the credential's origins) or a file host. */
-export interface Attempt {
-	host: string;
-	fromGateway: boolean;
-	/** "the gateway (gw.example.com)" or "the file host cdn.example.com". */
-	who: string;
-}
-
-export const SHOWN_CHARS = 300;
 
 export function downloadError(
 	ctx: IExecuteFunctions | IPollFunctions,
@@ -144,7 +93,7 @@ export function storageError(
 		url,
 		options,
 		secrets,
-		`The result ${shown(options.relayUrl ?? url, secrets)} could not be stored: ${failure.what}. ${paidFor}`,
+		`The result ${redact(options.relayUrl ?? url, secrets)} could not be stored: ${failure.what}. ${paidFor}`,
 		[
 			`Where n8n stores binaries: ${where}${failure.path ? ` (the error names ${failure.path})` : ''}.`,
 			'This is the n8n host, not the gateway or its file host: the file was not fetched again, as the same storage would refuse it again.',
@@ -283,108 +232,4 @@ export function tooLarge(
 		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} for ${FILE_KINDS[kind].many}${where} (${what})`,
 		`Nothing was stored. ${why}\n${advice(options, url, secrets)}`,
 	];
-}
-
-export function describeSource(url: string, gatewayOrigins: ReadonlySet<string>): Attempt {
-	const origin = originOf(url) ?? '';
-	const host = origin.replace(/^https?:\/\//, '') || 'an unknown host';
-	const fromGateway = gatewayOrigins.has(origin);
-	return {
-		host,
-		fromGateway,
-		who: fromGateway ? `the gateway (${host})` : `the file host ${host}`,
-	};
-}
-
-export function shown(url: string, secrets: string[]): string {
-	return redact(url, secrets);
-}
-
-export function capitalized(text: string): string {
-	return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-export function header(response: GatewayResponse<unknown>, name: string): string | undefined {
-	const value = response.headers[name];
-	return typeof value === 'string' ? value : typeof value === 'number' ? String(value) : undefined;
-}
-
-export function shownLocation(
-	response: GatewayResponse<unknown>,
-	source: Attempt,
-	secrets: string[],
-): string {
-	const location = header(response, 'location');
-	return location ? redact(location, secrets) : source.host;
-}
-
-export function textOf(body: unknown, secrets: string[]): string {
-	const text =
-		typeof body === 'string'
-			? body
-			: body === undefined || body === null
-				? ''
-				: JSON.stringify(body);
-	return redact(text.replace(/\s+/g, ' ').trim().slice(0, SHOWN_CHARS), secrets);
-}
-
-export function firstLine(text: string): string {
-	return text.length > 120 ? `${text.slice(0, 120)}…` : text;
-}
-
-/**
- * What a host sent instead of the file, without a byte of it (docs/gateway-contract.md §10.12): its
- * kind and size. A gateway's answer may send n8n to a service that is not a file host (an admin
- * API, a metadata service): what that answered must not be copied into an item, an error or a log.
- */
-export function shapeOf(
-	body: Buffer | unknown,
-	contentType: string | undefined,
-	size: { declared?: number; read?: number },
-): string {
-	const bytes = Buffer.isBuffer(body)
-		? body
-		: Buffer.from(
-				typeof body === 'string'
-					? body
-					: body === undefined || body === null
-						? ''
-						: JSON.stringify(body),
-			);
-	const label = notMediaLabel(bytes, contentType);
-	if (label === 'an empty body') return label;
-	const length = size.declared ?? size.read ?? bytes.length;
-	const atLeast = size.declared === undefined && size.read !== undefined ? 'at least ' : '';
-	return `${label} of ${atLeast}${describeBytes(length)}`;
-}
-
-/** A signed link's refusal that says it has expired (S3's `Request has expired`, …): recognised, never quoted. */
-const EXPIRED_LINK =
-	/\bexpired\b|ExpiredToken|expir(?:y|ation) (?:time|date) (?:has )?passed|链接已过期|已过期|签名过期/i;
-
-/** Whether a file host's refusal says the link expired (a fresh URL may be had from the gateway). */
-export function saysExpired(status: number, body: unknown): boolean {
-	if (![400, 401, 403, 404, 410].includes(status)) return false;
-	const text = typeof body === 'string' ? body : body === undefined ? '' : JSON.stringify(body);
-	return EXPIRED_LINK.test(text);
-}
-
-export function notMediaLabel(bytes: Buffer, contentType: string | undefined): string {
-	if (bytes.length === 0) return 'an empty body';
-	const text = bytes.toString('utf8').trimStart();
-	if (/^<(!doctype html|html|head|body)/i.test(text)) return 'an HTML page';
-	if (/^<\?xml|^<[A-Za-z]/.test(text)) return 'XML';
-	if (/^[{[]/.test(text)) return 'JSON';
-	return contentType?.startsWith('text/') || isPrintableAscii(text.slice(0, 64))
-		? 'text'
-		: 'bytes of an unknown kind';
-}
-
-/** Tab, line breaks and printable ASCII only: what a plain-text error page is made of. */
-function isPrintableAscii(text: string): boolean {
-	for (let i = 0; i < text.length; i++) {
-		const code = text.charCodeAt(i);
-		if (!(code === 9 || code === 10 || code === 13 || (code >= 32 && code <= 126))) return false;
-	}
-	return true;
 }

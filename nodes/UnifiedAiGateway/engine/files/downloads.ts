@@ -31,28 +31,27 @@ import {
 import { describeBytes, EXTENSIONS, sniffMedia } from './media';
 import { isStop, nodeErrorOf } from '../../transport/nodeError';
 import { videoContentPath } from '../../api/tasks/routes';
+import { DownloadError, type Attempting, type DownloadOptions } from './downloadTypes';
 import {
-	type DownloadOptions,
-	type Attempting,
-	DownloadError,
-	downloadError,
-	storageError,
-	stopped,
 	advice,
-	certificateFix,
-	describeSource,
-	shown,
-	capitalized,
-	header,
-	shownLocation,
-	textOf,
-	firstLine,
-	saysExpired,
-	shapeOf,
 	blockedDownload,
+	certificateFix,
 	deadlineWords,
+	downloadError,
+	stopped,
+	storageError,
 	tooLarge,
 } from './downloadWords';
+import {
+	bodyExcerpt,
+	capitalized,
+	describeSource,
+	firstLine,
+	header,
+	saysExpired,
+	shapeOf,
+	shownLocation,
+} from './hostAnswer';
 import { receive } from './receive';
 import { FILE_KINDS, fileKindOfMime } from '../../registry/fileKinds';
 
@@ -268,7 +267,7 @@ async function download(
 				if (attempt > 1) {
 					// An earlier attempt was cut mid-file: the host keeps dropping this file.
 					throw fail(
-						`The file ${shown(url, secrets)} from ${first.who} stopped arriving before its end, ${attempt} times (download interrupted)`,
+						`The file ${redact(url, secrets)} from ${first.who} stopped arriving before its end, ${attempt} times (download interrupted)`,
 						`The last attempt could not reach it (${code}).\n${advice(options, url, secrets)}`,
 						{ host: first.host },
 					);
@@ -277,16 +276,16 @@ async function download(
 				if (certificate) {
 					// Reached, and its certificate refused: asking again gets the same certificate.
 					throw fail(
-						`The TLS certificate of ${first.who} was refused for the result ${shown(url, secrets)}: ${certificate} (${code})`,
+						`The TLS certificate of ${first.who} was refused for the result ${redact(url, secrets)}: ${certificate} (${code})`,
 						`${certificateFix(first.fromGateway)}\n${advice(options, url, secrets)}`,
 						{ host: first.host },
 					);
 				}
 				const what = timedOut
-					? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} s for the result ${shown(url, secrets)} (${code})`
+					? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} s for the result ${redact(url, secrets)} (${code})`
 					: /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
-						? `${capitalized(first.who)} closed the connection before the result ${shown(url, secrets)} arrived (${code})`
-						: `Could not reach ${first.who} for the result ${shown(url, secrets)} (${code})`;
+						? `${capitalized(first.who)} closed the connection before the result ${redact(url, secrets)} arrived (${code})`
+						: `Could not reach ${first.who} for the result ${redact(url, secrets)} (${code})`;
 				throw fail(
 					what,
 					`It was asked again (a GET is safe to repeat) before giving up.\n${advice(options, url, secrets)}`,
@@ -296,7 +295,7 @@ async function download(
 			const source = describeSource(response.url ?? url, gatewayOrigins);
 			if (response.status >= 300 && response.status < 400) {
 				throw fail(
-					`${capitalized(source.who)} redirected the download of ${shown(url, secrets)} too many times (HTTP ${response.status}, a redirect loop)`,
+					`${capitalized(source.who)} redirected the download of ${redact(url, secrets)} too many times (HTTP ${response.status}, a redirect loop)`,
 					`The last redirect pointed to ${shownLocation(response, source, secrets)}.\n${advice(options, url, secrets)}`,
 					{ host: source.host, status: response.status },
 				);
@@ -305,14 +304,14 @@ async function download(
 				// The gateway's own words are shown; a file host's answer only by its kind and size (it
 				// may be a service that is no file host) and whether it says the link expired.
 				const expired = !source.fromGateway && saysExpired(response.status, response.body);
-				const sent = source.fromGateway ? textOf(response.body, secrets) : '';
+				const sent = source.fromGateway ? bodyExcerpt(response.body, secrets) : '';
 				const shape = source.fromGateway
 					? ''
 					: shapeOf(response.body, header(response, 'content-type'), {
 							declared: numberOr(header(response, 'content-length')),
 						});
 				throw fail(
-					`${capitalized(source.who)} answered ${response.status} for the result ${shown(url, secrets)}${sent ? `: ${firstLine(sent)}` : expired ? ': the signed link has expired' : ''}`,
+					`${capitalized(source.who)} answered ${response.status} for the result ${redact(url, secrets)}${sent ? `: ${firstLine(sent)}` : expired ? ': the signed link has expired' : ''}`,
 					[
 						source.fromGateway
 							? `${capitalized(source.who)} sent: ${sent || '(an empty body)'}`

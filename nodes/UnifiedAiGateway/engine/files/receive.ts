@@ -5,25 +5,14 @@ import { sleep } from 'n8n-workflow';
 
 import { cancelSignalOf } from '../../transport/context';
 import type { GatewayResponse } from '../../transport/request';
+import { redact } from '../../transport/secrets';
 import { networkCodeOf, readableFrom, type ByteStream } from '../../transport/responses';
 import { FILE_KINDS, fileKindOfMime, type FileKind } from '../../registry/fileKinds';
 import { holdsWholeFile, storeBinary, type BinaryMode } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
-import {
-	type DownloadOptions,
-	type Attempting,
-	DownloadError,
-	type Attempt,
-	storageError,
-	stopped,
-	advice,
-	shown,
-	capitalized,
-	header,
-	shapeOf,
-	deadlineWords,
-	tooLarge,
-} from './downloadWords';
+import { DownloadError, type Attempt, type Attempting, type DownloadOptions } from './downloadTypes';
+import { advice, deadlineWords, stopped, storageError, tooLarge } from './downloadWords';
+import { capitalized, header, shapeOf } from './hostAnswer';
 
 /** No byte for this long: the file host has stopped sending. */
 const DOWNLOAD_IDLE_MS = 60_000;
@@ -140,8 +129,8 @@ export async function receive(
 		const code = networkCodeOf(error);
 		const what =
 			reason === 'idle'
-				? `${capitalized(source.who)} stopped sending ${shown(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
-				: `The file ${shown(url, limits.secrets)} from ${source.who} stopped arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} (download interrupted)`;
+				? `${capitalized(source.who)} stopped sending ${redact(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
+				: `The file ${redact(url, limits.secrets)} from ${source.who} stopped arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} (download interrupted)`;
 		return {
 			error: limits.fail(
 				what,
@@ -177,7 +166,7 @@ export async function receive(
 			});
 			return {
 				error: limits.fail(
-					`${capitalized(source.who)} sent ${sent} instead of ${FILE_KINDS[limits.kind].one} for ${shown(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${sent} instead of ${FILE_KINDS[limits.kind].one} for ${redact(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
 					[
 						'What it sent is not copied here: a result URL may point at a service that is not a file host.',
 						advice(options, url, limits.secrets),

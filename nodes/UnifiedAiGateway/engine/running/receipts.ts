@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { nodeOf } from '../../transport/context';
 import { ReceiptExecutions } from './receiptExecutions';
 import type { QueryRoute } from '../../api/tasks/routes';
+import { shownUrl } from '../../api/tasks/results';
 
 /** n8n's custom execution data: at most 10 keys per execution, keys [A-Za-z0-9_] ≤ 50, values ≤ 255. */
 interface CustomData {
@@ -19,15 +20,6 @@ const NONE = 'none';
 function listedItems(value: string | undefined): number[] {
 	const listed = /^items ([\d ]+) \(/.exec(value ?? '');
 	return listed ? listed[1].split(' ').filter(Boolean).map(Number) : [];
-}
-
-/** Result URLs as receipts name them: an inline (base64) result by its kind and size, not its bytes. */
-function shownUrls(urls: string[]): string[] {
-	return urls.map((url) =>
-		/^data:/i.test(url)
-			? `inline ${url.slice(5, url.indexOf(';'))} result (${url.length} characters of base64, in the node's output)`
-			: url,
-	);
 }
 
 /** Appends `value` to the last chunk when it fits (space-separated), else starts one; returns the chunk's index. */
@@ -104,7 +96,7 @@ export class ReceiptLog {
 			else if (earlier.receiptUrls?.length)
 				this.durable.set(
 					itemIndex,
-					{ receipt: 'result', resultUrls: shownUrls(earlier.receiptUrls) },
+					{ receipt: 'result', resultUrls: earlier.receiptUrls.map(shownUrl) },
 					false,
 				);
 		}
@@ -146,11 +138,12 @@ export class ReceiptLog {
 
 	/** A paid synchronous result (no task id): its URLs into the log and custom data `gateway_<Node>_results[_n]`. */
 	private receipt(itemIndex: number, urls: string[]): void {
-		const shown = shownUrls(urls);
-		this.durable.set(itemIndex, { receipt: 'result', resultUrls: shown }, true);
+		// An inline (base64) result is named by its kind and size, not its bytes.
+		const listed = urls.map(shownUrl);
+		this.durable.set(itemIndex, { receipt: 'result', resultUrls: listed }, true);
 		this.logReceipt(
-			`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${shown.join(' ')}`,
-			{ executionId: this.executionId(), itemIndex, resultUrls: shown },
+			`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${listed.join(' ')}`,
+			{ executionId: this.executionId(), itemIndex, resultUrls: listed },
 		);
 		// An earlier try's receipts (Retry On Fail, same custom data) stay beside this try's.
 		const key = `${this.prefix}_results`;
@@ -158,7 +151,7 @@ export class ReceiptLog {
 			this.resultChunks = [];
 			for (const url of this.earlier(key)) appendChunked(this.resultChunks, url);
 		}
-		for (const url of shown) {
+		for (const url of listed) {
 			if (url.length > VALUE_LIMIT) continue; // the log line above holds it
 			const n = appendChunked(this.resultChunks, url);
 			this.set(`${key}${n > 0 ? `_${n + 1}` : ''}`, this.resultChunks[n]);

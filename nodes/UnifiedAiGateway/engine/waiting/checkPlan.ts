@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import { asObject } from '../../transport/responses';
 import { leaderCount, type RoundTask } from './pollSchedule';
 
 /**
@@ -21,9 +22,9 @@ const count = (value: unknown): number | undefined =>
 
 /** The item's plan, or undefined when it has none or one that does not parse (the item is then read). */
 export function checkPlanOf(json: IDataObject): CheckPlan | undefined {
-	const plan = json.checkPlan;
-	if (!plan || typeof plan !== 'object' || Array.isArray(plan)) return undefined;
-	const { batch, leaders, leader, leadersDone, skipped } = plan as IDataObject;
+	const plan = asObject(json.checkPlan);
+	if (!plan) return undefined;
+	const { batch, leaders, leader, leadersDone, skipped } = plan;
 	const at = count(batch);
 	const k = count(leaders);
 	if (at === undefined || k === undefined || k < 1 || typeof leader !== 'boolean') return undefined;
