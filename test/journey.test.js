@@ -21,8 +21,10 @@ beforeAll(() => {
 
 test('the count ARCHITECTURE.md gives is the one a run measures', () => {
 	expect(found.files).toBe(2);
-	const stated = /\*\*(\d+) files crossed of the (\d+) loaded\*\*/.exec(section);
-	expect(stated && [Number(stated[1]), Number(stated[2])]).toEqual([found.crossed.length, found.loaded]);
+	// The files crossed only: how many are loaded grows with every operation added, which says
+	// nothing of this journey.
+	const stated = /\*\*(\d+) files crossed\*\*/.exec(section);
+	expect(stated && Number(stated[1])).toBe(found.crossed.length);
 });
 
 test('so does its count per layer', () => {
@@ -42,10 +44,11 @@ test('every file a step of the journey names is crossed by the run, but the rows
 	const named = [...new Set([...section.matchAll(/`((?:actions|api|engine|params|pipeline|registry|transport)\/[\w/.]+\.ts|UnifiedAiGateway\.node\.ts)`/g)].map((m) => m[1]))];
 	expect(named.length).toBeGreaterThan(20);
 	const source = (file) => `nodes/UnifiedAiGateway/${file}`;
-	// The page says so of each: the rows are read as data; a refusal and a failed read do not happen here.
-	const loadedOnly = ['registry/imageModels.ts', 'pipeline/refusals.ts', 'engine/waiting/pollPolicy.ts'];
+	// The page says so of each: the rows are read as data; a refusal and a failed read do not happen
+	// here; the run defaults' type is data too (their words are built when the node loads).
+	const loadedOnly = ['registry/imageModels.ts', 'pipeline/refusals.ts', 'engine/waiting/pollPolicy.ts', 'params/runDefaults.ts'];
 	// Named as Video's journey, not this one's.
-	const video = ['actions/video/videoAdapter.ts', 'api/videos.ts'];
+	const video = ['actions/video/generate.operation.ts', 'api/videos.ts'];
 	const notCrossed = named.filter((file) => !loadedOnly.includes(file) && !video.includes(file) && !found.crossed.includes(source(file)));
 	expect(notCrossed).toEqual([]);
 	for (const file of loadedOnly) expect(found.notCrossed).toContain(source(file));

@@ -52,13 +52,14 @@ const DATABASE = "512 MB in n8n's database mode (its own limit there)";
 
 describe('downloadLimitOptions', () => {
 	test.each([
-		['image', `${STREAMED(50)}; ${MEMORY}`],
-		['video', `${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`],
+		['image', `${STREAMED(50)}; ${MEMORY}`, '10 min for images'],
+		['video', `${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`, '30 min for videos'],
 		[
 			'any',
-			`${STREAMED(50)}; ${MEMORY} for an image; for a video ${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`,
+			`for an image ${STREAMED(50)}; ${MEMORY}; for a video ${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`,
+			'10 min for images and 30 min for videos',
 		],
-	])('Max File Size of %s tells the default per binary mode', (kind, limit) => {
+	])('Max File Size of %s tells the default per binary mode', (kind, limit, ownBound) => {
 		const [size, timeout] = downloadLimitOptions(kind);
 		expect(size).toEqual({
 			displayName: 'Max File Size (MB)',
@@ -74,8 +75,7 @@ describe('downloadLimitOptions', () => {
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description:
-				'Longest time all files of one item may take to download. 0 (or left out): inside Max Wait when waiting for a task, else 10 min for images and 30 min for videos (a trigger always keeps to its poll budget). A file host that stops sending for 60 s fails sooner.',
+			description: `Longest time all files of one item may take to download. 0 (or left out): inside Max Wait when waiting for a task, else ${ownBound} (a trigger always keeps to its poll budget). A file host that stops sending for 60 s fails sooner.`,
 		});
 	});
 });

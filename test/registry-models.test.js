@@ -30,7 +30,8 @@ describe('findModel: the row of an id (and a host)', () => {
 
 describe('modelKind: the kind of an id the gateway lists', () => {
 	test("each group's name as the node shows it", () => {
-		expect(models.GROUP_NAMES).toEqual({ text: 'Text', image: 'Image', video: 'Video' });
+		const { MODEL_GROUPS } = require('../dist/nodes/UnifiedAiGateway/registry/groups.js');
+		expect(Object.fromEntries(Object.entries(MODEL_GROUPS).map(([id, group]) => [id, group.name]))).toEqual({ text: 'Text', image: 'Image', video: 'Video' });
 	});
 
 	test.each([

@@ -84,7 +84,7 @@ const rows = [
 		expect(h.sent('/v1/images/edits').image_urls).toHaveLength(16);
 	}],
 	['§4.6 + §8 gpt-image-2 edit: 17 references rejected', async (h) => h.refused(await h.edit('gpt-image-2', { referenceUrls: refs(17) }), /17 given, but model 'gpt-image-2' takes 1 to 16/)],
-	['§4.6 images/image_urls are required: none rejected', async (h) => h.refused(await h.edit('nano-banana', { referenceUrls: '' }), /0 given, but model 'nano-banana' takes at least 1/)],
+	['§4.6 images/image_urls are required: none rejected (the field is required; an expression gives none)', async (h) => h.refused(await h.edit('nano-banana', { referenceUrls: '={{ "" }}' }), /0 given, but model 'nano-banana' takes at least 1/)],
 	['§4.6 mask_url used together with image_urls', async (h) => {
 		h.ok(await h.edit('gpt-image-2', { maskUrl: 'https://x.test/mask.png' }));
 		expect(h.sent('/v1/images/edits').mask_url).toBe('https://x.test/mask.png');

@@ -28,10 +28,11 @@ module.exports = [
 	['params/registryValues.ts', 'route === undefined → false', 'a rule limited to routes, with no route given: includes(undefined) is false for a list of route names, so the rule is skipped all the same: equivalent'],
 	['params/registryProperties.ts', 'factor !== 1 → true', 'valueMultipliers (registry/prices.ts) lists only multipliers other than 1, so a listed factor is never 1: equivalent'],
 	['params/spendGuardOptions.ts', 'a.displayName.localeCompare(b.displayName)', "the Spend Guard's options are written in name order and Video Prices per Second, added last for video, sorts last: the sort changes no order (params-fields.test.js holds the order): equivalent"],
-	// params/commonFields.ts, registryProperties.ts, registryValues.ts, spendGuardOptions.ts, first
-	// measured 2026-11-29: equivalent, each checked against the files that reach it.
-	['params/commonFields.ts', "'The name of the output binary field to put the file in (with Downl", "binaryOutputOption's default hint: words of the field's description, which no behaviour reads (editor-texts.mjs leaves out the description, not the argument it is built from)"],
-	['params/commonFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 227],
+	// params/fields.ts and runFields.ts (then one file, commonFields.ts), registryProperties.ts,
+	// registryValues.ts, spendGuardOptions.ts, first measured 2026-11-29: equivalent, each checked
+	// against the files that reach it.
+	['params/fields.ts', "'The name of the output binary field to put the file in (with Downl", "binaryOutputOption's default hint: words of the field's description, which no behaviour reads (editor-texts.mjs leaves out the description, not the argument it is built from)"],
+	['params/runFields.ts', 'BooleanLiteral true → false', "concurrencyOption's `files` default: it chooses between two wordings of the description only, words no behaviour reads", 107],
 	['params/registryProperties.ts', "typeOf)(rule) === 'number' → true", "describe's range sentence: a rule with min or max is a number rule unless it has values or a boolean default, and no row has either beside a bound (the rows lock holds every row): equivalent"],
 	['params/registryValues.ts', 'collection !== undefined → true', "isChanged on an Options collection: undefined fails the typeof check right after (typeof undefined is 'undefined'), so this check only saves a step: equivalent"],
 	['params/registryValues.ts', "typeof collection === 'object' → true", "isChanged on an Options collection saved as text or a number: a property of a primitive is undefined for every entry name (none is 'length'), so it reads as untouched all the same: equivalent"],
