@@ -1,6 +1,6 @@
 'use strict';
 // bench/n8n/gc-report.js: main's collections per bench run, read from V8's trace in n8n's log
-// (docs/PERFORMANCE.md, "When V8 collects without pause", quotes its figures).
+// (docs/performance-log.md, "When V8 collects without pause", quotes its figures).
 const { parseRuns, parseTrace, summary } = require('../bench/n8n/gc-report');
 
 const ORIGIN = 1_700_000_000_000;

@@ -9,7 +9,7 @@
  * pause and the incremental steps before it; V8's helper threads mark beside it and are in main's
  * CPU too), the scavenges, the most V8 held, and the full collections per second of the run:
  * a run of seconds with 4-5 of them is V8 collecting without pause near its cap
- * (docs/PERFORMANCE.md, "What moves main's CPU").
+ * (docs/performance-log.md, "What moves main's CPU").
  */
 const fs = require('fs');
 const path = require('path');
