@@ -17,7 +17,9 @@ import {
 	type BaseUrlCheck,
 } from '../nodes/UnifiedAiGateway/transport/urls';
 
-/** What authenticate() reads from a credential's values: both Base URLs checked, the key's origins, the key as pasted. */
+/**
+ * What authenticate() reads from a credential's values: both Base URLs checked, the key's origins, the key as pasted.
+ */
 interface Checked {
 	values: [unknown, unknown, unknown];
 	main: BaseUrlCheck;
@@ -73,7 +75,9 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			required: true,
 			placeholder: 'https://gateway.example.com/v1',
 			description:
-				"Address of the gateway (http:// or https://, no query string, no user:pass@). With or without the trailing /v1 and slash: both work. The API key is sent to this origin and the Alt Base URL's only.",
+				'Address of the gateway (http:// or https://, no query string, no ' +
+				'user:pass@). With or without the trailing /v1 and slash: both work. The ' +
+				"API key is sent to this origin and the Alt Base URL's only.",
 		},
 		{
 			displayName: 'Alt Base URL',
@@ -82,7 +86,10 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://alt.gateway.example.com',
 			description:
-				'Optional second host that serves the alt-host image models (gemini-2.5-flash-image, gemini-3-pro-image-preview, gemini-3.1-flash-image-preview). Leave empty if you do not use them. Same rules as Base URL.',
+				'Optional second host that serves the alt-host image models ' +
+				'(gemini-2.5-flash-image, gemini-3-pro-image-preview, ' +
+				'gemini-3.1-flash-image-preview). Leave empty if you do not use them. ' +
+				'Same rules as Base URL.',
 		},
 		{
 			displayName: 'API Key',
@@ -92,7 +99,10 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			default: '',
 			required: true,
 			description:
-				'The key from the gateway\'s key management page, sent as a Bearer token. Pasted with quotes, a leading "Bearer " or spaces around it: all removed; full-width characters from a Chinese input method are read as their ASCII letters and digits.',
+				"The key from the gateway's key management page, sent as a Bearer token. " +
+				'Pasted with quotes, a leading "Bearer " or spaces around it: all ' +
+				'removed; full-width characters from a Chinese input method are read as ' +
+				'their ASCII letters and digits.',
 		},
 		{
 			displayName: 'Ignore SSL Issues (Insecure)',
@@ -100,7 +110,11 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to connect even if the gateway's TLS certificate cannot be verified (self-signed, expired, issued for another host). Applies to the Base URL and Alt Base URL only, never to the hosts result files come from. Safer: trust the gateway's CA on the n8n host with NODE_EXTRA_CA_CERTS.",
+				"Whether to connect even if the gateway's TLS certificate cannot be " +
+				'verified (self-signed, expired, issued for another host). Applies to the ' +
+				'Base URL and Alt Base URL only, never to the hosts result files come ' +
+				"from. Safer: trust the gateway's CA on the n8n host with " +
+				'NODE_EXTRA_CA_CERTS.',
 		},
 	];
 
@@ -123,7 +137,11 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		const isTest = requestOptions.baseURL !== undefined && !/^https?:\/\//i.test(url);
 		if (isTest && (main.insecure || alt.insecure)) {
 			throw new Error(
-				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses http:// on a host that is not this machine: the API key would travel unencrypted. Use https:// (the gateway asks for HTTPS in production). Workflows still run with this credential; this test did not send the key.`,
+				`${main.insecure ? BASE_URL_FIELDS.main : BASE_URL_FIELDS.alt} uses ` +
+					`http:// on a host that is not this machine: the API key would travel ` +
+					`unencrypted. Use https:// (the gateway asks for HTTPS in production). ` +
+					`Workflows still run with this credential; this test did not send the ` +
+					`key.`,
 			);
 		}
 		// The Test's base is the Base URL as typed: the node's own rule (normaliseOrigin) makes it
@@ -132,7 +150,8 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 		const target = originOf(baseURL !== undefined ? new URL(url, baseURL).href : url);
 		if (!target || !origins.has(target)) {
 			throw new Error(
-				'The API key is only sent to the origins of Base URL and Alt Base URL; this request was for another origin and was not sent.',
+				'The API key is only sent to the origins of Base URL and Alt Base URL; ' +
+					'this request was for another origin and was not sent.',
 			);
 		}
 		const { key, problem: keyProblem } = pasted;
@@ -177,7 +196,9 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 					key: 'error.type',
 					value: type,
 					message:
-						"The gateway refused this API key: it may be wrong, disabled, expired or used up, or not allowed from this IP. Check the API Key on the gateway's key page.",
+						'The gateway refused this API key: it may be wrong, disabled, expired or ' +
+						"used up, or not allowed from this IP. Check the API Key on the gateway's " +
+						'key page.',
 				},
 			})),
 			{
@@ -186,7 +207,8 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 					key: 'success',
 					value: false,
 					message:
-						'The gateway refused this API key (it answered success: false). Check the API Key, and that the key is not deleted or disabled.',
+						'The gateway refused this API key (it answered success: false). Check the ' +
+						'API Key, and that the key is not deleted or disabled.',
 				},
 			},
 			{
@@ -195,7 +217,9 @@ export class UnifiedAiGatewayApi implements ICredentialType {
 					key: 'data',
 					value: undefined,
 					message:
-						"The gateway did not confirm this key: its answer held no model list. Check the API Key, and that the Base URL is the gateway's address (for example https://gateway.example.com/v1).",
+						'The gateway did not confirm this key: its answer held no model list. ' +
+						"Check the API Key, and that the Base URL is the gateway's address (for " +
+						'example https://gateway.example.com/v1).',
 				},
 			},
 		],

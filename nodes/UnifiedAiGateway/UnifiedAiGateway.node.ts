@@ -22,7 +22,8 @@ export class UnifiedAiGateway implements INodeType {
 		version: 1,
 		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
 		description:
-			'Chat, generate and edit images, render videos, upload files, track tasks and watch spend through a unified AI gateway',
+			'Chat, generate and edit images, render videos, upload files, track tasks ' +
+			'and watch spend through a unified AI gateway',
 		defaults: { name: 'Unified AI Gateway' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

@@ -139,7 +139,10 @@ async function relayQuota(
 		ctx.getNode(),
 		'The gateway answered none of its balance routes for this key',
 		{
-			description: `${problems.join('\n')}\nCheck that the Base URL is the gateway's address (for example https://gateway.example.com/v1) and that the API Key is valid and enabled.`,
+			description:
+				`${problems.join('\n')}\nCheck that the Base URL is the gateway's address ` +
+				`(for example https://gateway.example.com/v1) and that the API Key is ` +
+				`valid and enabled.`,
 			itemIndex,
 		},
 	);
@@ -180,7 +183,9 @@ export async function readBalance(
 			ctx.getNode(),
 			'This gateway has no user balance route (GET /v1/user/balance answered 404)',
 			{
-				description: `${missing}\nA gateway built on the open-source relay (new-api, one-api) tells a key only its own quota: use Token Balance.`,
+				description:
+					`${missing}\nA gateway built on the open-source relay (new-api, one-api) ` +
+					`tells a key only its own quota: use Token Balance.`,
 				itemIndex,
 			},
 		);

@@ -18,7 +18,8 @@ export const NOT_REPORTED = 'not reported';
 const SYNC_NOTE =
 	"A synchronous answer carries no charge; the gateway's usage log has it. See estimatedCost.";
 const TASK_NOTE =
-	"This gateway's answer for the task carries no charge (the relay's GET /v1/video/generations/{id} does). See estimatedCost.";
+	"This gateway's answer for the task carries no charge (the relay's GET " +
+	'/v1/video/generations/{id} does). See estimatedCost.';
 
 /**
  * The item's `charge`: `share` is its part of the task (a task that made 4 images gives each item a

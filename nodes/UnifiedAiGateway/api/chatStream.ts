@@ -24,7 +24,9 @@ interface ChoiceState {
 }
 
 const NOT_RETURNED =
-	'No partial answer is returned: a cut-off text must not pass for a complete one. The gateway may have billed the tokens already generated. Run the item again, or turn Stream off.';
+	'No partial answer is returned: a cut-off text must not pass for a ' +
+	'complete one. The gateway may have billed the tokens already generated. ' +
+	'Run the item again, or turn Stream off.';
 
 /**
  * Reads a chat-completions SSE stream (OpenAI `chat.completion.chunk` events) to its end and
@@ -75,14 +77,16 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 			}
 			if (!chunk) {
 				failure = new ChatStreamError(
-					`The gateway sent a stream event that is not a JSON object after ${characters()} characters of the answer from model '${model}'`,
+					`The gateway sent a stream event that is not a JSON object after ${characters()} ` +
+						`characters of the answer from model '${model}'`,
 					`Event data: ${event.data.slice(0, 300)}\nNo partial answer is returned. Run the item again, or turn Stream off.`,
 				);
 				break;
 			}
 			if (chunk.error !== undefined || event.event === 'error') {
 				failure = new ChatStreamError(
-					`The gateway reported an error in the middle of the answer from model '${model}' (after ${characters()} characters): ${gatewayText(chunk) || 'no reason given'}`,
+					`The gateway reported an error in the middle of the answer from model '${model}' ` +
+						`(after ${characters()} characters): ${gatewayText(chunk) || 'no reason given'}`,
 					NOT_RETURNED,
 				);
 				break;
@@ -105,11 +109,13 @@ export async function readChatStream(stream: ByteStream, model: string): Promise
 	if (failure) throw failure;
 	if (broken instanceof SseLineTooLong)
 		throw cutOff(
-			`one line of the event stream passed ${MAX_SSE_LINE / 1024 / 1024} million characters, far past any event, so the reading stopped`,
+			`one line of the event stream passed ${MAX_SSE_LINE / 1024 / 1024} ` +
+				`million characters, far past any event, so the reading stopped`,
 		);
 	if (tooLarge)
 		throw cutOff(
-			`more than ${ANSWER_LIMITS.chatStream / 1024 / 1024} MB arrived (counted after decompression), far past any answer, so the reading stopped`,
+			`more than ${ANSWER_LIMITS.chatStream / 1024 / 1024} MB arrived (counted ` +
+				`after decompression), far past any answer, so the reading stopped`,
 		);
 
 	const allFinished =

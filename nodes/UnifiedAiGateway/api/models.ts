@@ -103,5 +103,8 @@ function offeredLine(models: GatewayModel[], model: string): string {
 		others.length > NAMED_MODELS
 			? ` and ${others.length - NAMED_MODELS} more (Account → List Models)`
 			: '';
-	return `${group[0].toUpperCase()}${group.slice(1)} models this key can use (GET /v1/models): ${others.slice(0, NAMED_MODELS).join(', ')}${more}.`;
+	return (
+		`${group[0].toUpperCase()}${group.slice(1)} models this key can use (GET ` +
+		`/v1/models): ${others.slice(0, NAMED_MODELS).join(', ')}${more}.`
+	);
 }

@@ -47,7 +47,9 @@ function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string):
 		const usd = numberOf(entry.model_price);
 		if (usd === undefined || usd < 0)
 			return {
-				unpriced: `the gateway's price list gives it no usable per-call price (model_price ${JSON.stringify(entry.model_price ?? null).slice(0, 40)})`,
+				unpriced:
+					"the gateway's price list gives it no usable per-call price " +
+					`(model_price ${JSON.stringify(entry.model_price ?? null).slice(0, 40)})`,
 			};
 		return { price: { usd, groupRatio, ...(ratioNote ? { groupRatioNote: ratioNote } : {}) } };
 	}
@@ -58,11 +60,15 @@ function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string):
 				unpriced: `the gateway has set no price for it (model_ratio ${UNSET_RATIO}, the relay's placeholder)`,
 			};
 		return {
-			unpriced: `the gateway prices it by tokens (model_ratio ${JSON.stringify(entry.model_ratio ?? null).slice(0, 20)}), which cannot be known before the call`,
+			unpriced:
+				`the gateway prices it by tokens (model_ratio ${JSON.stringify(entry.model_ratio ?? null).slice(0, 20)}), ` +
+				`which cannot be known before the call`,
 		};
 	}
 	return {
-		unpriced: `the gateway's price list gives an unknown quota_type (${JSON.stringify(entry.quota_type ?? null).slice(0, 20)})`,
+		unpriced:
+			"the gateway's price list gives an unknown quota_type " +
+			`(${JSON.stringify(entry.quota_type ?? null).slice(0, 20)})`,
 	};
 }
 
@@ -84,7 +90,8 @@ function priceListOf(body: unknown): PriceList {
 		const ratio = numberOf(groups.default);
 		if (ratio === undefined || ratio < 0)
 			return unusable(
-				`the gateway's price list gives no usable ratio for the default group (${JSON.stringify(groups.default ?? null).slice(0, 30)})`,
+				"the gateway's price list gives no usable ratio for the default group " +
+					`(${JSON.stringify(groups.default ?? null).slice(0, 30)})`,
 			);
 		groupRatio = ratio;
 	} else {

@@ -40,7 +40,9 @@ function siteStatusOf(body: unknown): SiteStatusReading {
 	const quotaPerUnit = positive(data.quota_per_unit);
 	if (quotaPerUnit === undefined)
 		return {
-			problem: `GET /api/status gave no usable quota_per_unit (${JSON.stringify(data.quota_per_unit ?? null).slice(0, 40)})`,
+			problem:
+				'GET /api/status gave no usable quota_per_unit ' +
+				`(${JSON.stringify(data.quota_per_unit ?? null).slice(0, 40)})`,
 		};
 	const type = String(data.quota_display_type ?? '').toUpperCase();
 	// Older builds (and one-api) say only whether amounts are shown in currency (USD) or raw quota.

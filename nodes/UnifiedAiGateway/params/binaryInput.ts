@@ -7,7 +7,9 @@ export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 export type ImageType = 'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif';
 
-/** The image types the node reads from binary input (each one the upload route takes, docs/gateway-contract.md §4.11). */
+/**
+ * The image types the node reads from binary input (each one the upload route takes, docs/gateway-contract.md §4.11).
+ */
 export const IMAGE_TYPES: readonly ImageType[] = [
 	'image/jpeg',
 	'image/png',
@@ -15,7 +17,10 @@ export const IMAGE_TYPES: readonly ImageType[] = [
 	'image/gif',
 ];
 
-/** The real type of an image, from its first bytes (a file name or MIME label can lie): engine/files/media.ts's one reading of magic numbers. */
+/**
+ * The real type of an image, from its first bytes (a file name or MIME label can lie): engine/files/media.ts's one
+ * reading of magic numbers.
+ */
 function sniffImageType(head: Buffer): ImageType | undefined {
 	const type = sniffMedia(head);
 	return IMAGE_TYPES.find((image) => image === type);

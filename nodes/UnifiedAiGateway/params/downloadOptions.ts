@@ -23,7 +23,8 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 				: []),
 			...(modeLimitMb(mb, 'memory') < mb
 				? [
-						`${modeLimitMb(mb, 'memory')} MB while n8n keeps files in memory (1.x's default: set N8N_DEFAULT_BINARY_DATA_MODE=filesystem for more)`,
+						`${modeLimitMb(mb, 'memory')} MB while n8n keeps files in memory (1.x's ` +
+							`default: set N8N_DEFAULT_BINARY_DATA_MODE=filesystem for more)`,
 					]
 				: []),
 		];
@@ -39,7 +40,9 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 		kinds.length === 1
 			? perMode(FILE_KINDS[kinds[0]].maxMb)
 			: kinds.map((k) => `for ${FILE_KINDS[k].one} ${perMode(FILE_KINDS[k].maxMb)}`).join('; ');
-	const ownBound = kinds.map((k) => `${FILE_KINDS[k].downloadMinutes} min for ${FILE_KINDS[k].many}`);
+	const ownBound = kinds.map(
+		(k) => `${FILE_KINDS[k].downloadMinutes} min for ${FILE_KINDS[k].many}`,
+	);
 	return [
 		{
 			displayName: 'Max File Size (MB)',
@@ -47,7 +50,10 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 			type: 'number',
 			typeOptions: { minValue: 0 },
 			default: 0,
-			description: `Largest result file accepted when downloading, in MB. 0 (or left out) uses the default: ${limit}. A bigger file is not stored and the item fails with its URL or task ID.`,
+			description:
+				`Largest result file accepted when downloading, in MB. 0 (or left out) ` +
+				`uses the default: ${limit}. A bigger file is not stored and the item ` +
+				`fails with its URL or task ID.`,
 		},
 		{
 			displayName: 'Download Timeout (Seconds)',

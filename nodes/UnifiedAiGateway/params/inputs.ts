@@ -138,7 +138,10 @@ export function checkBoolean(
 	if (typeof value === 'string' && /^\s*(true|false)\s*$/i.test(value))
 		return { value: value.trim().toLowerCase() === 'true' };
 	return {
-		problem: `${label}: ${shown(value)} is ${value === undefined || value === null || value === '' ? 'no value' : kindOf(value)}, not a switch; it takes true or false`,
+		problem:
+			`${label}: ${shown(value)} is ` +
+			(value === undefined || value === null || value === '' ? 'no value' : kindOf(value)) +
+			', not a switch; it takes true or false',
 	};
 }
 
@@ -217,7 +220,9 @@ export function checkPrompt(
 		typeof value !== 'number'
 	) {
 		return {
-			problem: `${label} is ${kindOf(value)} (${shown(value)}), not text: map the text itself, for example {{ $json.prompt }} rather than {{ $json }}`,
+			problem:
+				`${label} is ${kindOf(value)} (${shown(value)}), not text: map the text ` +
+				`itself, for example {{ $json.prompt }} rather than {{ $json }}`,
 		};
 	}
 	const text = value === undefined || value === null ? '' : String(value).trim();

@@ -340,14 +340,19 @@ type Checked = {
 	refusal?: Pick<ValueRefusal, 'reason' | 'accepts' | 'hint'>;
 };
 
-/** The switch that lets a value past a rule's plausibility bound (video is pre-charged by duration, so a typo costs money: docs/gateway-contract.md §8). */
+/**
+ * The switch that lets a value past a rule's plausibility bound (video is pre-charged by duration, so a typo costs
+ * money: docs/gateway-contract.md §8).
+ */
 export const ALLOW_UNUSUAL_LABEL = 'Allow Unusual Values';
 
 function unusual(max: number): NonNullable<Checked['refusal']> {
 	return {
 		reason: 'unusual',
 		accepts: `at most ${max}`,
-		hint: `A value this large is almost surely a typo, and video is charged in advance by duration. If the model really takes it, turn on ${ALLOW_UNUSUAL_LABEL}.`,
+		hint:
+			`A value this large is almost surely a typo, and video is charged in ` +
+			`advance by duration. If the model really takes it, turn on ${ALLOW_UNUSUAL_LABEL}.`,
 	};
 }
 

@@ -115,11 +115,14 @@ function refuseOtherModelsValue(
 	const owner = ids.length > 0 ? ids.join(', ') : 'model IDs the node has no row for';
 	throw new NodeOperationError(
 		ctx.getNode(),
-		`${placeName(other)} is set, but it belongs to ${owner}; this item's model is '${modelId}', whose field is ${placeName(own)}`,
+		`${placeName(other)} is set, but it belongs to ${owner}; this item's ` +
+			`model is '${modelId}', whose field is ${placeName(own)}`,
 		{
 			itemIndex,
 			description:
-				'With the model from an expression, each model reads only its own fields. Set the value in the field of this model too (or clear the other). Nothing was sent to the gateway, so nothing was charged.',
+				'With the model from an expression, each model reads only its own fields. ' +
+				'Set the value in the field of this model too (or clear the other). ' +
+				'Nothing was sent to the gateway, so nothing was charged.',
 		},
 	);
 }

@@ -12,7 +12,9 @@ import { pollIntervalWords, type RunDefaults } from './runDefaults';
  * Each field's default and its "Left out: …" words come from the object the run reads too.
  */
 
-/** Wait for Result (waitForCompletion): whether the node waits for its tasks (its knobs are in the Waiting collection). */
+/**
+ * Wait for Result (waitForCompletion): whether the node waits for its tasks (its knobs are in the Waiting collection).
+ */
 export function waitForCompletionField(show: Record<string, string[]>): INodeProperties {
 	return {
 		displayName: 'Wait for Result',
@@ -34,16 +36,19 @@ export function waitForCompletionField(show: Record<string, string[]>): INodePro
 
 /** The options of the Waiting collection: Max Wait, Poll Interval and On Timeout, as `defaults` has them. */
 export function waitingOptions(defaults: RunDefaults): INodeProperties[] {
+	// A plain name, not defaults.maxWaitMinutes: n8n's lint reads a field's default only as a
+	// literal or a name (node-param-default-missing), as its own nodes write it.
+	const { maxWaitMinutes } = defaults;
 	return [
 		{
 			displayName: 'Max Wait (Minutes)',
 			name: 'maxWaitMinutes',
 			type: 'number',
 			typeOptions: { minValue: 0.05, numberPrecision: 2 },
-			default: defaults.maxWaitMinutes,
+			default: maxWaitMinutes,
 			description:
 				'How long to wait for each task before giving up on waiting (the task itself keeps running). ' +
-				`Left out: ${defaults.maxWaitMinutes} minutes. The wait also ends before the execution's time ` +
+				`Left out: ${maxWaitMinutes} minutes. The wait also ends before the execution's time ` +
 				"limit (the workflow's Timeout Workflow setting), so unfinished tasks are output as pending " +
 				'items instead of being cancelled.',
 		},

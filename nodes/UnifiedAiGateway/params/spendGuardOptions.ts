@@ -18,7 +18,10 @@ const VIDEO_PRICES: INodeProperties = {
 	placeholder: 'Add Video Price',
 	default: {},
 	description:
-		"For models the gateway's own price list does not price (the document publishes no video price; video is pre-charged by the site's price and the duration): your site's USD price per second for a model, and the estimate includes its videos",
+		"For models the gateway's own price list does not price (the document " +
+		"publishes no video price; video is pre-charged by the site's price and " +
+		"the duration): your site's USD price per second for a model, and the " +
+		'estimate includes its videos',
 	options: [
 		{
 			displayName: 'Price',
@@ -60,7 +63,9 @@ export function spendGuardOptions(
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether a run with a cost cap may send items the node has no price for (video without a price per second, models missing from the price list). They count as 0 in the estimate and the summary says so.',
+				'Whether a run with a cost cap may send items the node has no price for ' +
+				'(video without a price per second, models missing from the price list). ' +
+				'They count as 0 in the estimate and the summary says so.',
 		},
 		{
 			displayName: 'Balance Units per USD',
@@ -69,7 +74,11 @@ export function spendGuardOptions(
 			typeOptions: { minValue: 0, numberPrecision: 6 },
 			default: 1,
 			description:
-				"The unit of GET /v1/balance is the operator's setting (USD, CNY or a token count): how many of those units make one USD, e.g. 7.2 for CNY or 500000 for tokens. Not used where the node reads the key's quota from the relay's own routes (plain new-api, one-api): it converts that to USD itself.",
+				"The unit of GET /v1/balance is the operator's setting (USD, CNY or a " +
+				'token count): how many of those units make one USD, e.g. 7.2 for CNY or ' +
+				"500000 for tokens. Not used where the node reads the key's quota from " +
+				"the relay's own routes (plain new-api, one-api): it converts that to USD " +
+				'itself.',
 		},
 		{
 			displayName: 'Check Balance Before Submitting',
@@ -78,7 +87,9 @@ export function spendGuardOptions(
 			default: 'token',
 			options: BALANCE_KIND_OPTIONS,
 			description:
-				"Reads the balance once per run (GET /v1/balance, or on plain new-api and one-api the key's own quota). If the estimate exceeds what remains, nothing is sent. Unlimited quota always passes.",
+				'Reads the balance once per run (GET /v1/balance, or on plain new-api and ' +
+				"one-api the key's own quota). If the estimate exceeds what remains, " +
+				'nothing is sent. Unlimited quota always passes.',
 		},
 		{
 			displayName: 'Max Estimated Cost per Run (USD)',
@@ -87,7 +98,10 @@ export function spendGuardOptions(
 			typeOptions: { minValue: 0, numberPrecision: 4 },
 			default: 1,
 			description:
-				"Before the first request, the estimate of all this run's items (the gateway's own price list where it has one, else the document's list price; model, size, resolution, n) is summed. Over this amount nothing is sent, and the error lists the items that make up the total.",
+				"Before the first request, the estimate of all this run's items (the " +
+				"gateway's own price list where it has one, else the document's list " +
+				'price; model, size, resolution, n) is summed. Over this amount nothing ' +
+				'is sent, and the error lists the items that make up the total.',
 		},
 		{
 			displayName: 'Stop If Balance Cannot Be Read',
@@ -95,7 +109,8 @@ export function spendGuardOptions(
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether a failing balance call stops the run before anything is sent. Off: the run goes on and the summary says the balance was not read.',
+				'Whether a failing balance call stops the run before anything is sent. ' +
+				'Off: the run goes on and the summary says the balance was not read.',
 		},
 	];
 	if (group === 'video') options.push(VIDEO_PRICES);
@@ -106,7 +121,9 @@ export function spendGuardOptions(
 		placeholder: 'Add Limit',
 		default: {},
 		description:
-			"Limits checked once per run, before anything is sent: a cap on the estimated cost and the gateway balance. Every run also reports what it submitted, in its first item and in the execution's custom data.",
+			'Limits checked once per run, before anything is sent: a cap on the ' +
+			'estimated cost and the gateway balance. Every run also reports what it ' +
+			"submitted, in its first item and in the execution's custom data.",
 		options: options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
 		displayOptions: { show },
 	};
@@ -115,7 +132,11 @@ export function spendGuardOptions(
 function refuse(ctx: IExecuteFunctions, message: string, itemIndex: number): never {
 	throw new NodeOperationError(ctx.getNode(), message, {
 		itemIndex,
-		description: `Nothing was sent. Correct the Spend Guard option${itemIndex > 0 ? ` (or what its expression gives for item ${itemIndex})` : ''} and run again. A limit left out of the Spend Guard is no limit; one that is set must give a number for every item.`,
+		description:
+			`Nothing was sent. Correct the Spend Guard option` +
+			(itemIndex > 0 ? ` (or what its expression gives for item ${itemIndex})` : '') +
+			(` and run again. A limit left out of the Spend Guard is no limit; one ` +
+				`that is set must give a number for every item.`),
 	});
 }
 
@@ -204,7 +225,8 @@ export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user')
 			refuse(
 				ctx,
-				`Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance) ?? 'nothing'} is not a balance; use token or user`,
+				`Check Balance Before Submitting: ${JSON.stringify(raw.checkBalance) ?? 'nothing'} ` +
+					`is not a balance; use token or user`,
 				0,
 			);
 		settings.balance = raw.checkBalance as BalanceKind;

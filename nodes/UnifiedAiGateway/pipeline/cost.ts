@@ -303,7 +303,9 @@ function perSecondCostJson(estimate: ItemEstimate | undefined): IDataObject {
 			per: 'second',
 			pricePerSecond: estimate.unitUsd,
 			seconds: estimate.units,
-			note: 'Your price per second (Spend Guard) × the requested length; the site price and the account plan decide the final charge.',
+			note:
+				'Your price per second (Spend Guard) × the requested length; the site ' +
+				'price and the account plan decide the final charge.',
 		},
 	};
 }
@@ -403,7 +405,8 @@ export function videoCostJson(estimate: ItemEstimate | undefined): IDataObject {
 			groupRatio: estimate.groupRatio,
 			...(perSecond ? { seconds: estimate.units, sizeRatio: estimate.sizeRatio } : {}),
 			note: perSecond
-				? `The gateway's price per second (GET /api/pricing) × the seconds × the size ratio × ${GROUP_GUESS}. ${CHARGE_NOTE}`
+				? `The gateway's price per second (GET /api/pricing) × the seconds × the ` +
+					`size ratio × ${GROUP_GUESS}. ${CHARGE_NOTE}`
 				: `The gateway's price per call (GET /api/pricing) × ${GROUP_GUESS}. ${CHARGE_NOTE}`,
 		},
 	};

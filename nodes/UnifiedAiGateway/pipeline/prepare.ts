@@ -120,7 +120,9 @@ export interface ExtraBodyField {
 	labels?: Record<string, string>;
 }
 
-/** "Additional Body Fields (JSON)": extra keys for the body, never a key a field already sets (named in the refusal). */
+/**
+ * "Additional Body Fields (JSON)": extra keys for the body, never a key a field already sets (named in the refusal).
+ */
 export function readExtraBody(
 	ctx: IExecuteFunctions,
 	itemIndex: number,

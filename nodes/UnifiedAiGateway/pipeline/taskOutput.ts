@@ -6,7 +6,11 @@ import type {
 } from 'n8n-workflow';
 
 import { deliverFile, type DeliveredFile } from '../engine/files/downloads';
-import { DownloadError, type DownloadOptions, type PaidResult } from '../engine/files/downloadTypes';
+import {
+	DownloadError,
+	type DownloadOptions,
+	type PaidResult,
+} from '../engine/files/downloadTypes';
 import { shownUrl } from '../api/tasks/results';
 import { queryTask } from '../api/tasks/query';
 import { QUERY_ROUTES, type QueryRoute } from '../api/tasks/routes';
@@ -129,7 +133,8 @@ export function resultDownload(
 	file: { kind: FileKind; baseName: string; defaultMimeType?: string; paid: PaidResult },
 	downloadByDefault = true,
 ): FileOutputOptions | undefined {
-	if (!readBoolean(ctx, 'download', itemIndex, downloadByDefault, 'Download Files')) return undefined;
+	if (!readBoolean(ctx, 'download', itemIndex, downloadByDefault, 'Download Files'))
+		return undefined;
 	const wait = batch.settings.wait;
 	return itemDownload(ctx, itemIndex, {
 		...file,
@@ -259,7 +264,8 @@ export async function itemsPerUrl(
 			}
 		}
 		if (!(file instanceof DownloadError)) {
-			// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
+			// The gateway's content route delivered instead of a result URL on the relay's own address
+			// (engine/files/downloads.ts).
 			items.push({
 				json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson,
 				binary: { [download.binaryProperty]: file.binary },
@@ -306,10 +312,12 @@ function allFailures(failed: DownloadError[], total: number): DownloadError {
 	const others = failed.slice(1).map((error) => `- ${error.url}: ${error.message}`);
 	first.description = [
 		first.description,
-		`${failed.length} of ${total} result files could not be downloaded${others.length > 0 ? '; the others that failed:' : '.'}`,
+		`${failed.length} of ${total} result files could not be downloaded` +
+			(others.length > 0 ? '; the others that failed:' : '.'),
 		...others,
 		total > failed.length
-			? `The other ${total - failed.length} files were downloaded, but the item failed: turn on Continue On Fail to get them as items beside the errors.`
+			? `The other ${total - failed.length} files were downloaded, but the item ` +
+				`failed: turn on Continue On Fail to get them as items beside the errors.`
 			: '',
 	]
 		.filter(Boolean)

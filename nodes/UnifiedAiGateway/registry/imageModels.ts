@@ -78,7 +78,10 @@ const QUALITY: FieldRule = {
 	values: ['auto', 'low', 'medium', 'high', 'xhigh', 'max'],
 	default: 'auto',
 	description:
-		"Rendering quality; higher is slower. The gateway price list charges per call whatever the quality. Xhigh and max are the GPT Image 2.5 family's: a gateway or model without them answers 400 (nothing is charged), and a gateway that bills by tokens charges them more.",
+		'Rendering quality; higher is slower. The gateway price list charges per ' +
+		"call whatever the quality. Xhigh and max are the GPT Image 2.5 family's: " +
+		'a gateway or model without them answers 400 (nothing is charged), and a ' +
+		'gateway that bills by tokens charges them more.',
 };
 const N: FieldRule = {
 	label: 'Number of Images',
@@ -87,7 +90,9 @@ const N: FieldRule = {
 	max: 4,
 	default: 1,
 	description:
-		'How many images one call makes (1-4); each becomes its own output item. The list price is per call, whatever the number (the gateway price list).',
+		'How many images one call makes (1-4); each becomes its own output item. ' +
+		'The list price is per call, whatever the number (the gateway price ' +
+		'list).',
 };
 const URL_ONLY: FieldRule = { values: ['url'], default: 'url' };
 const GPT_SIZE: FieldRule = {
@@ -108,7 +113,8 @@ const GPT2_SIZE: FieldRule = {
 	pattern: '^([1-9]\\d?:[1-9]\\d?|[1-9]\\d{2,3}x[1-9]\\d{2,3}|auto)$',
 	default: '1:1',
 	description:
-		'An aspect ratio (the pixel count then comes from Resolution) or WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',
+		'An aspect ratio (the pixel count then comes from Resolution) or ' +
+		'WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',
 };
 const GPT2_RESOLUTION: FieldRule = {
 	label: 'Resolution',
@@ -116,7 +122,8 @@ const GPT2_RESOLUTION: FieldRule = {
 	default: '1k',
 	onlyWith: { key: 'size', pattern: ':' },
 	description:
-		'Used with a ratio size only (a pixel size sets its own). 1k costs the base price; 2k and 4k cost 1.5 times as much and take longer.',
+		'Used with a ratio size only (a pixel size sets its own). 1k costs the ' +
+		'base price; 2k and 4k cost 1.5 times as much and take longer.',
 };
 const BACKGROUND: FieldRule = {
 	label: 'Background',
@@ -138,16 +145,20 @@ const OUTPUT_COMPRESSION: FieldRule = {
 };
 /**
  * docs/gateway-contract.md §4.4 names `size` for nano-banana without values: ratios offered, any ratio or pixel size
- * typed is sent, but not 0:0 or 99999x99999 (sizes no model makes, refused before anything is billed): ratio terms 1-99, sides 64-8192 pixels.
+ * typed is sent, but not 0:0 or 99999x99999 (sizes no model makes, refused before anything is billed): ratio terms
+ * 1-99, sides 64-8192 pixels.
  */
+/** One side of a WIDTHxHEIGHT size, 64 to 8192 pixels. */
+const NANO_SIDE = '([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2])';
 const NANO_SIZE: FieldRule = {
 	label: 'Size',
 	values: ['1:1', '16:9', '9:16', '4:3', '3:4', '3:2', '2:3', '21:9'],
 	suggest: true,
-	pattern:
-		'^([1-9]\\d?:[1-9]\\d?|([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2])x([6-9]\\d|[1-9]\\d{2}|[1-7]\\d{3}|8[01]\\d{2}|819[0-2]))$',
+	pattern: `^([1-9]\\d?:[1-9]\\d?|${NANO_SIDE}x${NANO_SIDE})$`,
 	description:
-		'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT (64 to 8192 pixels a side); left out, the gateway picks. Which sizes a model takes depends on the model. The price is the same at every size.',
+		'Aspect ratio such as 1:1 or 16:9, or WIDTHxHEIGHT (64 to 8192 pixels a ' +
+		'side); left out, the gateway picks. Which sizes a model takes depends on ' +
+		'the model. The price is the same at every size.',
 };
 const ALT_FIELDS: Record<string, FieldRule> = {
 	aspect_ratio: {
@@ -170,7 +181,10 @@ const ALT_FIELDS: Record<string, FieldRule> = {
 	},
 };
 
-/** docs/gateway-contract.md §2.8: per call whatever `n` is; 2K and 4K (a high-resolution size or `resolution`) cost 1.5×. */
+/**
+ * docs/gateway-contract.md §2.8: per call whatever `n` is; 2K and 4K (a high-resolution size or `resolution`) cost
+ * 1.5×.
+ */
 const GPT_PRICE: ModelPrice = { baseUsd: 0.015, per: 'call', tiers: GPT_TIERS };
 
 /** gpt-image-2.5 and the models that take its body (flare, sunburst). */
@@ -211,7 +225,8 @@ const NANO_GA_FIELDS = nanoGaFields({
 	suggest: true,
 	pattern: '^\\d(\\.\\d)?K$',
 	description:
-		'Output resolution tier, written with a capital K (Nano Banana 2 also makes 0.5K); which tiers are served depends on the channel',
+		'Output resolution tier, written with a capital K (Nano Banana 2 also ' +
+		'makes 0.5K); which tiers are served depends on the channel',
 });
 /**
  * Nano Banana 2 Lite makes 1K images only, and a 2K or 4K request is served at 1K without a word
@@ -221,7 +236,8 @@ const NANO_LITE_FIELDS = nanoGaFields({
 	label: 'Image Size',
 	values: ['1K'],
 	description:
-		'Nano Banana 2 Lite makes 1K images only: a 2K or 4K request would be served at 1K anyway, so it is refused before anything is sent',
+		'Nano Banana 2 Lite makes 1K images only: a 2K or 4K request would be ' +
+		'served at 1K anyway, so it is refused before anything is sent',
 });
 const NANO_LIMITS: ModelLimits = { referenceField: 'images', minReferences: 1 };
 const NANO_PRICE: ModelPrice = { baseUsd: 0.02, per: 'call', tiers: NANO_TIERS };

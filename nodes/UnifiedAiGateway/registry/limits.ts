@@ -1,5 +1,6 @@
 /*
- * Bounds the gateway's document does not give (docs/gateway-contract.md §8), taken from what gateways of this kind accept.
+ * Bounds the gateway's document does not give (docs/gateway-contract.md §8), taken from what gateways of this kind
+ * accept.
  */
 
 /**
@@ -12,7 +13,11 @@ export const MAX_PROMPT_CHARS = 32_000;
 /** The refusal text for a prompt past MAX_PROMPT_CHARS: names the length and where the bound comes from. */
 export function promptTooLong(length: number): string | undefined {
 	if (length <= MAX_PROMPT_CHARS) return undefined;
-	return `Prompt is ${length} characters long; at most ${MAX_PROMPT_CHARS} are accepted (the gateway gives no bound: this is what OpenAI-style image APIs take)`;
+	return (
+		`Prompt is ${length} characters long; at most ${MAX_PROMPT_CHARS} are ` +
+		`accepted (the gateway gives no bound: this is what OpenAI-style image ` +
+		`APIs take)`
+	);
 }
 
 /**
@@ -40,7 +45,10 @@ export const NUMBER_LIMITS = {
 		min: 0.005,
 		max: 1440,
 		unit: 'minutes',
-		why: 'At least 0.3 s, time for one read of a task; a wait inside a node of more than a day is held by one execution that any restart loses (the trigger or the Wait-node loop serve longer jobs).',
+		why:
+			'At least 0.3 s, time for one read of a task; a wait inside a node of ' +
+			'more than a day is held by one execution that any restart loses (the ' +
+			'trigger or the Wait-node loop serve longer jobs).',
 	},
 	taskMaxWaitMinutes: {
 		label: 'Max Wait (Minutes)',
@@ -56,7 +64,10 @@ export const NUMBER_LIMITS = {
 		max: 10080,
 		unit: 'minutes',
 		zeroMeans: "the route's window",
-		why: 'Counted across rounds of the Wait-node loop, which parks between checks: a week covers any render the gateway keeps, and result URLs expire long before.',
+		why:
+			'Counted across rounds of the Wait-node loop, which parks between checks: ' +
+			'a week covers any render the gateway keeps, and result URLs expire long ' +
+			'before.',
 	},
 	pollIntervalSeconds: {
 		label: 'Poll Interval (Seconds)',
@@ -64,14 +75,18 @@ export const NUMBER_LIMITS = {
 		max: 600,
 		unit: 'seconds',
 		zeroMeans: "the gateway's advised interval",
-		why: 'Below 0.05 s is a busy loop even on loopback; above 10 min a 30-minute video window sees its task three times, which the trigger does better.',
+		why:
+			'Below 0.05 s is a busy loop even on loopback; above 10 min a 30-minute ' +
+			'video window sees its task three times, which the trigger does better.',
 	},
 	concurrency: {
 		label: 'Concurrency',
 		min: 1,
 		max: 50,
 		integer: true,
-		why: 'The field offers 1-50: more parallel submits to one gateway only meet its rate limits (docs/gateway-contract.md §10.5).',
+		why:
+			'The field offers 1-50: more parallel submits to one gateway only meet ' +
+			'its rate limits (docs/gateway-contract.md §10.5).',
 	},
 	submitTimeoutSeconds: {
 		label: 'Submit Timeout (Seconds)',
@@ -106,7 +121,9 @@ export const NUMBER_LIMITS = {
 		min: 0,
 		max: 100,
 		unit: 'USD',
-		why: 'List prices of video models are cents to a few dollars per second; 100 USD per second is a typo (cents for dollars).',
+		why:
+			'List prices of video models are cents to a few dollars per second; 100 ' +
+			'USD per second is a typo (cents for dollars).',
 	},
 	maxRunCostUsd: {
 		label: 'Max Estimated Cost per Run (USD)',
@@ -119,7 +136,9 @@ export const NUMBER_LIMITS = {
 		label: 'Balance Units per USD',
 		min: 0.000001,
 		max: 1_000_000_000,
-		why: 'The relay counts 500,000 quota units per USD; a billion per USD is beyond any unit it uses. Must be above 0 (a divisor).',
+		why:
+			'The relay counts 500,000 quota units per USD; a billion per USD is ' +
+			'beyond any unit it uses. Must be above 0 (a divisor).',
 	},
 	triggerTimeoutMinutes: {
 		label: 'Timeout (Minutes)',
@@ -134,7 +153,10 @@ export const NUMBER_LIMITS = {
 		max: 20_480,
 		unit: 'MB',
 		zeroMeans: 'the default of the file kind',
-		why: "A limit is what keeps a lying file host from filling n8n's memory or disk; 20 GB is past any video a model renders, so more is a typo, not a need.",
+		why:
+			"A limit is what keeps a lying file host from filling n8n's memory or " +
+			'disk; 20 GB is past any video a model renders, so more is a typo, not a ' +
+			'need.',
 	},
 	downloadTimeoutSeconds: {
 		label: 'Options → Download Timeout (Seconds)',

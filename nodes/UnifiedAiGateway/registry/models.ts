@@ -51,21 +51,25 @@ const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 	[new RegExp(`${EDGE}(?:[tir]2v|s2v|flf2v|video)${END}|video`, 'i'), 'video'],
 	[
 		new RegExp(
-			`${EDGE}(?:t2i|i2i)${END}|image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion|recraft|ideogram`,
+			`${EDGE}(?:t2i|i2i)${END}|` +
+				'image|banana|dall-?e|flux|midjourney|imagen|seedream|sdxl|stable-diffusion|recraft|ideogram',
 			'i',
 		),
 		'image',
 	],
 	[
 		new RegExp(
-			`${EDGE}(?:veo\\d?|sora|seedance|kling|hailuo|vidu\\w*|wan[x\\d]|wan-|omni-flash|runway|luma|pika|pixverse|hunyuan-video)`,
+			`${EDGE}(?:` +
+				'veo\\d?|sora|seedance|kling|hailuo|vidu\\w*|wan[x\\d]|wan-|omni-flash|runway|luma|pika|pixverse|hunyuan-video)',
 			'i',
 		),
 		'video',
 	],
 	[
 		new RegExp(
-			`${EDGE}(?:gpt|o\\d|claude|deepseek|qwen|llama|glm|kimi|moonshot|mistral|gemini|grok-\\d|doubao-(?:pro|lite|seed-\\d)|ernie|yi-|command|embedding|text-)`,
+			`${EDGE}(?:` +
+				'gpt|o\\d|claude|deepseek|qwen|llama|glm|kimi|moonshot|mistral|gemini|grok-\\d|' +
+				'doubao-(?:pro|lite|seed-\\d)|ernie|yi-|command|embedding|text-)',
 			'i',
 		),
 		'text',

@@ -1,7 +1,10 @@
 import type { GatewayHost } from '../transport/urls';
 import type { ModelGroup } from './groups';
 
-/** The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); api/tasks/routes.ts says how. */
+/**
+ * The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); api/tasks/routes.ts
+ * says how.
+ */
 export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
 
 export type { ModelGroup };
@@ -70,8 +73,8 @@ export interface FieldRule {
 	 */
 	routeVariants?: ReadonlyArray<Omit<FieldRule, 'routeVariants'> & { routes: readonly string[] }>;
 	/**
-	 * Plausibility bound (a bound the package adds, docs/gateway-contract.md §8): a number above it is almost surely a typo and, for video,
-	 * pre-charged by duration; refused unless the user turns on Allow Unusual Values.
+	 * Plausibility bound (a bound the package adds, docs/gateway-contract.md §8): a number above it is almost surely a
+	 * typo and, for video, pre-charged by duration; refused unless the user turns on Allow Unusual Values.
 	 */
 	plausibleMax?: number;
 	/** Sent only beside another value: gpt-image-2 `resolution` goes with ratio sizes (docs/gateway-contract.md §4.4). */
@@ -110,7 +113,10 @@ export interface ModelLimits {
 	maxFileBytes?: number;
 	/** Reference image types the model reads (checked by content before sending). */
 	referenceMimeTypes?: ReadonlyArray<'image/jpeg' | 'image/png' | 'image/webp' | 'image/gif'>;
-	/** Multipart field the model takes reference files in, repeated once per file; without it the model has no multipart route. */
+	/**
+	 * Multipart field the model takes reference files in, repeated once per file; without it the model has no multipart
+	 * route.
+	 */
 	fileReferenceField?: string;
 	/** Body key of an optional mask image URL (gpt-image-2 edits: mask_url); it needs references. */
 	maskField?: string;
@@ -124,6 +130,9 @@ export interface ModelPrice {
 	baseUsd: number;
 	/** 'call': one charge per request, whatever its `n` (GPT, nano-banana); 'image': one per image made (alt host). */
 	per: 'call' | 'image';
-	/** docs/gateway-contract.md §2.8 resolution multipliers (GPT: 2K and 4K = 1.5); a tier not listed costs 1×. The tier comes from the request (registry/prices.ts). */
+	/**
+	 * docs/gateway-contract.md §2.8 resolution multipliers (GPT: 2K and 4K = 1.5); a tier not listed costs 1×. The tier
+	 * comes from the request (registry/prices.ts).
+	 */
 	tiers?: Partial<Record<ResolutionTier, number>>;
 }

@@ -88,7 +88,9 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 					'Seconds',
 					GROK_SECONDS,
 					'^\\d{1,6}$',
-					'Video length; on this route the channel sets the duration, so the accepted values depend on it. Left out, the channel makes (and bills) 8 seconds',
+					'Video length; on this route the channel sets the duration, so the ' +
+						'accepted values depend on it. Left out, the channel makes (and bills) 8 ' +
+						'seconds',
 				),
 				routes: JSON_ROUTES,
 				plausibleMax: PLAUSIBLE_MAX_SECONDS,
@@ -111,7 +113,8 @@ const GROK_FIELDS: Record<string, FieldRule> = {
 					'Size',
 					LANDSCAPE_OR_PORTRAIT,
 					WIDTH_X_HEIGHT,
-					'Picture size, or give Aspect Ratio instead; support depends on the channel. Left out, the channel makes (and bills) 480p',
+					'Picture size, or give Aspect Ratio instead; support depends on the ' +
+						'channel. Left out, the channel makes (and bills) 480p',
 				),
 				routes: JSON_ROUTES,
 				// docs/gateway-contract.md §10.9: a left-out `size` is made and billed at 480p.
@@ -148,9 +151,14 @@ const GROK_LIMITS: ModelLimits = {
  * contract lists the id, and says so wherever the model is shown.
  */
 const SORA_RETIRED =
-	'Retired upstream: OpenAI switched the Sora 2 models off on 2026-09-24 with no replacement. It works only where a gateway still serves it; pick another video model (for example seedance-2.0 or veo-3.1-flash)';
+	'Retired upstream: OpenAI switched the Sora 2 models off on 2026-09-24 ' +
+	'with no replacement. It works only where a gateway still serves it; pick ' +
+	'another video model (for example seedance-2.0 or veo-3.1-flash)';
 
-/** sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p (docs/gateway-contract.md §4.8). */
+/**
+ * sora-2: seconds only "8" or "12" (a string; others are rejected at routing), 1280x720 or 720x1280 at 720p
+ * (docs/gateway-contract.md §4.8).
+ */
 const SORA_FIELDS: Record<string, FieldRule> = {
 	seconds: {
 		label: 'Seconds',
@@ -261,7 +269,9 @@ function seedanceFields(durationRule: FieldRule): Record<string, FieldRule> {
 }
 const SEEDANCE_1_FIELDS = seedanceFields(
 	duration(
-		'Video length, set by channel; a 10-second request can select the 10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 Pro)',
+		'Video length, set by channel; a 10-second request can select the ' +
+			'10-second model variant (Seedance 1.0), 10 or 12 the matching one (1.5 ' +
+			'Pro)',
 	),
 );
 const SEEDANCE_2_FIELDS = seedanceFields(
@@ -284,7 +294,10 @@ const SEEDANCE_25_FIELDS: Record<string, FieldRule> = {
 		whenAbsent: 30,
 		plausibleMax: PLAUSIBLE_MAX_SECONDS,
 		description:
-			'Video length, up to 30 seconds. Always sent: left out, Seedance 2.5 picks the length itself (10 seconds was seen, twice the usual 5) and bills it. -1 lets the model pick; the cost estimate then assumes 30 seconds',
+			'Video length, up to 30 seconds. Always sent: left out, Seedance 2.5 ' +
+			'picks the length itself (10 seconds was seen, twice the usual 5) and ' +
+			'bills it. -1 lets the model pick; the cost estimate then assumes 30 ' +
+			'seconds',
 	}),
 	resolution: suggestion(
 		'Resolution',
@@ -322,7 +335,8 @@ const OMNI_FIELDS: Record<string, FieldRule> = {
 		omit: '',
 		default: '',
 		description:
-			'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others are refused with invalid_duration); Channel Default sends nothing',
+			'Video length: Gemini Omni Flash takes only 4, 6, 8 or 10 seconds (others ' +
+			'are refused with invalid_duration); Channel Default sends nothing',
 	},
 	'metadata.aspectRatio': aspectRatio(['16:9', '9:16']),
 	'metadata.resolution': resolution(['720p']),
@@ -339,7 +353,9 @@ export const UNKNOWN_VIDEO_MODEL: Pick<ModelSpec, 'host' | 'fields' | 'limits'> 
 		video: Object.fromEntries(
 			Object.entries({
 				duration: duration(
-					'Video length, sent as the integer `duration` of the unified request; a channel that reads `seconds` instead takes {"seconds": "8"} in Additional Body Fields',
+					'Video length, sent as the integer `duration` of the unified request; a ' +
+						'channel that reads `seconds` instead takes {"seconds": "8"} in ' +
+						'Additional Body Fields',
 				),
 				size: suggestion(
 					'Size',

@@ -10,7 +10,8 @@ export const { operations, description } = resourceModule('account', [
 			value: 'getTokenBalance',
 			action: 'Get token balance',
 			description:
-				"Remaining and used quota of this API key (GET /v1/balance, or on plain new-api and one-api the key's own quota routes). Free.",
+				'Remaining and used quota of this API key (GET /v1/balance, or on plain ' +
+				"new-api and one-api the key's own quota routes). Free.",
 		},
 		getTokenBalance,
 	],

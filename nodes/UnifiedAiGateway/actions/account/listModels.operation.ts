@@ -23,7 +23,9 @@ const properties: INodeProperties[] = [
 			...GROUP_IDS.map((value) => ({ name: MODEL_GROUPS[value].name, value })),
 		],
 		description:
-			'Only list models of this type (classified by the spec table, then the name, then the gateway tags; a model nothing identifies is listed as text)',
+			'Only list models of this type (classified by the spec table, then the ' +
+			'name, then the gateway tags; a model nothing identifies is listed as ' +
+			'text)',
 	},
 ];
 

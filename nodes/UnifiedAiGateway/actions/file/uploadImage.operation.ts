@@ -22,7 +22,9 @@ const properties: INodeProperties[] = [
 		required: true,
 		hint: 'The name of the input binary field holding the image',
 		description:
-			"The binary field of the input item with the image to upload. JPEG, PNG, WebP or GIF, at most 20 MB, judged by the file's content; anything else is refused before sending.",
+			'The binary field of the input item with the image to upload. JPEG, PNG, ' +
+			"WebP or GIF, at most 20 MB, judged by the file's content; anything else " +
+			'is refused before sending.',
 	},
 ];
 

@@ -106,7 +106,10 @@ const properties: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'https://example.com/photo.png',
-		description: `Public image URLs, one per line or comma-separated, or an expression giving an array. With several, the model combines them. Counts per model: ${referenceLimitsText()}.`,
+		description:
+			`Public image URLs, one per line or comma-separated, or an expression ` +
+			`giving an array. With several, the model combines them. Counts per ` +
+			`model: ${referenceLimitsText()}.`,
 		displayOptions: { show: { referenceSource: ['urls'] } },
 	},
 	{
@@ -116,7 +119,9 @@ const properties: INodeProperties[] = [
 		default: 'data',
 		placeholder: 'data, image_2',
 		description:
-			'Names of the binary properties of the input item that hold the images (JPEG, PNG, WebP or GIF, at most 20 MB each), comma-separated. Each is checked, then uploaded, and its URL used.',
+			'Names of the binary properties of the input item that hold the images ' +
+			'(JPEG, PNG, WebP or GIF, at most 20 MB each), comma-separated. Each is ' +
+			'checked, then uploaded, and its URL used.',
 		displayOptions: { show: { referenceSource: ['binary'] } },
 	},
 	{
@@ -126,7 +131,8 @@ const properties: INodeProperties[] = [
 		default: '',
 		placeholder: 'https://example.com/mask.png',
 		description:
-			'Optional mask image URL for repainting only part of the first reference image (same size as it). Leave empty to edit the whole image.',
+			'Optional mask image URL for repainting only part of the first reference ' +
+			'image (same size as it). Leave empty to edit the whole image.',
 		displayOptions: { show: { '/modelId': MASK_IDS } },
 	},
 	...modelFieldProperties('edit'),
@@ -232,7 +238,9 @@ async function readReferences(
 		itemIndex,
 		urls,
 		LABEL,
-		`${who} takes public image URLs only: the gateway fetches references itself, so base64 data and local paths do not work. For files, set Reference Images From to Binary Data: they are uploaded first.`,
+		`${who} takes public image URLs only: the gateway fetches references ` +
+			`itself, so base64 data and local paths do not work. For files, set ` +
+			`Reference Images From to Binary Data: they are uploaded first.`,
 	);
 	for (const property of binaryProperties)
 		await readInputImage(ctx, itemIndex, property, UPLOAD_TYPES, LABEL);
@@ -245,7 +253,8 @@ async function readReferences(
 		throw refuse(
 			ctx,
 			itemIndex,
-			`Mask URL '${mask.slice(0, 100)}' was given without reference images: ${who} applies the mask to the first reference image`,
+			`Mask URL '${mask.slice(0, 100)}' was given without reference images: ${who} ` +
+				`applies the mask to the first reference image`,
 			'Add the image to repaint as a reference image.',
 		);
 	}

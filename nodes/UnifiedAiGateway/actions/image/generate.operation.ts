@@ -63,7 +63,10 @@ export async function execute(
 		() => readSpendSettings(this),
 		(job, _spend, prices) => imageEstimate(job.model, job.body, prices),
 	);
-	const submits = submitItems(batch, async (job, i) => await sendImageJob(this, job, job.body, [], i));
+	const submits = submitItems(
+		batch,
+		async (job, i) => await sendImageJob(this, job, job.body, [], i),
+	);
 	const results = await waitForResults(batch, submits, async (job, answer, i, task) =>
 		imageItems(this, batch, job, answer, i, task),
 	);

@@ -116,7 +116,9 @@ export function imageFieldsAfter(waits: Array<[ImageOperation, RunDefaults]>): I
 	return [
 		additionalBodyField(
 			'additionalBodyFields',
-			'Extra request body keys sent as they are, for options this node has no field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace a field the node sets.',
+			'Extra request body keys sent as they are, for options this node has no ' +
+				'field for, e.g. {"seed": 7}. Not checked by the node; it cannot replace ' +
+				'a field the node sets.',
 			show,
 		),
 		// Sync-only models answer in the same call: no waiting fields for them.

@@ -12,7 +12,11 @@ export const { operations, description } = resourceModule(
 				value: 'generate',
 				action: 'Generate images from a prompt',
 				description:
-					'Create new images from a text prompt. Returns one item per image with its URL, the parameters sent and an estimated cost (list price 0.015-0.03 USD per call whatever the number of images, alt host 0.02 USD per image; GPT 2K/4K 1.5×), plus the image file as binary data. Billed per call.',
+					'Create new images from a text prompt. Returns one item per image with ' +
+					'its URL, the parameters sent and an estimated cost (list price ' +
+					'0.015-0.03 USD per call whatever the number of images, alt host 0.02 USD ' +
+					'per image; GPT 2K/4K 1.5×), plus the image file as binary data. Billed ' +
+					'per call.',
 			},
 			generate,
 		],
@@ -22,7 +26,10 @@ export const { operations, description } = resourceModule(
 				value: 'edit',
 				action: 'Edit images with a prompt',
 				description:
-					'Change, repaint or combine existing images (URLs or binary input files) following a prompt. Returns one item per result image with its URL, the parameters sent and an estimated cost, plus the image file as binary data. Billed per call.',
+					'Change, repaint or combine existing images (URLs or binary input files) ' +
+					'following a prompt. Returns one item per result image with its URL, the ' +
+					'parameters sent and an estimated cost, plus the image file as binary ' +
+					'data. Billed per call.',
 			},
 			edit,
 		],

@@ -55,7 +55,10 @@ const properties: INodeProperties[] = [
 			typeOptions: { minValue: 0, numberPrecision: 2 },
 			default: BY_ROUTE,
 			description:
-				'How long an item may keep coming back pending, counted from its first check (firstCheckedAt), before it fails with its task ID (the task itself keeps running). 0 (or left out) follows the route: 30 min for video tasks and the generic query, 10 min for image and alt-host tasks.',
+				'How long an item may keep coming back pending, counted from its first ' +
+				'check (firstCheckedAt), before it fails with its task ID (the task ' +
+				'itself keeps running). 0 (or left out) follows the route: 30 min for ' +
+				'video tasks and the generic query, 10 min for image and alt-host tasks.',
 		},
 	]),
 ];
@@ -129,15 +132,14 @@ interface Entry {
 
 /**
  * One round of a loop Submit → Wait → Check Once → If pending → back to Wait, where n8n's Wait
- * node (70 s or more; below 65 s it sleeps in the process) parks the execution in the database, frees the worker and resumes after a
- * restart. Each task is read at most once, no waiting (but for one finished without its file,
- * below): finished, the result (files by default); still running, the item again with pending:
- * true; failed or given up, an error naming the task, which On Error → Continue (using error
- * output) sends to a second output. The reads follow the
- * wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
- * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes
- * likely done; a task left unread goes round again with its plan, without a request. A task read
- * as finished without its file is read again a few times before it is reported (rereadWithoutUrl).
+ * node (70 s or more; below 65 s it sleeps in the process) parks the execution in the database, frees the worker and
+ * resumes after a restart. Each task is read at most once, no waiting (but for one finished without its file, below):
+ * finished, the result (files by default); still running, the item again with pending: true; failed or given up, an
+ * error naming the task, which On Error → Continue (using error output) sends to a second output. The reads follow
+ * the wait's schedule in rounds (engine/waiting/pollSchedule.ts readThisRound, the plan on each pending item:
+ * engine/waiting/checkPlan.ts): the leaders of each batch first, then the other tasks their news makes likely done; a
+ * task left unread goes round again with its plan, without a request. A task read as finished without its file is
+ * read again a few times before it is reported (rereadWithoutUrl).
  */
 export async function execute(
 	this: IExecuteFunctions,
@@ -245,7 +247,10 @@ export async function execute(
 				firstCheckedAt: checkedAt,
 				checks,
 				checkPlan: checkPlanJson({ ...plan, skipped: plan.skipped + 1 }),
-				message: `Task ${taskId} was not read in this round: the tasks submitted with it show it is most likely still running. Send this item back to the Wait node.`,
+				message:
+					`Task ${taskId} was not read in this round: the tasks submitted with it ` +
+					`show it is most likely still running. Send this item back to the Wait ` +
+					`node.`,
 			};
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
@@ -304,7 +309,9 @@ export async function execute(
 				throw error;
 			}
 			json.checkPlan = checkPlanJson({ ...plan, leadersDone: doneNow(entry), skipped: 0 });
-			json.message = `Task ${taskId} is still running (${stateText(snapshot)}): send this item back to the Wait node and check again.`;
+			json.message =
+				`Task ${taskId} is still running (${stateText(snapshot)}): send this item ` +
+				`back to the Wait node and check again.`;
 			return [{ json: tool ? toolPendingJson(json, 'reads') : json }];
 		}
 		if (!readBoolean(this, 'download', i, true, 'Download Files')) return [{ json }];
@@ -320,13 +327,16 @@ export async function execute(
 	if (pending > 0 && !tool) {
 		addHint(
 			this,
-			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} still running (pending: true): send them back to the Wait node with an If on {{ $json.pending }}`,
+			`${pending} of ${run.items.length} task${run.items.length === 1 ? ' is' : 's are'} ` +
+				`still running (pending: true): send them back to the Wait node with an ` +
+				`If on {{ $json.pending }}`,
 			'info',
 		);
 		if (unread > 0)
 			addHint(
 				this,
-				`${unread} of them ${unread === 1 ? 'was' : 'were'} not read this round: the first tasks of their batch show them still running`,
+				`${unread} of them ${unread === 1 ? 'was' : 'were'} not read this round: ` +
+					`the first tasks of their batch show them still running`,
 				'info',
 			);
 	}

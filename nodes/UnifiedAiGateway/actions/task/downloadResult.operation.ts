@@ -27,7 +27,8 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to fetch the video through GET /v1/videos/{ID}/content with the API key (grok video route) instead of the result URL',
+			'Whether to fetch the video through GET /v1/videos/{ID}/content with the ' +
+			'API key (grok video route) instead of the result URL',
 		displayOptions: { show: { queryRoute: ['video'] } },
 	},
 	// Always downloads: the output field and the limits show without a Download switch.
@@ -50,7 +51,8 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		if (snapshot.phase !== 'succeeded' || (!viaContent && snapshot.state !== 'succeeded')) {
 			throw new NodeOperationError(
 				this.getNode(),
-				`Task ${taskId} has no result to download yet: status '${snapshot.status}'${snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''}`,
+				`Task ${taskId} has no result to download yet: status '${snapshot.status}'` +
+					(snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''),
 				{
 					itemIndex: i,
 					description:

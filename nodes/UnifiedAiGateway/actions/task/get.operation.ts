@@ -1,15 +1,17 @@
-import {
-	updateDisplayOptions,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { updateDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
 
 import { queryTask } from '../../api/tasks/query';
 import type { QueryRoute } from '../../api/tasks/routes';
 import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { rawJson, taskJson } from '../../pipeline/taskOutput';
 import { reportedChargeJson } from '../../api/charges';
-import { languageField, languageOf, queryRouteField, requireTaskId, taskIdField } from './taskFields';
+import {
+	languageField,
+	languageOf,
+	queryRouteField,
+	requireTaskId,
+	taskIdField,
+} from './taskFields';
 
 const displayOptions = { show: { resource: ['task'], operation: ['get'] } };
 

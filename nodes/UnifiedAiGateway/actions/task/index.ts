@@ -20,7 +20,8 @@ export const { operations, description } = resourceModule('task', [
 			value: 'waitForCompletion',
 			action: 'Wait for tasks to complete',
 			description:
-				'Wait for existing tasks (one per input item) until they finish, all at once; resumes pending items without paying again',
+				'Wait for existing tasks (one per input item) until they finish, all at ' +
+				'once; resumes pending items without paying again',
 		},
 		waitForCompletion,
 	],
@@ -30,7 +31,11 @@ export const { operations, description } = resourceModule('task', [
 			value: 'checkOnce',
 			action: 'Check tasks once',
 			description:
-				'Read each task once, without waiting: finished ones give their result (files by default), running ones come back with pending: true for a Wait node loop, failed ones are errors. One that says completed but names no result URL is read again a few seconds later (twice at most) before it is reported. Free.',
+				'Read each task once, without waiting: finished ones give their result ' +
+				'(files by default), running ones come back with pending: true for a Wait ' +
+				'node loop, failed ones are errors. One that says completed but names no ' +
+				'result URL is read again a few seconds later (twice at most) before it ' +
+				'is reported. Free.',
 		},
 		checkOnce,
 	],

@@ -81,7 +81,10 @@ export function routeOf(ctx: IExecuteFunctions, run: RunOptions, i: number): Que
 		: 'generic';
 }
 
-/** The language item `i` is read in: the generic query's own parameter (docs/gateway-contract.md §4.10), none elsewhere. */
+/**
+ * The language item `i` is read in: the generic query's own parameter (docs/gateway-contract.md §4.10), none
+ * elsewhere.
+ */
 export function languageOf(
 	ctx: IExecuteFunctions,
 	i: number,

@@ -8,7 +8,10 @@ export const { operations, description } = resourceModule('text', [
 			value: 'message',
 			action: 'Message a model',
 			description:
-				"Send messages to a chat model and get its answer (POST /v1/chat/completions). Returns the answer text, the model, the finish reason and token usage. Billed per token at the model's price on the gateway.",
+				'Send messages to a chat model and get its answer (POST ' +
+				'/v1/chat/completions). Returns the answer text, the model, the finish ' +
+				"reason and token usage. Billed per token at the model's price on the " +
+				'gateway.',
 		},
 		message,
 	],

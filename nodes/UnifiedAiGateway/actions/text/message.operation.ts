@@ -94,7 +94,9 @@ const properties: INodeProperties[] = [
 		options: [
 			additionalBodyField(
 				'additionalBodyFields',
-				'Any other request fields the model takes, as a JSON object, e.g. {"seed": 42, "max_completion_tokens": 2000}. They override the options above.',
+				'Any other request fields the model takes, as a JSON object, e.g. ' +
+					'{"seed": 42, "max_completion_tokens": 2000}. They override the options ' +
+					'above.',
 			),
 			concurrencyOption(undefined, { files: false }),
 			{
@@ -103,7 +105,8 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether the model must answer with a JSON object (response_format json_object). Mention JSON in a message too; some models require it.',
+					'Whether the model must answer with a JSON object (response_format ' +
+					'json_object). Mention JSON in a message too; some models require it.',
 			},
 			{
 				displayName: 'Maximum Number of Tokens',
@@ -120,7 +123,9 @@ const properties: INodeProperties[] = [
 				type: 'boolean',
 				default: false,
 				description:
-					'Whether to receive the answer as a stream of events (SSE). The output is the same; a stream cut off halfway is reported as an error instead of a partial answer. Useful when a proxy drops long silent connections.',
+					'Whether to receive the answer as a stream of events (SSE). The output is ' +
+					'the same; a stream cut off halfway is reported as an error instead of a ' +
+					'partial answer. Useful when a proxy drops long silent connections.',
 			},
 			{
 				displayName: 'System Message',
@@ -220,11 +225,17 @@ async function readJson(ctx: IExecuteFunctions, stream: ByteStream, i: number): 
 	if (body === undefined || body instanceof TooDeep)
 		throw new NodeOperationError(
 			ctx.getNode(),
-			`The gateway's answer ${read.over ? `was larger than ${ANSWER_LIMITS.chat / 1024 / 1024} MB (counted after decompression)` : `nests lists and objects more than ${MAX_ANSWER_DEPTH} levels deep`}: refused unread (created: yes)`,
+			`The gateway's answer ${
+				read.over
+					? `was larger than ${ANSWER_LIMITS.chat / 1024 / 1024} MB (counted after decompression)`
+					: `nests lists and objects more than ${MAX_ANSWER_DEPTH} levels deep`
+			}: refused unread (created: yes)`,
 			{
 				itemIndex: i,
 				description:
-					'The gateway accepted the request and answered with something no chat completion comes near (a compressed or nested bomb). Do not run the item again unchanged: it was billed.',
+					'The gateway accepted the request and answered with something no chat ' +
+					'completion comes near (a compressed or nested bomb). Do not run the item ' +
+					'again unchanged: it was billed.',
 			},
 		);
 	return body;
@@ -244,13 +255,17 @@ function checkCompletion(
 	// A 200 the gateway may have billed tokens for, though it holds no answer we can read.
 	const error = new NodeOperationError(
 		ctx.getNode(),
-		`The gateway's answer from model '${model}' holds no chat completion${said ? `: ${said}` : ''}${CREATED_NOTE.unknown.suffix}`,
+		`The gateway's answer from model '${model}' holds no chat completion` +
+			(said ? `: ${said}` : '') +
+			CREATED_NOTE.unknown.suffix,
 		{
 			itemIndex: i,
 			description: [
 				said
 					? 'Check the model and the request fields.'
-					: 'The answer had no choices. If it was an HTML page, the Base URL in the credential points at a website instead of the gateway API (for example https://gateway.example.com/v1).',
+					: 'The answer had no choices. If it was an HTML page, the Base URL in the ' +
+						'credential points at a website instead of the gateway API (for example ' +
+						'https://gateway.example.com/v1).',
 				CREATED_NOTE.unknown.advice,
 			].join('\n'),
 		},

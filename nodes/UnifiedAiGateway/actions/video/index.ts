@@ -8,7 +8,9 @@ export const { operations, description } = resourceModule('video', [
 			value: 'generate',
 			action: 'Generate a video',
 			description:
-				'Render a video from a prompt and optional reference images, wait for it and download it. Billed: pre-charged by duration. Read or download existing video tasks with the Task resource.',
+				'Render a video from a prompt and optional reference images, wait for it ' +
+				'and download it. Billed: pre-charged by duration. Read or download ' +
+				'existing video tasks with the Task resource.',
 		},
 		generate,
 	],

@@ -33,7 +33,8 @@ export const VIDEO_ROUTES: Record<VideoRoute, VideoRouteInfo> = {
 	multipart: {
 		name: 'Grok Multipart (POST /v1/videos, Form Data)',
 		description:
-			'Grok only: reference images are sent as files; the video is downloaded from /v1/videos/{ID}/content with the API key',
+			'Grok only: reference images are sent as files; the video is downloaded ' +
+			'from /v1/videos/{ID}/content with the API key',
 		path: '/v1/videos',
 		queryRoute: 'video',
 		multipart: true,

@@ -36,7 +36,8 @@ export async function readVideoReferences(
 		throw refuse(
 			ctx,
 			itemIndex,
-			`${URLS_LABEL}: the Grok Multipart route takes reference images as files only; give them in ${FILES_LABEL}, or use the Unified route for URLs`,
+			`${URLS_LABEL}: the Grok Multipart route takes reference images as files ` +
+				`only; give them in ${FILES_LABEL}, or use the Unified route for URLs`,
 		);
 	}
 	const max = model?.limits?.maxReferences;
@@ -44,7 +45,8 @@ export async function readVideoReferences(
 		throw refuse(
 			ctx,
 			itemIndex,
-			`Reference images: ${modelId} takes at most ${max} reference image${max === 1 ? '' : 's'}, got ${urls.length + properties.length}`,
+			`Reference images: ${modelId} takes at most ${max} reference image${max === 1 ? '' : 's'}, ` +
+				`got ${urls.length + properties.length}`,
 		);
 	}
 	const allowed = model?.limits?.referenceMimeTypes ?? UPLOAD_TYPES;
@@ -65,7 +67,10 @@ export async function readVideoReferences(
 	return { urls, files };
 }
 
-/** The item's reference images as URLs: files are uploaded first (docs/gateway-contract.md §4.11: generation routes take URLs). */
+/**
+ * The item's reference images as URLs: files are uploaded first (docs/gateway-contract.md §4.11: generation routes
+ * take URLs).
+ */
 export async function referenceUrls(
 	ctx: IExecuteFunctions,
 	refs: VideoReferences,

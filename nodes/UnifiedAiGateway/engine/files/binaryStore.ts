@@ -206,7 +206,10 @@ export function describeStorageFailure(error: unknown): StorageFailure {
 	if (dbLimit || e?.constructor?.name === 'FileTooLargeError') {
 		return {
 			code: 'N8N_DATABASE_LIMIT',
-			what: `n8n refused to store it: the file is larger than n8n's limit of ${dbLimit ? `${dbLimit[1]} MB` : 'its database mode'} per file in database mode (N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE)`,
+			what:
+				`n8n refused to store it: the file is larger than n8n's limit of ` +
+				(dbLimit ? `${dbLimit[1]} MB` : 'its database mode') +
+				` per file in database mode (N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE)`,
 			limitMb: dbLimit ? Number(dbLimit[1]) : undefined,
 		};
 	}
@@ -242,5 +245,9 @@ export function describeStorage(mode: BinaryMode | undefined, folder: string | u
 	if (mode === 'objectStore') return "n8n's external binary-data store (S3 or Azure)";
 	if (mode === 'memory') return "n8n's memory (binary data mode `default`)";
 	const where = folder ? ` ${folder}` : '';
-	return `n8n's binary-data folder${where} (N8N_BINARY_DATA_STORAGE_PATH; by default in n8n's user folder: ~/.n8n/storage on n8n 2.x, ~/.n8n/binaryData on 1.x)`;
+	return (
+		`n8n's binary-data folder${where} (N8N_BINARY_DATA_STORAGE_PATH; by ` +
+		`default in n8n's user folder: ~/.n8n/storage on n8n 2.x, ` +
+		`~/.n8n/binaryData on 1.x)`
+	);
 }

@@ -4,7 +4,10 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { FileKind } from '../../registry/fileKinds';
 
-/** The paid result a file belongs to, carried by every download error (its receipt with the URL): the task, and when its URLs expire. */
+/**
+ * The paid result a file belongs to, carried by every download error (its receipt with the URL): the task, and when
+ * its URLs expire.
+ */
 export interface PaidResult {
 	/** The task the file belongs to; none for a synchronous answer (gpt-image-2 / gpt-image-2.5). */
 	taskId?: string;
@@ -19,7 +22,10 @@ export interface DownloadOptions {
 	defaultMimeType: string;
 	/** What is expected, for messages ("instead of a video"); from defaultMimeType when not given. */
 	kind?: FileKind;
-	/** Size limit in bytes (default: the maxMb of the kind (registry/fileKinds.ts) the bytes turn out to be, lowered where n8n holds files whole: engine/files/binaryStore.ts). */
+	/**
+	 * Size limit in bytes (default: the maxMb of the kind (registry/fileKinds.ts) the bytes turn out to be, lowered
+	 * where n8n holds files whole: engine/files/binaryStore.ts).
+	 */
 	maxBytes?: number;
 	timeoutMs?: number;
 	/** Epoch ms by which the whole download is over, retries included (Max Wait, a trigger poll's budget). */

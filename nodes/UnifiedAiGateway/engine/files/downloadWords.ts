@@ -1,6 +1,11 @@
 // What a failed download says: who failed (the gateway or a file host), what it sent, the receipt,
 // and advice that never sends the user back to the same URL (docs/gateway-contract.md §10.2).
-import type { IDataObject, IExecuteFunctions, IPollFunctions, NodeOperationError } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	IPollFunctions,
+	NodeOperationError,
+} from 'n8n-workflow';
 
 import type { Blocked } from '../../transport/addresses';
 import { allowWords, blockedWords } from '../../transport/errorRules';
@@ -49,8 +54,13 @@ function withRelayNote(description: string, options: Attempting, secrets: string
 	if (!options.relayUrl) return description;
 	const relay = redact(options.relayUrl, secrets);
 	const note = options.relayFailure
-		? `The task's result URL ${relay} failed first (${redact(options.relayFailure, secrets)}); the file was then asked of the gateway's content route under your Base URL, which failed as above.`
-		: `The task's result URL ${relay} names the relay's own server address, not your Base URL (the key is never sent to another address), so the file was asked of the gateway's content route under your Base URL instead, which failed as above.`;
+		? `The task's result URL ${relay} failed first (${redact(options.relayFailure, secrets)}); ` +
+			`the file was then asked of the gateway's content route under your Base ` +
+			`URL, which failed as above.`
+		: `The task's result URL ${relay} names the relay's own server address, not ` +
+			`your Base URL (the key is never sent to another address), so the file ` +
+			`was asked of the gateway's content route under your Base URL instead, ` +
+			`which failed as above.`;
 	return `${note}\n${description}`;
 }
 
@@ -80,13 +90,18 @@ export function storageError(
 		: 'The result was created and paid for; only storing its file failed';
 	const fix =
 		failure.code === 'N8N_DATABASE_LIMIT'
-			? "Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE in n8n's environment (at most 1024 MB), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (files then stream to disk), and restart n8n."
+			? "Raise N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE in n8n's environment (at " +
+				'most 1024 MB), or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem (files ' +
+				'then stream to disk), and restart n8n.'
 			: failure.code === 'ENOMEM' || failure.code === 'ERR_STRING_TOO_LONG'
-				? "Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n's environment and restart n8n (files then stream to disk), or lower Options → Max File Size (MB)."
+				? "Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n's environment and " +
+					'restart n8n (files then stream to disk), or lower Options → Max File ' +
+					'Size (MB).'
 				: /^(ENOSPC|EDQUOT|EFBIG|SQLITE_FULL)$/.test(failure.code)
 					? 'Free space there, or point N8N_BINARY_DATA_STORAGE_PATH at a larger disk and restart n8n.'
 					: /^(EACCES|EPERM|EROFS)$/.test(failure.code)
-						? 'Let the user n8n runs as write there, or point N8N_BINARY_DATA_STORAGE_PATH at a writable folder and restart n8n.'
+						? 'Let the user n8n runs as write there, or point ' +
+							'N8N_BINARY_DATA_STORAGE_PATH at a writable folder and restart n8n.'
 						: "Check the n8n host's storage and n8n's log.";
 	const error = downloadError(
 		ctx,
@@ -96,7 +111,8 @@ export function storageError(
 		`The result ${redact(options.relayUrl ?? url, secrets)} could not be stored: ${failure.what}. ${paidFor}`,
 		[
 			`Where n8n stores binaries: ${where}${failure.path ? ` (the error names ${failure.path})` : ''}.`,
-			'This is the n8n host, not the gateway or its file host: the file was not fetched again, as the same storage would refuse it again.',
+			'This is the n8n host, not the gateway or its file host: the file was not ' +
+				'fetched again, as the same storage would refuse it again.',
 			fix,
 			advice(options, url, secrets),
 		].join('\n'),
@@ -139,9 +155,16 @@ export function blockedDownload(
 	secrets: string[],
 ): [string, string] {
 	const paid = options.paid?.taskId
-		? `Task ${options.paid.taskId} finished and was paid for: do not submit it again. Once n8n allows that address, Task → Download Result fetches its file (result URLs are temporary${options.paid.expiresAt ? `; the gateway says it expires at ${options.paid.expiresAt}` : ''}).`
+		? `Task ${options.paid.taskId} finished and was paid for: do not submit it ` +
+			`again. Once n8n allows that address, Task → Download Result fetches its ` +
+			`file (result URLs are temporary` +
+			(options.paid.expiresAt ? `; the gateway says it expires at ${options.paid.expiresAt}` : '') +
+			`).`
 		: /^https?:/i.test(url)
-			? `This result was created and paid for and has no task ID: once n8n allows that address, fetch ${redact(url, secrets)} (e.g. with an HTTP Request node) before it expires. Do not run the item again (that is a new charge).`
+			? `This result was created and paid for and has no task ID: once n8n allows ` +
+				`that address, fetch ${redact(url, secrets)} (e.g. with an HTTP Request ` +
+				`node) before it expires. Do not run the item again (that is a new ` +
+				`charge).`
 			: 'This result was created and paid for; do not run the item again (that is a new charge).';
 	return [
 		`The result was not fetched: ${redact(blockedWords(blocked), secrets)}`,
@@ -163,13 +186,30 @@ export function advice(options: Attempting, url: string, secrets: string[]): str
 		? ` (the gateway says it expires at ${options.paid.expiresAt})`
 		: ' (result URLs are temporary)';
 	if (options.paid?.taskId && options.relayUrl) {
-		return `Task ${options.paid.taskId} finished and was paid for; do not submit it again. Its result URL names the relay's own server address${options.relayFailure ? '' : ` (${originOf(options.relayUrl) ?? options.relayUrl})`}, and the gateway's content route under your Base URL (${redact(url, secrets)}) failed too, so fetching again the same way fails the same way: ask the gateway's operator to set the relay's server address to the address you use, or to check its content route, then download it with Task → Download Result.`;
+		return (
+			`Task ${options.paid.taskId} finished and was paid for; do not submit it ` +
+			`again. Its result URL names the relay's own server address` +
+			(options.relayFailure ? '' : ` (${originOf(options.relayUrl) ?? options.relayUrl})`) +
+			(`, and the gateway's content route under your Base URL (${redact(url, secrets)}) ` +
+				`failed too, so fetching again the same way fails the same way: ask the ` +
+				`gateway's operator to set the relay's server address to the address you ` +
+				`use, or to check its content route, then download it with Task → ` +
+				`Download Result.`)
+		);
 	}
 	if (options.paid?.taskId) {
-		return `Task ${options.paid.taskId} finished and was paid for: download its result again with Task → Download Result soon${expiry}. Do not submit it again.`;
+		return (
+			`Task ${options.paid.taskId} finished and was paid for: download its ` +
+			`result again with Task → Download Result soon${expiry}. Do not submit it ` +
+			`again.`
+		);
 	}
 	if (/^https?:/i.test(url)) {
-		return `This result was created and paid for and has no task ID: fetch this URL again before it expires${expiry}, e.g. with an HTTP Request node: ${redact(url, secrets)}\nDo not run the item again (that is a new charge).`;
+		return (
+			`This result was created and paid for and has no task ID: fetch this URL ` +
+			`again before it expires${expiry}, e.g. with an HTTP Request node: ${redact(url, secrets)}\nDo ` +
+			`not run the item again (that is a new charge).`
+		);
 	}
 	return 'This result was created and paid for; do not run the item again (that is a new charge).';
 }
@@ -180,10 +220,17 @@ export function advice(options: Attempting, url: string, secrets: string[]): str
  */
 export function certificateFix(fromGateway: boolean): string {
 	const trust =
-		"trust the certificate's authority on the n8n host (its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment, then restart n8n)";
+		"trust the certificate's authority on the n8n host (its CA file in " +
+		"NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment, then restart " +
+		'n8n)';
 	return fromGateway
-		? `n8n reached the gateway but did not trust its certificate. Either ${trust}, or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential.`
-		: `n8n reached the file host but did not trust its certificate. The credential's Ignore SSL Issues applies to Base URL and Alt Base URL only, never to a file host: ${trust}, or ask the gateway's operator for result URLs on a host with a valid certificate.`;
+		? `n8n reached the gateway but did not trust its certificate. Either ${trust}, ` +
+				`or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API ` +
+				`credential.`
+		: `n8n reached the file host but did not trust its certificate. The ` +
+				`credential's Ignore SSL Issues applies to Base URL and Alt Base URL ` +
+				`only, never to a file host: ${trust}, or ask the gateway's operator for ` +
+				`result URLs on a host with a valid certificate.`;
 }
 
 export function deadlineWords(
@@ -195,7 +242,8 @@ export function deadlineWords(
 	const name = options.deadlineName ?? 'Max Wait';
 	return [
 		`The download of ${redact(url, secrets)} did not finish within ${name} (${describeBytes(received)} received)`,
-		`The file host sends too slowly to finish in time. Raise ${name}, or fetch the file later.\n${advice(options, url, secrets)}`,
+		`The file host sends too slowly to finish in time. Raise ${name}, or ` +
+			`fetch the file later.\n${advice(options, url, secrets)}`,
 	];
 }
 
@@ -213,7 +261,8 @@ export function tooLarge(
 	mode: BinaryMode | undefined,
 ): [string, string] {
 	const byMode =
-		options.maxBytes === undefined && modeLimitMb(FILE_KINDS[kind].maxMb, mode) < FILE_KINDS[kind].maxMb
+		options.maxBytes === undefined &&
+		modeLimitMb(FILE_KINDS[kind].maxMb, mode) < FILE_KINDS[kind].maxMb
 			? mode
 			: undefined;
 	const where =
@@ -224,12 +273,21 @@ export function tooLarge(
 				: '';
 	const why =
 		byMode === 'memory'
-			? `n8n keeps binary data in memory here (n8n 1.x's default, or N8N_DEFAULT_BINARY_DATA_MODE=default): a file this size could run n8n out of memory and end every execution running on it. Set N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n's environment and restart n8n (files then stream to disk), or raise Options → Max File Size (MB) if n8n has the memory to spare.`
+			? `n8n keeps binary data in memory here (n8n 1.x's default, or ` +
+				`N8N_DEFAULT_BINARY_DATA_MODE=default): a file this size could run n8n ` +
+				`out of memory and end every execution running on it. Set ` +
+				`N8N_DEFAULT_BINARY_DATA_MODE=filesystem in n8n's environment and restart ` +
+				`n8n (files then stream to disk), or raise Options → Max File Size (MB) ` +
+				`if n8n has the memory to spare.`
 			: byMode === 'database'
-				? `n8n keeps binary data in its database here and refuses files over N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (${DATABASE_MODE_MAX_MB} MB unless set, at most 1024): if yours is set higher, raise Options → Max File Size (MB) to match; or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem.`
+				? `n8n keeps binary data in its database here and refuses files over ` +
+					`N8N_BINARY_DATA_DATABASE_MAX_FILE_SIZE (${DATABASE_MODE_MAX_MB} MB ` +
+					`unless set, at most 1024): if yours is set higher, raise Options → Max ` +
+					`File Size (MB) to match; or set N8N_DEFAULT_BINARY_DATA_MODE=filesystem.`
 				: 'If the file is expected to be that large, raise Options → Max File Size (MB).';
 	return [
-		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} for ${FILE_KINDS[kind].many}${where} (${what})`,
+		`The result ${redact(url, secrets)} is larger than the limit of ${describeBytes(maxBytes)} ` +
+			`for ${FILE_KINDS[kind].many}${where} (${what})`,
 		`Nothing was stored. ${why}\n${advice(options, url, secrets)}`,
 	];
 }

@@ -130,7 +130,10 @@ function logFailure(
 		: 'a synchronous result (no task ID)';
 	const verb = error.context.storageFailed ? 'could not store the file of' : 'could not download';
 	ctx.logger?.warn(
-		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" item ${options.itemIndex} ${verb} ${url} of ${what}: ${error.message}. The result was paid for: do not submit it again (the item's error says how to fetch it).`,
+		`Unified AI Gateway: execution ${executionId} node "${ctx.getNode().name}" ` +
+			`item ${options.itemIndex} ${verb} ${url} of ${what}: ${error.message}. ` +
+			`The result was paid for: do not submit it again (the item's error says ` +
+			`how to fetch it).`,
 		{
 			executionId,
 			itemIndex: options.itemIndex,
@@ -208,7 +211,8 @@ async function download(
 	const secrets = secretForms(credentials);
 	const gatewayOrigins = keyOrigins(credentials);
 	const kind = options.kind ?? fileKindOfMime(options.defaultMimeType) ?? 'image';
-	// Where n8n keeps binaries sets the default limit and how a file is stored (engine/files/binaryStore.ts); learned when it matters.
+	// Where n8n keeps binaries sets the default limit and how a file is stored (engine/files/binaryStore.ts); learned
+	// when it matters.
 	let mode = knownMode(ctx);
 	const limitOf = (type: string | undefined) =>
 		options.maxBytes ??
@@ -267,7 +271,8 @@ async function download(
 				if (attempt > 1) {
 					// An earlier attempt was cut mid-file: the host keeps dropping this file.
 					throw fail(
-						`The file ${redact(url, secrets)} from ${first.who} stopped arriving before its end, ${attempt} times (download interrupted)`,
+						`The file ${redact(url, secrets)} from ${first.who} stopped arriving ` +
+							`before its end, ${attempt} times (download interrupted)`,
 						`The last attempt could not reach it (${code}).\n${advice(options, url, secrets)}`,
 						{ host: first.host },
 					);
@@ -276,13 +281,15 @@ async function download(
 				if (certificate) {
 					// Reached, and its certificate refused: asking again gets the same certificate.
 					throw fail(
-						`The TLS certificate of ${first.who} was refused for the result ${redact(url, secrets)}: ${certificate} (${code})`,
+						`The TLS certificate of ${first.who} was refused for the result ${redact(url, secrets)}: ` +
+							`${certificate} (${code})`,
 						`${certificateFix(first.fromGateway)}\n${advice(options, url, secrets)}`,
 						{ host: first.host },
 					);
 				}
 				const what = timedOut
-					? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} s for the result ${redact(url, secrets)} (${code})`
+					? `No answer from ${first.who} within ${Math.round(requestTimeoutMs / 1000)} ` +
+						`s for the result ${redact(url, secrets)} (${code})`
 					: /^(ECONNRESET|EPIPE|ERR_STREAM_PREMATURE_CLOSE)$/.test(code)
 						? `${capitalized(first.who)} closed the connection before the result ${redact(url, secrets)} arrived (${code})`
 						: `Could not reach ${first.who} for the result ${redact(url, secrets)} (${code})`;
@@ -295,7 +302,8 @@ async function download(
 			const source = describeSource(response.url ?? url, gatewayOrigins);
 			if (response.status >= 300 && response.status < 400) {
 				throw fail(
-					`${capitalized(source.who)} redirected the download of ${redact(url, secrets)} too many times (HTTP ${response.status}, a redirect loop)`,
+					`${capitalized(source.who)} redirected the download of ${redact(url, secrets)} ` +
+						`too many times (HTTP ${response.status}, a redirect loop)`,
 					`The last redirect pointed to ${shownLocation(response, source, secrets)}.\n${advice(options, url, secrets)}`,
 					{ host: source.host, status: response.status },
 				);
@@ -311,14 +319,17 @@ async function download(
 							declared: numberOr(header(response, 'content-length')),
 						});
 				throw fail(
-					`${capitalized(source.who)} answered ${response.status} for the result ${redact(url, secrets)}${sent ? `: ${firstLine(sent)}` : expired ? ': the signed link has expired' : ''}`,
+					`${capitalized(source.who)} answered ${response.status} for the result ${redact(url, secrets)}` +
+						(sent ? `: ${firstLine(sent)}` : expired ? ': the signed link has expired' : ''),
 					[
 						source.fromGateway
 							? `${capitalized(source.who)} sent: ${sent || '(an empty body)'}`
-							: `${capitalized(source.who)} sent ${shape}${expired ? ', which says the link has expired' : ''}; what it sent is not copied here.`,
+							: `${capitalized(source.who)} sent ${shape}${expired ? ', which says the link has expired' : ''}; ` +
+								`what it sent is not copied here.`,
 						source.fromGateway
 							? ''
-							: 'The gateway created the result; its file host refused to hand it over (a signed link that expired, or storage that refuses this network).',
+							: 'The gateway created the result; its file host refused to hand it over (a ' +
+								'signed link that expired, or storage that refuses this network).',
 						advice(options, url, secrets),
 					]
 						.filter(Boolean)
@@ -409,7 +420,8 @@ async function inlineToBinary(
 	if (!media)
 		throw fail(
 			"The gateway's inline result (base64) is not an image or a video",
-			`It decodes to ${describeBytes(bytes.length)} starting with ${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`,
+			`It decodes to ${describeBytes(bytes.length)} starting with ` +
+				`${JSON.stringify(redact(bytes.subarray(0, 4096).toString('utf8'), secrets).slice(0, 40))}.`,
 		);
 	if (bytes.length > maxBytes)
 		throw fail(

@@ -10,7 +10,12 @@ import { networkCodeOf, readableFrom, type ByteStream } from '../../transport/re
 import { FILE_KINDS, fileKindOfMime, type FileKind } from '../../registry/fileKinds';
 import { holdsWholeFile, storeBinary, type BinaryMode } from './binaryStore';
 import { describeBytes, EXTENSIONS, MIME_BY_EXTENSION, sniffMedia } from './media';
-import { DownloadError, type Attempt, type Attempting, type DownloadOptions } from './downloadTypes';
+import {
+	DownloadError,
+	type Attempt,
+	type Attempting,
+	type DownloadOptions,
+} from './downloadTypes';
 import { advice, deadlineWords, stopped, storageError, tooLarge } from './downloadWords';
 import { capitalized, header, shapeOf } from './hostAnswer';
 
@@ -129,12 +134,16 @@ export async function receive(
 		const code = networkCodeOf(error);
 		const what =
 			reason === 'idle'
-				? `${capitalized(source.who)} stopped sending ${redact(url, limits.secrets)} for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
-				: `The file ${redact(url, limits.secrets)} from ${source.who} stopped arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} (download interrupted)`;
+				? `${capitalized(source.who)} stopped sending ${redact(url, limits.secrets)} ` +
+					`for ${Math.round(idleMs / 1000)} s (${describeBytes(received)} received)`
+				: `The file ${redact(url, limits.secrets)} from ${source.who} stopped ` +
+					`arriving before its end, ${limits.attempt} time${limits.attempt > 1 ? 's' : ''} ` +
+					`(download interrupted)`;
 		return {
 			error: limits.fail(
 				what,
-				`The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; it was fetched ${limits.attempt} time${limits.attempt > 1 ? 's' : ''}.\n${advice(options, url, limits.secrets)}`,
+				`The connection closed mid-file${code && code !== 'ERR_CANCELED' ? ` (${code})` : ''}; ` +
+					`it was fetched ${limits.attempt} time${limits.attempt > 1 ? 's' : ''}.\n${advice(options, url, limits.secrets)}`,
 				{ host: source.host },
 			),
 			retry: true,
@@ -166,7 +175,10 @@ export async function receive(
 			});
 			return {
 				error: limits.fail(
-					`${capitalized(source.who)} sent ${sent} instead of ${FILE_KINDS[limits.kind].one} for ${redact(url, limits.secrets)} (HTTP ${response.status}${contentType ? `, Content-Type ${contentType}` : ''}): not the result, nothing was stored`,
+					`${capitalized(source.who)} sent ${sent} instead of ${FILE_KINDS[limits.kind].one} ` +
+						`for ${redact(url, limits.secrets)} (HTTP ${response.status}` +
+						(contentType ? `, Content-Type ${contentType}` : '') +
+						`): not the result, nothing was stored`,
 					[
 						'What it sent is not copied here: a result URL may point at a service that is not a file host.',
 						advice(options, url, limits.secrets),
@@ -232,7 +244,10 @@ export async function receive(
 	}
 }
 
-/** Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they are. */
+/**
+ * Content-Disposition's name, else the URL's last segment, else `<baseName>.<ext>`; undecodable names kept as they
+ * are.
+ */
 function fileNameOf(
 	response: GatewayResponse<unknown>,
 	url: string,

@@ -366,7 +366,12 @@ async function buildOutput<P, S extends Submitted>(
 ): Promise<void> {
 	const state = batch.states[i];
 	try {
-		const items = await itemsOf(state.prepared as P, state.submitted as S, i, state.outcome?.snapshot);
+		const items = await itemsOf(
+			state.prepared as P,
+			state.submitted as S,
+			i,
+			state.outcome?.snapshot,
+		);
 		state.output = items.map((item) => ({ ...item, pairedItem: { item: i } }));
 		if (batch.memory && finished(state)) batch.memory.built(i, state.output);
 	} catch (error) {

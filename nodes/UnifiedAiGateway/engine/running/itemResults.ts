@@ -35,7 +35,9 @@ export function pendingItem<P, S extends Submitted>(
 	const extra = facts?.(state.prepared as P, submitted as S) ?? {};
 	const outcome = state.outcome;
 	if (!waited || !outcome) {
-		const seed = round ? { checkPlan: checkPlanJson(seedCheckPlan(round.at, itemIndex, round.items)) } : {};
+		const seed = round
+			? { checkPlan: checkPlanJson(seedCheckPlan(round.at, itemIndex, round.items)) }
+			: {};
 		return { json: { ...pendingJson(submitted, undefined, 'submitted'), ...extra, ...seed } };
 	}
 	return { json: { ...pendingJson(submitted, outcome, 'timeout'), ...extra } };

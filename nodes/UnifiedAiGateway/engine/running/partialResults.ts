@@ -100,5 +100,8 @@ export function describeResults(results: readonly ItemResult[], noun: string): s
 		lines.push(
 			`… and ${results.length - LISTED} more (all in the n8n log and this error's context: results)`,
 		);
-	return `The other items' results are not lost (tasks still running: resume them with Task → Wait for Completion; do not submit them again):\n${lines.join('\n')}`;
+	return (
+		`The other items' results are not lost (tasks still running: resume them ` +
+		`with Task → Wait for Completion; do not submit them again):\n${lines.join('\n')}`
+	);
 }

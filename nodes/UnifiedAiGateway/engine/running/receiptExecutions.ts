@@ -38,10 +38,16 @@ const MAX_FAILURES = 3;
 
 const NOTE =
 	'## Receipts of a gateway node run\n' +
-	'Written by the **Unified AI Gateway** node while execution **{execution}** ran node **{node}**, so that a crash or restart of n8n loses no paid work. The newest of these executions of a run holds all of it.\n\n' +
-	'- `receipt: task`: a billed task. Collect it with **Task → Wait for Completion** (Task ID, Query Route); never submit it again.\n' +
+	('Written by the **Unified AI Gateway** node while execution ' +
+		'**{execution}** ran node **{node}**, so that a crash or restart of n8n ' +
+		'loses no paid work. The newest of these executions of a run holds all of ' +
+		'it.\n\n') +
+	('- `receipt: task`: a billed task. Collect it with **Task → Wait for ' +
+		'Completion** (Task ID, Query Route); never submit it again.\n') +
 	'- `receipt: result`: a paid result without a task. Download its `resultUrls` before they expire.\n' +
-	"- `receipt: unanswered`: the submit was sent and its answer never arrived: it may have been created and billed. Check the gateway's task list before running the item again.";
+	('- `receipt: unanswered`: the submit was sent and its answer never ' +
+		"arrived: it may have been created and billed. Check the gateway's task " +
+		'list before running the item again.');
 
 /** The inline workflow of a receipt execution: n8n's sub-workflow trigger, passing the entries through. */
 function receiptWorkflow(workflowId: string, executionId: string, nodeName: string): IWorkflowBase {

@@ -76,7 +76,9 @@ export class ReceiptLog {
 		this.prefix = `gateway_${name || 'node'}`;
 		this.durable = new ReceiptExecutions(ctx, (reason, entries) =>
 			this.ctx.logger?.warn(
-				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" could not save its receipts as an execution of this workflow (${reason}); they are in this log, at warn level from now on: ${entries.join('; ') || 'none yet'}`,
+				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" ` +
+					`could not save its receipts as an execution of this workflow (${reason}); ` +
+					`they are in this log, at warn level from now on: ${entries.join('; ') || 'none yet'}`,
 				{ executionId: this.executionId() },
 			),
 		);
@@ -128,7 +130,10 @@ export class ReceiptLog {
 		if (taskId && route) {
 			this.durable.set(itemIndex, { receipt: 'task', taskId, queryRoute: route }, true);
 			this.logReceipt(
-				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). If this execution stops, resume it with Task → Wait for Completion; do not submit it again.`,
+				`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" ` +
+					`item ${itemIndex} created ${this.noun} task ${taskId} (query route ${route}). ` +
+					`If this execution stops, resume it with Task → Wait for Completion; do ` +
+					`not submit it again.`,
 				{ executionId: this.executionId(), itemIndex, taskId, queryRoute: route },
 			);
 			this.writeId(route, taskId);
@@ -142,7 +147,10 @@ export class ReceiptLog {
 		const listed = urls.map(shownUrl);
 		this.durable.set(itemIndex, { receipt: 'result', resultUrls: listed }, true);
 		this.logReceipt(
-			`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" item ${itemIndex} received a paid ${this.noun} result without a task ID; its result URLs (fetch them before they expire; do not run the item again): ${listed.join(' ')}`,
+			`Unified AI Gateway: execution ${this.executionId()} node "${nodeOf(this.ctx).name}" ` +
+				`item ${itemIndex} received a paid ${this.noun} result without a task ID; ` +
+				`its result URLs (fetch them before they expire; do not run the item ` +
+				`again): ${listed.join(' ')}`,
 			{ executionId: this.executionId(), itemIndex, resultUrls: listed },
 		);
 		// An earlier try's receipts (Retry On Fail, same custom data) stay beside this try's.
@@ -220,7 +228,9 @@ export class ReceiptLog {
 			if (!this.warned) {
 				this.warned = true;
 				this.ctx.logger?.warn(
-					`Unified AI Gateway: execution ${this.executionId()} has no room left in its custom data (n8n keeps ${KEY_LIMIT} keys); further task ids and result URLs are only in the n8n log and the node's output.`,
+					`Unified AI Gateway: execution ${this.executionId()} has no room left in ` +
+						`its custom data (n8n keeps ${KEY_LIMIT} keys); further task ids and ` +
+						`result URLs are only in the n8n log and the node's output.`,
 				);
 			}
 			return;

@@ -7,7 +7,8 @@ import { executionLimit } from '../waiting/timeLimit';
 
 /** Shown on every billed run with n8n's Retry On Fail on: what a retry does with tasks already created. */
 export const RETRY_ON_FAIL_HINT =
-	'Retry On Fail is on: a retry re-uses tasks this execution already created; items whose submit failed are submitted again';
+	'Retry On Fail is on: a retry re-uses tasks this execution already ' +
+	'created; items whose submit failed are submitted again';
 
 /** Where pending items go when a render outlasts a node run (the loop of examples/long-render-loop.json). */
 const LONG_RENDER_HINT =
@@ -41,7 +42,8 @@ export function hintJobRun(
 	} else if (pending > 0) {
 		addHint(
 			ctx,
-			`${plural(pending, 'task')} still running after Max Wait (pending: true): run Task → Wait for Completion later; reading is free`,
+			`${plural(pending, 'task')} still running after Max Wait (pending: true): ` +
+				`run Task → Wait for Completion later; reading is free`,
 			'warning',
 		);
 		addHint(ctx, LONG_RENDER_HINT, 'info');

@@ -60,12 +60,17 @@ export function toolPendingText(
 	task: { taskId: string; route?: QueryRoute; status?: string; progress?: number },
 	tool: ToolTask,
 ): string {
-	const state = `${task.status ? `status '${task.status}'` : 'submitted'}${task.progress !== undefined ? `, ${task.progress}%` : ''}`;
+	const state =
+		(task.status ? `status '${task.status}'` : 'submitted') +
+		(task.progress !== undefined ? `, ${task.progress}%` : '');
 	const route = task.route ? ` and query route ${task.route}` : '';
 	const again =
 		tool === 'reads'
 			? `Call this tool again with task id ${task.taskId}${route} in about a minute.`
-			: `To check it, call a Unified AI Gateway tool set to Task → Get (or Task → Wait for Completion) with task id ${task.taskId}${route} in about a minute. Do not call this tool again for it: that would start, and bill, a new task.`;
+			: `To check it, call a Unified AI Gateway tool set to Task → Get (or Task → ` +
+				`Wait for Completion) with task id ${task.taskId}${route} in about a ` +
+				`minute. Do not call this tool again for it: that would start, and bill, ` +
+				`a new task.`;
 	return `Task ${task.taskId} is still running (${state}). ${again}`;
 }
 

@@ -117,7 +117,9 @@ export class TryMemory {
 		);
 	}
 
-	/** Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again. */
+	/**
+	 * Surely not created (the gateway refused it), or the gateway reported its task failed: a retry may submit it again.
+	 */
 	forget(itemIndex: number): void {
 		this.records.delete(itemIndex);
 	}

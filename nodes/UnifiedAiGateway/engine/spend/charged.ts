@@ -110,5 +110,8 @@ export function chargeHint(charged: ChargeTally): string | undefined {
 			: chargedUsd > 0;
 	if (!off) return undefined;
 	const by = difference(compared);
-	return `Charged ${usd(chargedUsd)}, estimated ${usd(estimatedUsd)}${by ? ` (${by})` : ''}: the gateway's prices differ (spendSummary)`;
+	return (
+		`Charged ${usd(chargedUsd)}, estimated ${usd(estimatedUsd)}${by ? ` (${by})` : ''}: ` +
+		`the gateway's prices differ (spendSummary)`
+	);
 }

@@ -56,15 +56,21 @@ function capRefusal(
 	if (run.unpricedItems > 0 && !settings.allowUnpriced) {
 		return stop(
 			ctx,
-			`${run.unpricedItems} of ${run.items} items have no known price, so the Max Estimated Cost per Run of ${usd(cap)} cannot be checked: ${NOT_SENT.toLowerCase()}`,
-			`${itemsText(run)} Give a price for ${run.unpricedModels.join(', ')} (Spend Guard → Video Prices per Second, for a video model), or turn on Allow Unpriced Items to let them through uncounted.`,
+			`${run.unpricedItems} of ${run.items} items have no known price, so the ` +
+				`Max Estimated Cost per Run of ${usd(cap)} cannot be checked: ${NOT_SENT.toLowerCase()}`,
+			`${itemsText(run)} Give a price for ${run.unpricedModels.join(', ')} ` +
+				`(Spend Guard → Video Prices per Second, for a video model), or turn on ` +
+				`Allow Unpriced Items to let them through uncounted.`,
 		);
 	}
 	if (run.totalUsd <= cap) return undefined;
 	return stop(
 		ctx,
-		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per Run of ${usd(cap)}: ${NOT_SENT.toLowerCase()}`,
-		`${itemsText(run)} Raise the cap, send fewer items, or choose a cheaper model or size. List prices (the gateway price list); the account plan decides the final charge.`,
+		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per ` +
+			`Run of ${usd(cap)}: ${NOT_SENT.toLowerCase()}`,
+		`${itemsText(run)} Raise the cap, send fewer items, or choose a cheaper ` +
+			`model or size. List prices (the gateway price list); the account plan ` +
+			`decides the final charge.`,
 	);
 }
 
