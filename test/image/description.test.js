@@ -54,12 +54,15 @@ describe('node description', () => {
 				concurrency: options[0].options.find((o) => o.name === 'concurrency').default,
 			};
 		};
-		// Today: the node's own fields, one set for both operations, as each declares.
+		// The node's own fields, as each operation declares: one set while the two agree, one each
+		// when they differ (whichever is true of the shipped DEFAULTS).
 		const today = imageProps.filter((p) => ['waitForCompletion', 'waiting', 'options'].includes(p.name));
-		expect(today).toHaveLength(3);
+		const agree = JSON.stringify(generate) === JSON.stringify(edit);
+		expect(today).toHaveLength(agree ? 3 : 6);
 		expect(shown(today, 'generate')).toEqual({ maxWaitMinutes: generate.maxWaitMinutes, concurrency: generate.concurrency });
 		expect(shown(today, 'edit')).toEqual({ maxWaitMinutes: edit.maxWaitMinutes, concurrency: edit.concurrency });
-		// An Edit that waits longer gets fields of its own; Generate keeps its.
+		// Agreeing operations share one set; an Edit that waits longer gets fields of its own.
+		expect(imageFieldsAfter([['generate', generate], ['edit', generate]]).filter((p) => p.name === 'waiting')).toHaveLength(1);
 		const apart = imageFieldsAfter([
 			['generate', generate],
 			['edit', { ...edit, maxWaitMinutes: 25, concurrency: 2 }],
