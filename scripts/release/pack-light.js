@@ -16,12 +16,16 @@
  *
  * The version is package.json's: between releases it ends in `-dev`, so the file cannot be taken
  * for a release (docs/RELEASING.md).
+ *
+ * It also prints the file's npm integrity (`sha512-…`, checked against `npm pack`'s own), the form
+ * of checksum n8n's N8N_COMMUNITY_PACKAGES takes (scripts/release/integrity.js, docs/INSTALL.md).
  */
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 
 const { expectedFiles, problems } = require('./check-tarball');
+const { integrityOf, checksumLines } = require('./integrity');
 // Removed when done, and at exit or on Ctrl-C if the build is cut short.
 const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 
@@ -48,7 +52,7 @@ function run(cmd, args, options) {
 }
 
 /**
- * Builds and packs the package of root into dest; returns { tgz, files, size, via }.
+ * Builds and packs the package of root into dest; returns { tgz, files, size, integrity, via }.
  * options.tsc: a tscCommand() result (default: the clone's or npx's).
  */
 function packLight({ root = ROOT, dest = root, tsc = tscCommand(root) } = {}) {
@@ -78,7 +82,12 @@ function packLight({ root = ROOT, dest = root, tsc = tscCommand(root) } = {}) {
 			fs.rmSync(tgz, { force: true });
 			throw new Error(`the packed file is not what a release would hold:\n  ${found.join('\n  ')}`);
 		}
-		return { tgz, files, size: info.size, via: tsc.via };
+		// The checksum printed is computed from the file, as n8n's checksum is npm's: the two must agree.
+		const integrity = integrityOf(tgz);
+		if (integrity !== info.integrity) {
+			throw new Error(`the file's sha512 ${integrity} is not the integrity npm pack reported, ${info.integrity}`);
+		}
+		return { tgz, files, size: info.size, integrity, via: tsc.via };
 	} finally {
 		removeTempDir(work);
 	}
@@ -93,13 +102,14 @@ if (require.main === module) {
 	const at = process.argv.indexOf('--dest');
 	const dest = at > 0 ? process.argv[at + 1] : ROOT;
 	try {
-		const { tgz, files, size, via } = packLight({ dest });
-		const { version } = readJson(path.join(ROOT, 'package.json'));
+		const { tgz, files, size, integrity, via } = packLight({ dest });
+		const { name, version } = readJson(path.join(ROOT, 'package.json'));
 		const commit = commitOf(ROOT);
 		const kind = version.includes('-') ? 'a development build, not a release' : `release ${version}'s code`;
 		console.log(`${path.basename(tgz)}: ${(size / 1024).toFixed(0)} kB, ${files.length} files (${kind}${commit ? `, commit ${commit}` : ''}; compiled with ${via})`);
 		console.log('Install it where n8n runs, as the user n8n runs as, then restart n8n:');
 		console.log(`  mkdir -p ~/.n8n/nodes && cd ~/.n8n/nodes && npm install --omit=peer ${tgz}`);
+		console.log(checksumLines({ file: tgz, name, version, integrity }).join('\n'));
 	} catch (e) {
 		console.error(`pack:light: ${e.message}`);
 		process.exit(1);

@@ -38,6 +38,19 @@ test("pack:light's tarball holds what npm pack of the full build holds, byte for
 	const want = contents(full);
 	expect(Object.keys(want)).toEqual(expect.arrayContaining(['package/package.json', 'package/dist/nodes/UnifiedAiGateway/UnifiedAiGateway.node.js']));
 	expect(contents(light.tgz)).toEqual(want);
+	// The checksum the scripts print (n8n 3.0's N8N_COMMUNITY_PACKAGES, docs/INSTALL.md) is npm's own:
+	// packLight compares it with `npm pack --json`'s integrity, and the file's bytes give it again.
+	const { integrityOf, packageOf, checksumLines } = require('../../scripts/release/integrity');
+	expect(light.integrity).toMatch(/^sha512-[A-Za-z0-9+/]{86}==$/);
+	expect(integrityOf(light.tgz)).toBe(light.integrity);
+	const { name, version } = packageOf(light.tgz);
+	expect(name).toBe('n8n-nodes-unified-ai-gateway');
+	// A development build is never on the registry: the lines say to install the file by hand.
+	expect(checksumLines({ file: light.tgz, name, version, integrity: light.integrity }).join('\n')).toMatch(
+		version.includes('-') ? /not on the npm registry[\s\S]*install this file by hand/ : /N8N_COMMUNITY_PACKAGES='/,
+	);
+	const release = checksumLines({ file: 'x-1.0.0.tgz', name, version: '1.0.0', integrity: light.integrity, published: true });
+	expect(release.at(-1)).toBe(`  N8N_COMMUNITY_PACKAGES='[{"name":"${name}","version":"1.0.0","checksum":"${light.integrity}"}]'`);
 }, 180000);
 
 test('without the development tools installed, TypeScript comes through npx at the pinned version', () => {
