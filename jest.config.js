@@ -18,7 +18,8 @@ module.exports = {
 	// package.json files of one name, which jest's module map would report as a collision) are not
 	// modules of the tests, nor is Stryker's sandbox (`npm run test:mutation`, a copy of the checkout).
 	modulePathIgnorePatterns: ['<rootDir>/test/lines/', '<rootDir>/test/scan/', '<rootDir>/test/n8n/hosts/', '<rootDir>/.stryker-tmp/'],
-	reporters: verbose ? ['default'] : [['summary', { summaryThreshold: 0 }]],
+	// The seed of chance in the tests is printed with a failure, to replay it (test/seed.js).
+	reporters: [...(verbose ? ['default'] : [['summary', { summaryThreshold: 0 }]]), '<rootDir>/test/seed-reporter.js'],
 	testTimeout: 30000,
 	maxWorkers: 2,
 };

@@ -166,8 +166,8 @@ describe('Task → Wait for Completion', () => {
 		// out (past the test's timeout); ended by Stop, it is over in a fraction of it.
 		const result = await runNode({ parameters: wait({ queryRoute: 'image', waiting: { pollIntervalSeconds: 60 } }), credentials: ctx.creds, items: [{ json: { taskId } }], stopAfterMs: 300 });
 		expect(result.status).toBe('canceled');
+		// Ignoring Stop, it would sleep out the 60 s (past the test's timeout) and read the task.
 		expect(ctx.sim.count('GET', `/v1/images/generations/${taskId}`)).toBe(0);
-		expect(result.durationMs).toBeLessThan(60_000 / 3);
 	});
 
 	test('429, 5xx and dropped connections while polling lose no task', async () => {

@@ -39,11 +39,8 @@ test('a NaN, negative or infinite Max Wait falls back to the route window: the w
 test('the execution time limit bounds a wait no Max Wait can extend', async () => {
 	const taskId = await createTask(ctx.sim, { model: 'gpt-image-2-async' });
 	const { context } = executeContext({ credentials: ctx.creds, executionTimeoutS: 2 });
-	const started = Date.now();
 	const [outcome] = await waitForTasks(context, [{ taskId, route: 'image' }], { intervalMs: 100, deadlineMs: 60 * 60_000 });
 	expect(outcome.kind).toBe('timeout');
 	expect(outcome.message).toMatch(/neared its time limit/);
-	// Kept timed, widened to 3× the 2 s limit for a loaded machine (it ends 1 s before the limit, which
-	// no order shows): a wait that kept Max Wait's hour would run to the test's timeout.
-	expect(Date.now() - started).toBeLessThan(3 * 2000);
+	// A wait that kept Max Wait's hour would run to the test's timeout: the outcome says it ended first.
 });

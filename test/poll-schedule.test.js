@@ -80,9 +80,8 @@ test('Max Wait ends the wait on time for tasks waiting for their leaders, with e
 		expect(reads(id)).toBe(1);
 		expect(ctx.sim.find('GET', `/v1/images/generations/${id}`)[0].at - ctx.sim.task(id).createdAt).toBeGreaterThanOrEqual(3000);
 	}
-	// Kept timed, widened to 3× Max Wait for a loaded machine: a wait that outlived its deadline for
-	// tasks that never finish would run to the test's timeout.
-	expect(result.durationMs).toBeLessThan(3 * 3000);
+	// A wait that outlived its deadline for tasks that never finish would read the leaders again and
+	// run to the test's timeout: the counts above and the pending items say it ended at Max Wait.
 });
 
 test('Stop ends a wait whose tasks are waiting for their leaders at once, not at the leaders\' next read', async () => {
@@ -91,8 +90,8 @@ test('Stop ends a wait whose tasks are waiting for their leaders at once, not at
 	// the test's timeout) and read the leaders; ended by Stop, no task is read and it is over in a fraction of it.
 	const result = await runNode({ parameters: wait({ waiting: { pollIntervalSeconds: 60 } }), credentials: ctx.creds, items: items(ids), stopAfterMs: 300 });
 	expect(result.status).toBe('canceled');
+	// Ignoring Stop, it would sleep out the 60 s (past the test's timeout) and then read the leaders.
 	for (const id of ids) expect(reads(id)).toBe(0);
-	expect(result.durationMs).toBeLessThan(60_000 / 3);
 });
 
 describe('submitting and waiting at once (Image → Generate with Wait for Completion)', () => {

@@ -3,6 +3,8 @@
 // refused by one rule in Task → Get, Download Result, Wait for Completion and the trigger:
 // nothing is requested, so no other address is read with the key and shown as the task.
 const { runNode, pollTrigger } = require('./harness');
+// A workflow id of its own per run (the trigger's state is per workflow), from the tests' seed.
+const workflowIds = require('./seed').seededRandom('task-ids workflows');
 const { useSimulator } = require('./support');
 
 const ctx = useSimulator({ scenario: { durationMs: 200 } });
@@ -34,7 +36,7 @@ describe('trigger', () => {
 			parameters: { event: 'taskFinished', taskIds: ['task_ok', taskId], queryRoute: 'generic' },
 			credentials: ctx.creds,
 			mode: 'manual',
-			workflowId: `ids-${Math.random()}`,
+			workflowId: `ids-${workflowIds.next()}`,
 		});
 		await expect(run).rejects.toThrow(/^Task IDs: ".*" (would address|contains)/);
 		expect(ctx.sim.requests).toHaveLength(0);

@@ -14,6 +14,8 @@ const wf = require('n8n-workflow');
 const { assertOutputMatchesSchema } = require('../schemas');
 
 const DIST = path.resolve(__dirname, '../../dist');
+// The database binary store's file ids, from the tests' seed (test/seed.js).
+const fileIds = require('../seed').seededRandom('harness file ids');
 const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
 const PACKAGE = 'n8n-nodes-unified-ai-gateway';
 /** n8n's limit for a hint (its community lint's hint-max-length), as the node holds it. */
@@ -147,7 +149,7 @@ class DatabaseManager {
 	async init() {}
 	async store(location, bufferOrStream, metadata) {
 		const buffer = Buffer.isBuffer(bufferOrStream) ? bufferOrStream : await streamToBuffer(bufferOrStream);
-		const fileId = require('node:crypto').randomUUID();
+		const fileId = fileIds.uuid();
 		const fileSizeMb = buffer.length / (1024 * 1024);
 		if (fileSizeMb > this.config.dbMaxFileSize) {
 			throw new core.FileTooLargeError({ fileSizeMb, maxFileSizeMb: this.config.dbMaxFileSize, fileId, fileName: metadata.fileName });

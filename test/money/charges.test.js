@@ -123,11 +123,9 @@ describe('every other item of a finished task carries its charge too', () => {
 		const poll = async () => (await pollTrigger({ parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'generic' }, credentials: ctx.creds, workflowId: 'charge-budget', pollBudgetMs: 8000 })).result;
 		const [[item]] = await poll();
 		expect(item.json.charge).toMatchObject({ amount: 150000, currency: 'quota', quota: 150000, note: expect.stringMatching(/^In the gateway's raw quota units, not converted to USD: GET \/api\/status: no answer/) });
-		// Timed on purpose (a poll's budget is time), with room for a loaded machine: the read is left
-		// 2 s before the poll's 8 s are up, where a free read's own bound is 20 s; the poll has ended
-		// well within 15 s of the read's arrival (the simulator's clock).
-		const [status] = ctx.sim.find('GET', '/api/status');
-		expect(Date.now() - status.at).toBeLessThan(15_000);
+		// The read is left before the poll's 8 s are up (the answer is held 10 minutes): a poll that
+		// waited for it would outlast the test's own timeout, so no clock is read here.
+		expect(ctx.sim.find('GET', '/api/status')).toHaveLength(1);
 		expect(await poll()).toBeNull();
 	});
 

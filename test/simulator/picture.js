@@ -99,12 +99,19 @@ function paintText(spans, y, marks) {
   return any;
 }
 
-/** A PNG of exactly width × height: gradient from the seed, title words, caption. */
-function picturePng({ width, height, title, caption = '', seed = title }) {
+/**
+ * The two colours of a picture's gradient, from a hash of its seed (the result's file name): its
+ * top-left pixel is `from`. What tests may rely on: the same seed, the same colours.
+ */
+function coloursOf(seed) {
   const hash = crypto.createHash('sha256').update(String(seed)).digest();
   const hue = (hash[0] / 255) * 360;
-  const from = hsl(hue, 0.65, 0.55);
-  const to = hsl((hue + 40 + (hash[1] % 80)) % 360, 0.7, 0.22);
+  return { from: hsl(hue, 0.65, 0.55), to: hsl((hue + 40 + (hash[1] % 80)) % 360, 0.7, 0.22) };
+}
+
+/** A PNG of exactly width × height: gradient from the seed, title words, caption. */
+function picturePng({ width, height, title, caption = '', seed = title }) {
+  const { from, to } = coloursOf(seed);
   const shadow = to.map((v) => Math.round(v * 0.35));
   const spans = layout(width, height, title, caption);
   const marks = new Uint8Array(width);
@@ -137,4 +144,4 @@ function picturePng({ width, height, title, caption = '', seed = title }) {
   });
 }
 
-module.exports = { picturePng, titleLines };
+module.exports = { picturePng, titleLines, coloursOf };
