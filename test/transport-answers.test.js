@@ -770,12 +770,12 @@ describe('errorRules: the words each rule puts together', () => {
 		[
 			'a recovery time in 秒',
 			{ status: 503, body: { error: { message: 'channel_circuit_open: 渠道熔断，30秒后恢复', code: 'channel_circuit_open' } } },
-			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 30 秒", description: 'Gateway said: channel_circuit_open: 渠道熔断，30秒后恢复\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 30 s", description: 'Gateway said: \"channel_circuit_open: 渠道熔断，30秒后恢复\"\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
 		],
 		[
 			'a recovery time in 分钟',
 			{ status: 503, body: { error: { message: 'channel_circuit_open 2分钟', code: 'channel_circuit_open' } } },
-			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2 分钟", description: 'Gateway said: channel_circuit_open 2分钟\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
+			{ rule: 'channel-circuit-open', code: 'channel_circuit_open', message: "The gateway paused this model's upstream channel after repeated failures while x: retry after 2 min", description: 'Gateway said: \"channel_circuit_open 2分钟\"\nHTTP status: 503, code: channel_circuit_open\nNothing was created. Run the item again once the recovery time has passed.' },
 		],
 		[
 			'a recovery time as a date',
@@ -935,12 +935,12 @@ describe('errorRules: the words each rule puts together', () => {
 		[
 			'a low balance with its code',
 			{ status: 403, body: { code: 'pre_consume_token_quota_failed', message: '预扣费额度失败' } },
-			{ rule: 'balance-too-low', code: 'pre_consume_token_quota_failed', message: 'Your gateway balance is too low for this request (pre_consume_token_quota_failed) while x', description: "Gateway said: 预扣费额度失败\nHTTP status: 403, code: pre_consume_token_quota_failed\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
+			{ rule: 'balance-too-low', code: 'pre_consume_token_quota_failed', message: 'Your gateway balance is too low for this request (pre_consume_token_quota_failed) while x', description: "Gateway said: \"预扣费额度失败\"\nHTTP status: 403, code: pre_consume_token_quota_failed\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
 		],
 		[
 			'a low balance without a code',
 			{ status: 403, body: { message: '余额不足' } },
-			{ rule: 'balance-too-low', code: 'insufficient_user_quota', message: 'Your gateway balance is too low for this request (insufficient_user_quota) while x', description: "Gateway said: 余额不足\nHTTP status: 403\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
+			{ rule: 'balance-too-low', code: 'insufficient_user_quota', message: 'Your gateway balance is too low for this request (insufficient_user_quota) while x', description: "Gateway said: \"余额不足\"\nHTTP status: 403\nTop up the account or the key's quota, or pick a cheaper model. Nothing was retried." },
 		],
 		[
 			'the model asked for, over the one the text names',
@@ -955,7 +955,7 @@ describe('errorRules: the words each rule puts together', () => {
 		[
 			'the Chinese text with 对于',
 			{ status: 503, body: { error: { message: '当前分组 vip 下对于模型 sora-2 的可用渠道不存在 无可用渠道' } } },
-			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'sora-2' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'vip')", description: "Gateway said: 当前分组 vip 下对于模型 sora-2 的可用渠道不存在 无可用渠道\nHTTP status: 503\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
+			{ rule: 'model-not-offered', code: 'model_not_found', message: "Model 'sora-2' is not available to this API key's group (No available channel): the gateway does not offer it to this key (retired upstream, or not in the key's group 'vip')", description: "Gateway said: \"当前分组 vip 下对于模型 sora-2 的可用渠道不存在 无可用渠道\"\nHTTP status: 503\nModels are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group." },
 		],
 		[
 			'a model named last',

@@ -214,6 +214,6 @@ describe("the relay's own texts, English and Chinese, read right (docs/gateway-c
 		ctx.sim.inject({ method: 'POST', path: '/v1/video/generations', status: 403, body: Buffer.from(entry.gbk, 'hex'), headers: { 'Content-Type': 'text/plain; charset=gb18030' } });
 		const result = await run(video({ waitForCompletion: false }));
 		expect(result.items[0].json.error).toMatch(/^Gateway balance too low for the video pre-charge/);
-		expect(result.items[0].json.description).toContain('Gateway said: 用户额度不足, 剩余额度: ＄0.000000');
+		expect(result.items[0].json.description).toContain('Gateway said: "用户额度不足, 剩余额度: ＄0.000000"');
 	});
 });

@@ -104,6 +104,6 @@ describe('a simulator whose sora-2 is retired, answering in Chinese', () => {
 		expect(item.json.error).toMatch(NOT_OFFERED);
 		expect(item.json.created).toBe('no');
 		expect(item.json.description).toMatch(VIDEO_MODELS);
-		expect(item.json.description).toMatch(/Gateway said: 当前分组 default 下对于模型 sora-2 无可用渠道/);
+		expect(item.json.description).toMatch(/Gateway said: "当前分组 default 下对于模型 sora-2 无可用渠道/);
 	});
 });

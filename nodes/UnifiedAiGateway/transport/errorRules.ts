@@ -1,3 +1,4 @@
+import { relayWords } from './relayWords';
 import { ADDRESS_KINDS, addressKind, allowedRangeFor, type Blocked } from './addresses';
 import type { Created } from './created';
 import { asObject, certificateProblem, isTimeoutCode } from './responses';
@@ -133,7 +134,9 @@ function retryAfterNamed(text: string): string | undefined {
 		/(\d+(?:\.\d+)?)\s*(ms|milliseconds?|s|secs?|seconds?|m|mins?|minutes?|秒|分钟)(?!\w)/i.exec(
 			text,
 		);
-	if (match) return `${match[1]} ${match[2]}`;
+	// In English whatever the relay's language: "30 秒" is 30 s, "2 分钟" 2 min.
+	if (match)
+		return `${match[1]} ${({ 秒: 's', 分钟: 'min' } as Record<string, string>)[match[2]] ?? match[2]}`;
 	// The date and time, with its seconds and zone where named, not the comma or full stop after them.
 	const iso =
 		/\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|\s?[+-]\d{2}:?\d{2})?/i.exec(text);
@@ -489,7 +492,7 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		matches: (f) => Boolean(f.refusedWith200),
 		explain: (f) => ({
 			code: f.code,
-			message: `The gateway refused the request while ${f.action}${f.text ? `: ${f.text}` : ''}`,
+			message: `The gateway refused the request while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
 			advice:
 				'The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.',
 		}),
@@ -514,8 +517,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			return {
 				code: f.code,
 				message: field
-					? `The gateway rejected the field '${field}' while ${f.action}${f.text ? `: ${f.text}` : ''}`
-					: `The gateway rejected the request as invalid while ${f.action}${f.text ? `: ${f.text}` : ''}`,
+					? `The gateway rejected the field '${field}' while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`
+					: `The gateway rejected the request as invalid while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
 				advice: 'Correct the parameter it names and run the item again.',
 			};
 		},
@@ -569,7 +572,7 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		matches: () => true,
 		explain: (f) => ({
 			code: f.code,
-			message: `The gateway failed (HTTP ${f.status}) while ${f.action}${f.text ? `: ${f.text}` : ''}`,
+			message: `The gateway failed (HTTP ${f.status}) while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
 			advice: f.billed
 				? 'The job may or may not have been created: check the account before running the item again.'
 				: 'Try again later; if it persists, contact the gateway admin.',

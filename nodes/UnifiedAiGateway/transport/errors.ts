@@ -1,3 +1,4 @@
+import { relayWords } from './relayWords';
 import { createdAfter, type Created } from './created';
 import {
 	GATEWAY_ERROR_RULES,
@@ -92,7 +93,7 @@ export function explainGatewayError(facts: ErrorFacts): ExplainedError {
 			}))
 		: undefined;
 	const out = rule.explain({ ...read, created });
-	const said = read.text ? `Gateway said: ${read.text}` : '';
+	const said = read.text ? `Gateway said: ${relayWords(read.text)}` : '';
 	const status = facts.status
 		? `HTTP status: ${facts.status}${read.code ? `, code: ${read.code}` : ''}`
 		: '';

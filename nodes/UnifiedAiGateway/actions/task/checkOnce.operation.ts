@@ -1,3 +1,4 @@
+import { relayWords } from '../../transport/relayWords';
 import {
 	NodeOperationError,
 	updateDisplayOptions,
@@ -285,7 +286,7 @@ export async function execute(
 		if (snapshot.state === 'failed') {
 			const error = new NodeOperationError(
 				this.getNode(),
-				`Task ${taskId} failed: ${snapshot.error ?? stateText(snapshot)}`,
+				`Task ${taskId} failed: ${snapshot.error ? relayWords(snapshot.error) : stateText(snapshot)}`,
 				{
 					itemIndex: i,
 					description: `Status '${snapshot.status}'. Nothing is submitted again here; the task ID stays in this error.`,

@@ -1,3 +1,4 @@
+import { relayWords } from '../../transport/relayWords';
 import {
 	NodeOperationError,
 	updateDisplayOptions,
@@ -55,8 +56,9 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 					(snapshot.progress !== undefined ? ` at ${snapshot.progress}%` : ''),
 				{
 					itemIndex: i,
-					description:
-						snapshot.error ?? 'Wait for it with Task → Wait for Completion, then download.',
+					description: snapshot.error
+						? `The gateway says: ${relayWords(snapshot.error)}`
+						: 'Wait for it with Task → Wait for Completion, then download.',
 				},
 			);
 		}

@@ -147,11 +147,16 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 	const textInResultUrl = [root.result_url, data?.result_url].find(
 		(v) => typeof v === 'string' && v.trim() !== '' && !/^(https?:|data:|\/)/i.test(v.trim()),
 	);
+	// A task read as items[] (docs/gateway-contract.md §4.5) carries its reason on its first item.
+	const item = firstItemOf(root, data);
 	let error = firstString(
 		errorObject?.message,
 		typeof root.error === 'string' ? root.error : undefined,
 		root.fail_reason,
 		data?.fail_reason,
+		objectIn(item?.error)?.message,
+		typeof item?.error === 'string' ? item.error : undefined,
+		item?.fail_reason,
 		textInResultUrl,
 	);
 	let state: TaskSnapshot['state'] = 'pending';

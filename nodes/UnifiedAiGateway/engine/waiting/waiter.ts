@@ -1,3 +1,4 @@
+import { relayWords } from '../../transport/relayWords';
 import { nodeErrorOf } from '../../transport/nodeError';
 import { abortableSleep, unlessStopped } from '../../transport/sleep';
 import type { GatewayContext } from '../../transport/context';
@@ -300,9 +301,13 @@ async function pollOnce(
 			return {
 				...common(),
 				kind: 'failed',
+				// English first: the relay's own reason after it, quoted when in another language.
 				message: snapshot.urlMissing
-					? `${snapshot.error ?? 'The task gave no result URL'} (read ${watch.withoutUrl} times)`
-					: (snapshot.error ?? 'The task failed'),
+					? `The task gave no result URL (read ${watch.withoutUrl} times)` +
+						(snapshot.error ? `: ${relayWords(snapshot.error)}` : '')
+					: snapshot.error
+						? relayWords(snapshot.error)
+						: 'The task failed',
 			};
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
 	} else {
