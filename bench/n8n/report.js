@@ -17,9 +17,10 @@ const CORES = os.cpus().length;
 
 /**
  * Issue targets: the package's wall within 5 % of ideal, no more reads per task than the loop at its
- * interval, and main's CPU for the run at most 0.4 of the loop's (both measured in the same n8n).
+ * interval (both measured in the same n8n). Main's CPU against the loop's is reported, not a target
+ * (issue 58: V8's collector decides it from run to run, PERFORMANCE.md *Main's CPU against the loop's*).
  */
-const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1, mainCpuOverLoop: 0.4 };
+const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1 };
 
 const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : '-');
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? fmt(a / b) : '-');
@@ -191,7 +192,9 @@ function report(runs, baseline, { heapCapMb, queue, queueScale } = {}, log = con
 	if (loop && p.readsPerTask > l.readsPerTask) missed.push(`reads_per_task ${fmt(p.readsPerTask)} > the loop's ${fmt(l.readsPerTask)} at the same ${INTERVAL_S} s interval`);
 	// Regular mode: main runs the executions (in queue mode the workers do; main only takes the webhooks).
 	const cpuOverLoop = loop && !queue ? p.mainCpu / l.mainCpu : NaN;
-	if (cpuOverLoop > TARGETS.mainCpuOverLoop) missed.push(`main_cpu_over_loop ${fmt(cpuOverLoop)} > ${TARGETS.mainCpuOverLoop} (main ${fmt(p.mainCpu, 1)} s against the loop's ${fmt(l.mainCpu, 1)} s)`);
+	if (Number.isFinite(cpuOverLoop)) {
+		log(`main's CPU ${fmt(p.mainCpu, 1)} s against the loop's ${fmt(l.mainCpu, 1)} s: ${fmt(cpuOverLoop)} (not a target)`);
+	}
 	if (pkg.failed) missed.push(`failed ${pkg.failed} (under heap cap ${heapCapMb ?? 'none'})`);
 	if (dup) missed.push(`duplicate_submits ${dup}`);
 	if (loop && (loop.failed || loop.lost)) missed.push(`the hand-built loop did not finish the default run (${loop.failed} failed, ${loop.lost} lost): its line is no comparison`);
