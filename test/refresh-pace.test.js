@@ -127,3 +127,12 @@ test('a gateway that shows no pace leaves every due time to the schedule', () =>
 	for (const s of stuck) for (const at of [0, 5000, 10_000]) read(pace, s, at, record('in_progress', 40));
 	expect([pace.dueAt(stuck[0]), pace.notBefore(stuck[0]), pace.version('videos')]).toEqual([undefined, 0, 0]);
 });
+
+test('the pace one route shows holds for the wait’s other routes (one gateway, one relay)', () => {
+	paceShown('images', 3000);
+	const t = task('videos');
+	read(pace, t, 1000, record('queued', 0));
+	read(pace, t, 6000, record('in_progress', 30));
+	// No span of its own, none on its route: read at the interval, not the schedule's share.
+	expect([pace.notBefore(t), pace.dueAt(t)]).toEqual([0, T + 6010 + 5000]);
+});

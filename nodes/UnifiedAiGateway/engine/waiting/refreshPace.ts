@@ -15,7 +15,7 @@ import type { TaskSnapshot } from '../../api/tasks/snapshot';
  * its own; a task that has none yet takes the median of its group's (tasks read through one route
  * in one wait share the relay's rounds). A gateway that reads the provider live changes a running
  * task's progress between reads and shows no such span, and one that names no progress shows the
- * same record until the end either way: a group is read at the relay's pace only once two
+ * same record until the end either way: a wait is read at the relay's pace only once two
  * different records were each read unchanged (`paced`); until then it is read as the
  * schedule says (pollSchedule.ts), and nothing here holds a read back.
  *
@@ -61,8 +61,6 @@ interface Group<T> {
 	/** Every task's longest unchanged span (> MIN_PACE_MS), and their median (NaN: work it out again). */
 	spans: Map<T, number>;
 	median: number;
-	/** The records (fingerprints, no task id in them) read unchanged for such a span. */
-	staleRecords: Set<string>;
 	/** Bumped by every read and task done with once the group is paced: what a held task waits for changed. */
 	version: number;
 	/** The sweep as worked out at `sweptAt` (a version): the unrefreshed tasks that may be read now. */
@@ -96,6 +94,11 @@ function unrefreshed(snapshot: TaskSnapshot): boolean {
 export class RefreshPace<T extends PaceTask> {
 	private readonly records = new Map<T, RecordPace>();
 	private readonly groups = new Map<QueryRoute, Group<T>>();
+	/**
+	 * The records (fingerprints: no task id in them) read unchanged for more than MIN_PACE_MS, over
+	 * every route of the wait: one gateway, one relay, whose rounds refresh every route's tasks.
+	 */
+	private readonly staleRecords = new Set<string>();
 
 	/** A task of the wait, in creation order (the order its submit answered). */
 	add(task: T): void {
@@ -137,7 +140,11 @@ export class RefreshPace<T extends PaceTask> {
 			if (known.staleMs > MIN_PACE_MS) {
 				group.spans.set(task, known.staleMs);
 				group.median = NaN;
-				group.staleRecords.add(fingerprint);
+				const before = this.staleRecords.size;
+				this.staleRecords.add(fingerprint);
+				// The wait turns to the relay's pace: every route's held due times are asked again.
+				if (before < 2 && this.staleRecords.size >= 2)
+					for (const g of this.groups.values()) g.version++;
 			}
 		}
 		known.fingerprint = fingerprint;
@@ -162,16 +169,14 @@ export class RefreshPace<T extends PaceTask> {
 	}
 
 	/**
-	 * Whether the group shows a relay's pace: two different records or more (their status and
-	 * progress) read unchanged for more than MIN_PACE_MS. One is no pace: a gateway that names no
-	 * progress, or a fixed one, or tasks stuck at one figure, answer the same running record until
-	 * the end, refreshed live or not.
+	 * Whether the wait shows a relay's pace: two different records or more (their status and
+	 * progress) read unchanged for more than MIN_PACE_MS, on any of its routes (a route with few
+	 * tasks running across a refresh learns it from the others). One is no pace: a gateway that
+	 * names no progress, or a fixed one, or tasks stuck at one figure, answer the same running record
+	 * until the end, refreshed live or not.
 	 */
 	private paced(route: QueryRoute): boolean {
-		const group = this.groups.get(route);
-		return (
-			group !== undefined && group.staleRecords.size >= 2 && this.groupSpan(route) > MIN_PACE_MS
-		);
+		return this.groups.has(route) && this.staleRecords.size >= 2;
 	}
 
 	/** What a held task waits for: when it changes, its due time is asked again. */
@@ -253,7 +258,6 @@ export class RefreshPace<T extends PaceTask> {
 					order: [],
 					spans: new Map(),
 					median: 0,
-					staleRecords: new Set(),
 					version: 0,
 					sweptAt: -1,
 					readable: new Set(),
