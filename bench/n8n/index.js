@@ -27,6 +27,9 @@
  *   --heap-cap-mb N    n8n's V8 heap cap (default: the floor probed for n8n 2.41.1, 320 MB)
  *   --probe-heap-cap   find the smallest cap n8n starts in first (192, 256, 320, … MB) and use it
  *   --uncapped         no cap: RSS growth for information only (V8 collects late when it may)
+ *   --relay            task records behind new-api's rounds (bench/refresh.js; BENCH_RELAY_CHANNELS=N channels
+ *                      per model, default 1): reads per task at the relay's pace; the ideal and the read lag
+ *                      count from when each task's record showed its end
  *   N8N_VERSION=1.123.81   the 1.x line (default: 2.41.1, the line users install)
  *   BENCH_IMAGES / BENCH_VIDEOS   the default scenario's counts (default 500 / 100)
  *   BENCH_INTERVAL_S   the poll interval of both sides (default 5)
@@ -52,6 +55,7 @@ const { benchRun } = require('./run');
 const { INTERVAL_S } = require('./workflows');
 const { heapAtRest, rssNow } = require('./measure');
 const { report } = require('./report');
+const { benchRefresh, describeRefresh } = require('../refresh');
 const { tempDir, removeTempDir } = require('../../test/n8n/tempdirs');
 const { runDurable, DURABLE_SCENARIOS, DEFAULT_HEAP_CAP_MB: DURABLE_HEAP_CAP_MB } = require('./durable');
 
@@ -79,6 +83,7 @@ function parseArgs(args) {
 		return Number(v);
 	};
 	const known = ['--queue', '--items', '--executions', '--heap-cap-mb', '--probe-heap-cap', '--uncapped', '--scenarios'];
+	known.push('--relay');
 	for (const a of args) if (a.startsWith('--') && a !== '--' && !known.includes(a)) throw new Error(`unknown flag ${a} (known: ${known.join(', ')})`);
 	let scenarios = (value('--scenarios') ?? '').split(',').filter(Boolean);
 	if (scenarios.includes('all')) scenarios = ['faults', 'limited'];
@@ -86,6 +91,8 @@ function parseArgs(args) {
 	const durable = scenarios.filter((s) => DURABLE_SCENARIOS.includes(s));
 	if (durable.length && (durable.length !== scenarios.length || args.includes('--queue') || args.includes('--items'))) throw new Error(`--scenarios ${durable.join(',')} runs on its own (it starts regular and queue mode itself)`);
 	const opts = { queue: args.includes('--queue'), items: number('--items'), executions: number('--executions') ?? 10, heapCapMb: number('--heap-cap-mb'), probe: args.includes('--probe-heap-cap'), uncapped: args.includes('--uncapped'), scenarios };
+	// --relay, BENCH_REFRESH, BENCH_RELAY_CHANNELS: how the simulator refreshes task records (bench/refresh.js).
+	opts.refresh = benchRefresh(args);
 	if (opts.uncapped && (opts.heapCapMb || opts.probe)) throw new Error('--uncapped goes with neither --heap-cap-mb nor --probe-heap-cap');
 	if (opts.items && opts.items % opts.executions) throw new Error(`--items ${opts.items} does not split evenly over --executions ${opts.executions}`);
 	return opts;
@@ -152,7 +159,8 @@ async function mainDurable(opts) {
 		console.log(`bench-n8n durable: n8n ${VERSION}; scenarios: ${opts.scenarios.join(', ')}; heap cap ${heapCapMb ? `${heapCapMb} MB in every n8n process` : 'none'}; load: ${uptime()}`);
 		const host = await n8n.prepareN8n({ version: VERSION });
 		console.log(`n8n ${VERSION} ${host.reused ? 'reused' : 'installed'} (${host.dir})`);
-		const sim = (held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY }));
+		const sim = (held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY, refresh: opts.refresh }));
+		console.log(`simulator: ${describeRefresh(opts.refresh)}`);
 		const missed = await runDurable(opts.scenarios, { version: VERSION, dir, heapCapMb, sim, onStack: (s) => (held.stack = s) });
 		console.log(missed.length ? `MISSED: ${missed.join('; ')}` : 'all targets met');
 		return missed.length ? 1 : 0;
@@ -205,7 +213,8 @@ async function main(args) {
 			console.log(`heap cap probe: ${probe.tried.join('; ')}`);
 		}
 		console.log(`heap cap: ${heapCapMb ? `${heapCapMb} MB (NODE_OPTIONS=--max-old-space-size=${heapCapMb} in every n8n process; ${opts.probe ? 'probed' : opts.heapCapMb ? 'given' : 'the default'})` : 'none (--uncapped: RSS growth for information only)'}`);
-		sim = held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY });
+		sim = held.sim = await startSimulator({ apiKey: n8n.SIM_API_KEY, refresh: opts.refresh });
+		console.log(`simulator: ${describeRefresh(opts.refresh)}`);
 		const credential = [
 			cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: n8n.SIM_API_KEY }),
 			// The loop's HTTP Request nodes send the key as users set it up: a Header Auth credential.

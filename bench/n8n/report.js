@@ -17,9 +17,10 @@ const CORES = os.cpus().length;
 
 /**
  * Issue targets: the package's wall within 5 % of ideal, no more reads per task than the loop at its
- * interval, and main's CPU for the run at most 0.4 of the loop's (both measured in the same n8n).
+ * interval (both measured in the same n8n). Main's CPU against the loop's is reported, not a target
+ * (issue 58: V8's collector decides it from run to run, PERFORMANCE.md *Main's CPU against the loop's*).
  */
-const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1, mainCpuOverLoop: 0.4 };
+const TARGETS = { wallOverIdeal: 1.05, queueWallOverIdeal: 1.1 };
 
 const fmt = (n, d = 2) => (Number.isFinite(n) ? Number(n).toFixed(d) : '-');
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? fmt(a / b) : '-');
@@ -96,7 +97,15 @@ const since = (run, phase) => fmt((run.phases[phase] - run.started) / 1000, 1);
 /** What a run did, beyond the table: timeline, CPU, RSS, each execution. */
 function details(run, baseline, log, heapCapMb) {
 	const rss = rssOver(run, baseline);
-	log(`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s + interval ${INTERVAL_S} s${run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : ''}; ${run.created} tasks created for ${run.items} items, ${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`);
+	const base = run.relayMs !== undefined
+		? `the last record to show its end ${fmt(run.relayMs / 1000, 1)} s`
+		: `slowest task of the plan ${fmt(run.slowestMs / 1000, 1)} s`;
+	const limit = run.limitMs ? ` + ${fmt(run.limitMs / 1000, 1)} s the limit imposes` : '';
+	log(
+		`  ${run.run} (${label(run)}): wall ${fmt(run.wallMs / 1000, 1)} s, ideal ${fmt(run.idealMs / 1000, 1)} s = ` +
+			`${base} + interval ${INTERVAL_S} s${limit}; ${run.created} tasks created for ${run.items} items, ` +
+			`${run.failedTasks} failed at the gateway, ${run.failedWithReason} items out with a reason`,
+	);
 	// What the reads and downloads add after the gateway's work: the last task done (its submit came when it came) + one interval.
 	const afterSubmits = run.phases.lastTask - run.started + INTERVAL_S * 1000;
 	log(`    after the submits: the last task was done at ${fmt((run.phases.lastTask - run.started) / 1000, 1)} s; wall ÷ (that + interval) = ${fmt(run.wallMs / afterSubmits)}`);
@@ -128,7 +137,8 @@ function whereTheTimeGoes(run, log) {
 	const done = run.tasks.filter((t) => t.outcome === 'completed' && t.foundAt !== undefined);
 	if (!done.length) return;
 	const s = (at) => fmt((at - run.started) / 1000, 1);
-	log(`    read lag (task end → the read that found it answered): ${quantiles(done.map((t) => t.foundAt - t.finishedAt))}`);
+	const lags = done.map((t) => t.foundAt - (t.shownAt ?? t.finishedAt));
+	log(`    read lag (task end, behind a relay its record showing it → the read that found it): ${quantiles(lags)}`);
 	log(`    download (found → file fetched): ${quantiles(done.filter((t) => t.downloadedAt).map((t) => t.downloadedAt - t.foundAt))}`);
 	const perSecond = new Map();
 	for (const t of done) perSecond.set(Math.floor((t.foundAt - run.started) / 1000), (perSecond.get(Math.floor((t.foundAt - run.started) / 1000)) ?? 0) + 1);
@@ -137,7 +147,12 @@ function whereTheTimeGoes(run, log) {
 	const ends = (key) => [...done].sort((a, b) => (b[key] ?? 0) - (a[key] ?? 0)).slice(0, 3);
 	for (const t of new Set([...ends('finishedAt'), ...ends('downloadedAt')])) {
 		const reads = t.readsAt.map((at) => `${(at - t.finishedAt) / 1000 >= 0 ? '+' : ''}${fmt((at - t.finishedAt) / 1000, 2)}`).join(' ');
-		log(`    task ${t.prompt}: submitted ${s(t.createdAt)} s, took ${fmt(t.durationMs / 1000)} s, done ${s(t.finishedAt)} s, reads at (s from its end) ${reads}, found ${s(t.foundAt)} s, file by ${t.downloadedAt ? s(t.downloadedAt) : '-'} s`);
+		const shown = t.visibleAt ? `, its record showed it at ${s(t.visibleAt)} s` : '';
+		log(
+			`    task ${t.prompt}: submitted ${s(t.createdAt)} s, took ${fmt(t.durationMs / 1000)} s, ` +
+				`done ${s(t.finishedAt)} s, reads at (s from its end) ${reads}${shown}, found ${s(t.foundAt)} s, ` +
+				`file by ${t.downloadedAt ? s(t.downloadedAt) : '-'} s`,
+		);
 	}
 	// The scale run's executions: each took the next `each` prompts (bench/n8n/run.js `from`).
 	if (run.scenario !== 'scale') return;
@@ -191,7 +206,9 @@ function report(runs, baseline, { heapCapMb, queue, queueScale } = {}, log = con
 	if (loop && p.readsPerTask > l.readsPerTask) missed.push(`reads_per_task ${fmt(p.readsPerTask)} > the loop's ${fmt(l.readsPerTask)} at the same ${INTERVAL_S} s interval`);
 	// Regular mode: main runs the executions (in queue mode the workers do; main only takes the webhooks).
 	const cpuOverLoop = loop && !queue ? p.mainCpu / l.mainCpu : NaN;
-	if (cpuOverLoop > TARGETS.mainCpuOverLoop) missed.push(`main_cpu_over_loop ${fmt(cpuOverLoop)} > ${TARGETS.mainCpuOverLoop} (main ${fmt(p.mainCpu, 1)} s against the loop's ${fmt(l.mainCpu, 1)} s)`);
+	if (Number.isFinite(cpuOverLoop)) {
+		log(`main's CPU ${fmt(p.mainCpu, 1)} s against the loop's ${fmt(l.mainCpu, 1)} s: ${fmt(cpuOverLoop)} (not a target)`);
+	}
 	if (pkg.failed) missed.push(`failed ${pkg.failed} (under heap cap ${heapCapMb ?? 'none'})`);
 	if (dup) missed.push(`duplicate_submits ${dup}`);
 	if (loop && (loop.failed || loop.lost)) missed.push(`the hand-built loop did not finish the default run (${loop.failed} failed, ${loop.lost} lost): its line is no comparison`);

@@ -25,7 +25,17 @@ export interface SimulatorOptions {
   retiredLanguage?: 'en' | 'zh';
   /** The gateway build played after every reset (profiles.js). Default 'commercial'. */
   profile?: Profile;
+  /**
+   * How task records are refreshed (relay.js): 'live' (default: every read asks the provider) or
+   * 'relay', new-api's system task (15 s rounds, 1 s per task inside a channel; Gemini/Vertex video live).
+   */
+  refresh?: Refresh;
 }
+
+export type Refresh =
+  | 'live'
+  | 'relay'
+  | { pace: 'relay'; roundMs?: number; perTaskMs?: number; channels?: number; phaseMs?: number };
 
 /**
  * commercial: the document's gateway (/v1/balance, /v1/tasks, uploads), no relay money routes until
@@ -201,6 +211,8 @@ export interface TaskRecord {
   progress: number;
   startedAt?: number;
   finishedAt?: number;
+  /** Behind refresh 'relay': its channel, when its record was refreshed and when its end became visible. */
+  relay?: { channel: string; refreshes: number[]; visibleAt?: number };
 }
 
 export interface RedirectRule {
@@ -252,6 +264,13 @@ export interface Simulator {
   /** The build played until the next reset(), which restores the start option's. */
   setProfile(profile: Profile): void;
   readonly profile: Profile;
+  /** How task records are refreshed until the next reset(), which restores the start option's. */
+  setRefresh(refresh: Refresh): void;
+  readonly refresh:
+    | { pace: 'live' }
+    | { pace: 'relay'; roundMs: number; perTaskMs: number; channels: number; phaseMs: number };
+  /** The relay's rounds so far (refresh 'relay'), oldest first; tasks: how many it refreshed. */
+  relayRounds(now?: number): Array<{ startedAt: number; endedAt: number; tasks: number }>;
   setSiteStatus(values: SiteStatusValues): void;
   /** Price list entries by model (null leaves a model out) and group ratios; serves the list on the commercial profile too. */
   setPricing(entries?: Record<string, PriceEntry | null>, options?: { groupRatio?: Record<string, unknown> }): void;

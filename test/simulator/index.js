@@ -5,7 +5,7 @@ const { SimState } = require('./state');
 const { createOriginServer } = require('./server');
 const { normalizeFault } = require('./faults');
 const { normalizeRedirect, normalizeRateLimit } = require('./gates');
-const { taskState } = require('./tasks');
+const { taskState, relayView } = require('./tasks');
 const routes = require('./routes');
 
 const ORIGINS = ['main', 'alt', 'files'];
@@ -99,6 +99,17 @@ async function startSimulator(options = {}) {
     get profile() {
       return sim.profile;
     },
+    /** How task records are refreshed: 'live', or the relay's rounds (relay.js); reset() restores the start's. */
+    setRefresh: (refresh) => sim.setRefresh(refresh),
+    get refresh() {
+      return { ...sim.refresh };
+    },
+    /** The relay's rounds so far (refresh 'relay'): { startedAt, endedAt, tasks }, oldest first. */
+    relayRounds: (now = Date.now()) => {
+      if (!sim.relay) return [];
+      sim.relay.advance(now);
+      return sim.relay.rounds.map((r) => ({ ...r }));
+    },
     setSiteStatus: (values) => sim.setSiteStatus(values),
     setPricing: (entries, options) => sim.setPricing(entries, options),
     /** Every task created since reset(), oldest first: what the gateway billed as tasks. */
@@ -109,9 +120,15 @@ async function startSimulator(options = {}) {
       const t = sim.tasks.get(id);
       if (!t) return undefined;
       // urls are the planned result URLs; status/progress are computed for "now" (not counted as a
-      // read); answers are what each read of it answered, in order.
+      // read), the provider's own; answers are what each read of it answered, in order. Behind the
+      // relay's rounds, `relay` says when its record was refreshed and when its end became visible.
       const { status, progress, startedAt, finishedAt } = taskState(t);
-      return { ...t, scenario: { ...t.scenario }, params: { ...t.params }, urls: [...t.urls], answers: t.answers.map((a) => ({ ...a })), status, progress, startedAt, finishedAt };
+      const relay = relayView(t);
+      const answers = t.answers.map((a) => ({ ...a }));
+      return {
+        ...t, scenario: { ...t.scenario }, params: { ...t.params }, urls: [...t.urls], answers,
+        status, progress, startedAt, finishedAt, ...(relay ? { relay } : {}),
+      };
     },
     close: () => {
       closing ||= (async () => {

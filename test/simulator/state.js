@@ -3,6 +3,7 @@
 const { defaultModels, canonicalVideo } = require('./catalog');
 const { OUTCOMES, VARIANTS } = require('./tasks');
 const { PROFILES } = require('./profiles');
+const { RelayPoller, refreshSettings } = require('./relay');
 
 const SCENARIO_KEYS = [
   'durationMs', 'progressSteps', 'queuedMs', 'outcome', 'stuckMs', 'failMessage', 'estimatedTime',
@@ -50,10 +51,14 @@ function checkScenario(opts) {
 }
 
 class SimState {
-  constructor({ apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [], retiredLanguage = 'en', profile = 'commercial' } = {}) {
+  constructor(options = {}) {
+    const { apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [] } = options;
+    const { retiredLanguage = 'en', profile = 'commercial', refresh } = options;
     if (!PROFILES.includes(profile)) throw new TypeError(`profile must be one of ${PROFILES.join(', ')}`);
-    // The build the simulator plays after every reset() (profiles.js).
+    // The build the simulator plays after every reset() (profiles.js), and how it refreshes task
+    // records (relay.js).
     this.startProfile = profile;
+    this.startRefresh = refreshSettings(refresh);
     if (typeof apiKey !== 'string' || apiKey === '') throw new TypeError('apiKey must be a non-empty string');
     if (!(timeScale >= 0)) throw new TypeError('timeScale must be a number >= 0');
     if (!Array.isArray(retiredModels) || retiredModels.some((id) => typeof id !== 'string')) throw new TypeError('retiredModels must be an array of model ids');
@@ -84,6 +89,7 @@ class SimState {
     this.balances = defaultBalances();
     this.models = defaultModels();
     this.profile = this.startProfile;
+    this.setRefresh(this.startRefresh && { pace: 'relay', ...this.startRefresh });
     // The relay's money (routes/money.js, prices.js): its quota unit, its price list, the quota route's reads.
     this.site = { quota_per_unit: 500000, quota_display_type: 'USD', usd_exchange_rate: 7.3 };
     this.pricing = { served: false, entries: new Map(), groupRatio: { default: 1, vip: 0.8 } };
@@ -93,6 +99,16 @@ class SimState {
   setProfile(profile) {
     if (!PROFILES.includes(profile)) throw new TypeError(`setProfile: profile must be one of ${PROFILES.join(', ')}`);
     this.profile = profile;
+  }
+
+  /**
+   * How task records are refreshed from now on ('live', 'relay' or its settings, relay.js): a new
+   * poller whose clock starts now; tasks created before keep the refresh they were created under.
+   */
+  setRefresh(refresh) {
+    const settings = refreshSettings(refresh);
+    this.refresh = settings ? { pace: 'relay', ...settings } : { pace: 'live' };
+    this.relay = settings ? new RelayPoller(settings, { startedAt: Date.now(), timeScale: this.timeScale }) : undefined;
   }
 
   /** Raw values are served as given (text, NaN…): a test of an answer that makes no sense sets one. */

@@ -39,7 +39,8 @@ const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never', 'mo
  */
 function createTask(sim, { model, family, route, origin, mode = 'generate', n, params = {} }) {
   const kind = family === 'video' ? 'video' : 'image';
-  const scenario = perTask(sim.scenarioFor(model), sim.nextTaskNumber(model));
+  const number = sim.nextTaskNumber(model);
+  const scenario = perTask(sim.scenarioFor(model), number);
   const task = {
     id: taskId(),
     model,
@@ -59,8 +60,16 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
   };
   task.urls = resultUrls(sim, task);
   sim.tasks.set(task.id, task);
+  // refresh 'relay' (relay.js): the relay keeps the task and refreshes its record in its rounds.
+  if (sim.relay) {
+    sim.relay.admit(task, number);
+    if (sim.relay.paced(task)) pollers.set(task, sim.relay);
+  }
   return task;
 }
+
+/** The relay poller that refreshes a task's record (refresh 'relay'), kept beside the task, not on it. */
+const pollers = new WeakMap();
 
 /*
  * The per-task options, resolved for the task-th task (0-based) of its model, so a batch meets
@@ -158,10 +167,13 @@ function stepState(task, now) {
   return { status: step.status, progress: step.progress ?? 100, startedAt, finishedAt: task.finishedAt, urls };
 }
 
-/** The state a read of the task answers: counted, and kept in task.answers. */
+/**
+ * The state a read of the task answers: counted, and kept in task.answers. Behind a relay that
+ * refreshes in rounds (refresh 'relay'), the state at the record's last refresh.
+ */
 function readTaskState(task, now = Date.now()) {
   task.answers.push({ status: undefined, progress: undefined });
-  const st = taskState(task, now);
+  const st = recordState(task, now);
   Object.assign(task.answers[task.answers.length - 1], { status: st.status, progress: st.progress });
   return st;
 }
@@ -199,10 +211,24 @@ function taskState(task, now = Date.now()) {
   }
 }
 
+/** What the gateway's record of the task says at `now`, not counted as a read. */
+function recordState(task, now = Date.now()) {
+  const poller = pollers.get(task);
+  return poller ? poller.record(task, now) : taskState(task, now);
+}
+
+/** The relay's view of a paced task at `now` (relay.js view), or undefined for a task read live. */
+function relayView(task, now = Date.now()) {
+  return pollers.get(task)?.view(task, now);
+}
+
 function failMessage(task, language) {
   if (task.scenario.failMessage) return task.scenario.failMessage;
   if (language === 'zh') return '生成失败：上游服务拒绝了该请求';
   return 'Generation failed: the upstream provider rejected the request';
 }
 
-module.exports = { signed, createTask, taskState, readTaskState, failMessage, DEFAULT_DURATION, OUTCOMES, VARIANTS };
+module.exports = {
+  signed, createTask, taskState, readTaskState, recordState, relayView, failMessage,
+  DEFAULT_DURATION, OUTCOMES, VARIANTS,
+};

@@ -6,6 +6,7 @@ import type { GatewayRequestError } from '../../transport/request';
 import { announce, pollIntervals } from './interval';
 import { doubtfulVerdict, failedPollDelay, POLL_POLICY } from './pollPolicy';
 import { PollSchedule, type Paced } from './pollSchedule';
+import { RefreshPace } from './refreshPace';
 import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
 import { readTaskOnce, type TaskRead } from './taskReads';
 import { TaskFeed } from './taskFeed';
@@ -74,6 +75,8 @@ interface Watch {
 	 */
 	dueAt: number;
 	seen: number;
+	/** The relay pace's version of its group then (RefreshPace.version). */
+	paceSeen: number;
 	snapshot?: TaskSnapshot;
 	lastError?: string;
 }
@@ -95,6 +98,7 @@ export async function waitForTasks(
 	const intervalOf = new Map<QueryRoute, number>();
 	const limit = executionLimit(ctx, Date.now());
 	const watches: Watch[] = [];
+	const pace = new RefreshPace<Paced>();
 	// All tasks known at the start: leaders by submit time; a feed's: the first to arrive.
 	const feedSchedule = feed ? new PollSchedule([], feed.expected) : undefined;
 	const admit = async (): Promise<PollSchedule> => {
@@ -123,6 +127,7 @@ export async function waitForTasks(
 			const cutByExecution = limit !== undefined && limit.waitEndsAt < ownDeadline;
 			const deadlineAt = cutByExecution ? Math.max(now, limit.waitEndsAt) : ownDeadline;
 			feedSchedule?.add(paced);
+			pace.add(paced);
 			watches.push({
 				index: watches.length,
 				task,
@@ -137,14 +142,23 @@ export async function waitForTasks(
 				busy: false,
 				dueAt: 0,
 				seen: 0,
+				paceSeen: 0,
 			});
 		}
 		return feedSchedule ?? new PollSchedule(watches.map((watch) => watch.paced));
 	};
 	const fixedSchedule = feed ? undefined : await admit();
 	// The deadline is kept whatever the schedule says: a task waiting for its leaders is read then.
+	// Behind a relay that refreshes in rounds, its pace decides instead (refreshPace.ts).
 	const dueAt = (schedule: PollSchedule, watch: Watch, now: number) =>
-		Math.min(Math.max(schedule.dueAt(watch.paced, now), watch.notBefore), watch.deadlineAt);
+		Math.min(
+			Math.max(
+				pace.dueAt(watch.paced) ?? schedule.dueAt(watch.paced, now),
+				watch.notBefore,
+				pace.notBefore(watch.paced),
+			),
+			watch.deadlineAt,
+		);
 	const maxInFlight = Math.max(1, options.concurrency ?? POLL_POLICY.inFlight);
 	const inFlight = new Set<Promise<void>>();
 	const due: Watch[] = [];
@@ -153,9 +167,11 @@ export async function waitForTasks(
 	const launch = (schedule: PollSchedule, watch: Watch) => {
 		watch.busy = true;
 		schedule.sent(watch.paced);
-		const poll: Promise<void> = pollOnce(ctx, watch, schedule)
+		pace.sent(watch.paced);
+		const poll: Promise<void> = pollOnce(ctx, watch, schedule, pace)
 			.then((outcome) => {
 				if (!outcome) return;
+				pace.done(watch.paced);
 				if (outcome.kind === 'timeout' || (outcome.kind === 'failed' && outcome.error))
 					schedule.gone(watch.paced);
 				outcomes[watch.index] = outcome;
@@ -195,9 +211,11 @@ export async function waitForTasks(
 			open++;
 			if (watch.busy) continue;
 			const version = schedule.version(watch.paced);
-			if (watch.dueAt <= now || watch.seen !== version) {
+			const paceVersion = pace.version(watch.task.route);
+			if (watch.dueAt <= now || watch.seen !== version || watch.paceSeen !== paceVersion) {
 				watch.dueAt = dueAt(schedule, watch, now);
 				watch.seen = version;
+				watch.paceSeen = paceVersion;
 			}
 			const at = watch.dueAt;
 			if (at <= now) due.push(watch);
@@ -263,6 +281,7 @@ async function pollOnce(
 	ctx: GatewayContext,
 	watch: Watch,
 	schedule: PollSchedule,
+	pace: RefreshPace<Paced>,
 ): Promise<WaitOutcome | undefined> {
 	watch.polls++;
 	const sentAt = Date.now();
@@ -310,6 +329,7 @@ async function pollOnce(
 						: 'The task failed',
 			};
 		schedule.running(watch.paced, sentAt, Date.now(), snapshot.estimatedTimeS);
+		pace.read(watch.paced, snapshot, sentAt, Date.now());
 	} else {
 		watch.lastError = read.error.message;
 		watch.failures++;
@@ -333,6 +353,7 @@ async function pollOnce(
 		if (retryAfter !== undefined && Date.now() + retryAfter > watch.deadlineAt)
 			return retryAfterOutcome(watch, Date.now() + retryAfter);
 		schedule.faulted(watch.paced);
+		pace.faulted(watch.paced);
 		watch.notBefore =
 			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, retryAfter);
 	}
