@@ -320,10 +320,10 @@ async function pollOnce(
 			return {
 				...common(),
 				kind: 'failed',
-				// English first: the relay's own reason after it, quoted when in another language.
+				// A missing URL is the package's own sentence (snapshot.ts); any other reason is the relay's,
+				// English first: quoted when in another language.
 				message: snapshot.urlMissing
-					? `The task gave no result URL (read ${watch.withoutUrl} times)` +
-						(snapshot.error ? `: ${relayWords(snapshot.error)}` : '')
+					? `${snapshot.error ?? 'The task gave no result URL'} (read ${watch.withoutUrl} times)`
 					: snapshot.error
 						? relayWords(snapshot.error)
 						: 'The task failed',
