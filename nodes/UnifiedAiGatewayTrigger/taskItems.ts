@@ -41,7 +41,9 @@ export function queryFailedJson(
 		taskId,
 		status: watched.lastStatus ?? 'unknown',
 		state: 'failed',
-		error: `The gateway could not read task ${taskId} ${watched.errors ?? 0} polls in a row: ${watched.lastError ?? 'no reason given'}`,
+		error:
+			`The gateway could not read task ${taskId} ${watched.errors ?? 0} polls ` +
+			`in a row: ${watched.lastError ?? 'no reason given'}`,
 		queryErrors: watched.errors ?? 0,
 		queryRoute: route,
 		firstSeenAt: new Date(watched.firstSeenAt).toISOString(),
@@ -127,8 +129,8 @@ export async function finishedItem(
 		}
 	}
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
-	// The gateway's content route delivered instead of a result URL on the relay's own address (engine/files/downloads.ts).
-	// (A video task has one file; its route is the task's.)
+	// The gateway's content route delivered instead of a result URL on the relay's own address
+	// (engine/files/downloads.ts). (A video task has one file; its route is the task's.)
 	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
 	if (failed.length === 0) return { json: from, ...kept };
 	const downloadError = [failed[0].message, failed[0].description].filter(Boolean).join('\n');

@@ -40,7 +40,9 @@ export const triggerProperties: INodeProperties[] = [
 		required: true,
 		placeholder: 'task_0123456789abcdef0123456789abcdef',
 		description:
-			'The tasks to watch: one ID per line or comma-separated; an expression may also return a list. Each task is emitted once. IDs removed from the list are forgotten.',
+			'The tasks to watch: one ID per line or comma-separated; an expression ' +
+			'may also return a list. Each task is emitted once. IDs removed from the ' +
+			'list are forgotten.',
 		displayOptions: task,
 	},
 	{
@@ -61,7 +63,16 @@ export const triggerProperties: INodeProperties[] = [
 		name: 'includeFailures',
 		type: 'boolean',
 		default: false,
-		description: `Whether to also emit tasks that failed or were cancelled (state 'failed', with the gateway's reason in 'error'), and tasks the gateway could not read ${PERMANENT_ERRORS_TO_FAIL} polls in a row (task_not_exist, 404, 401, 403 or an unreadable answer; one such answer alone is treated as a passing fault). Off: only succeeded tasks are emitted; unreadable tasks keep being watched until they time out. Either way, a task the gateway reports completed without a result URL ${POLL_POLICY.readsWithoutUrl} polls in a row is emitted once (state 'failed', what to do in 'error'): it is finished and may be billed.`,
+		description:
+			`Whether to also emit tasks that failed or were cancelled (state ` +
+			`'failed', with the gateway's reason in 'error'), and tasks the gateway ` +
+			`could not read ${PERMANENT_ERRORS_TO_FAIL} polls in a row ` +
+			`(task_not_exist, 404, 401, 403 or an unreadable answer; one such answer ` +
+			`alone is treated as a passing fault). Off: only succeeded tasks are ` +
+			`emitted; unreadable tasks keep being watched until they time out. Either ` +
+			`way, a task the gateway reports completed without a result URL ${POLL_POLICY.readsWithoutUrl} ` +
+			`polls in a row is emitted once (state 'failed', what to do in 'error'): ` +
+			`it is finished and may be billed.`,
 		displayOptions: task,
 	},
 	{
@@ -71,7 +82,9 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { minValue: 0.01, numberPrecision: 2 },
 		default: 30,
 		description:
-			"How long after this trigger first sees a task ID to stop watching it. A task still unfinished then is always emitted once with state 'timeout' (whatever Include Failures says): it may still finish on the gateway.",
+			'How long after this trigger first sees a task ID to stop watching it. A ' +
+			"task still unfinished then is always emitted once with state 'timeout' " +
+			'(whatever Include Failures says): it may still finish on the gateway.',
 		displayOptions: task,
 	},
 	{
@@ -80,12 +93,15 @@ export const triggerProperties: INodeProperties[] = [
 		type: 'boolean',
 		default: false,
 		description:
-			'Whether to download the result files of succeeded tasks into binary data. Result URLs expire, so downloading keeps the files. Where the files go and their limits are in Options.',
+			'Whether to download the result files of succeeded tasks into binary ' +
+			'data. Result URLs expire, so downloading keeps the files. Where the ' +
+			'files go and their limits are in Options.',
 		displayOptions: task,
 	},
 	optionsField({ event: ['taskFinished'] }, [
 		binaryOutputOption(
-			'The output binary field for the first file (with Download Files on); further files of the same task go to <field>_2, <field>_3, ...',
+			'The output binary field for the first file (with Download Files on); ' +
+				'further files of the same task go to <field>_2, <field>_3, ...',
 		),
 		...downloadLimitOptions('any'),
 	]),
@@ -104,7 +120,9 @@ export const triggerProperties: INodeProperties[] = [
 		typeOptions: { numberPrecision: 4 },
 		default: 1,
 		description:
-			"Emit once when the remaining balance goes below this amount (in the gateway's unit: USD, CNY or tokens), and again only after it has been back at or above it. Unlimited quota never fires.",
+			'Emit once when the remaining balance goes below this amount (in the ' +
+			"gateway's unit: USD, CNY or tokens), and again only after it has been " +
+			'back at or above it. Unlimited quota never fires.',
 		displayOptions: balance,
 	},
 ];

@@ -52,11 +52,16 @@ export const CREATED_NOTE: Record<Created, { suffix: string; advice: string }> =
 	unknown: {
 		suffix: ' (created: unknown)',
 		advice:
-			"Created: unknown. The request reached the gateway but its answer failed or was lost: the job may have been created and billed. Check the account's task list before running this item again; the node never resends it by itself.",
+			'Created: unknown. The request reached the gateway but its answer failed ' +
+			'or was lost: the job may have been created and billed. Check the ' +
+			"account's task list before running this item again; the node never " +
+			'resends it by itself.',
 	},
 	yes: {
 		suffix: ' (created: yes, task ID unknown)',
 		advice:
-			"Created: yes. The gateway accepted (and charged) the job, but its answer held no task ID we could read. Do not run the item again: find the job in the account's task list.",
+			'Created: yes. The gateway accepted (and charged) the job, but its answer ' +
+			'held no task ID we could read. Do not run the item again: find the job ' +
+			"in the account's task list.",
 	},
 };

@@ -100,8 +100,17 @@ const KNOWN_FIELDS = [
  * matched by code or fixed words, never by the language of the whole message.
  */
 const WORDS = {
-	tokenQuotaUsedUp:
-		/该令牌额度已用尽|令牌可用额度已用尽|TokenStatusExhausted|token quota is exhausted|token's quota has been exhausted|token_quota_exhausted/i,
+	tokenQuotaUsedUp: new RegExp(
+		[
+			'该令牌额度已用尽',
+			'令牌可用额度已用尽',
+			'TokenStatusExhausted',
+			'token quota is exhausted',
+			"token's quota has been exhausted",
+			'token_quota_exhausted',
+		].join('|'),
+		'i',
+	),
 	tokenExpired: /该令牌已过期|该 token 已过期|this token has expired|token has expired/i,
 	tokenDisabled: /该令牌状态不可用|this token status is unavailable|token status is not enabled/i,
 	quota:
@@ -234,24 +243,42 @@ export function allowWords(blocked: Blocked): string {
 			.join(' or ') ||
 		'N8N_SSRF_ALLOWED_IP_RANGES (its address range) or N8N_SSRF_ALLOWED_HOSTNAMES (its host name)';
 	if (blocked.by === 'n8n')
-		return `If that host is yours (a gateway or file store on your network), allow it in n8n's environment with ${settings} and restart n8n.`;
+		return (
+			`If that host is yours (a gateway or file store on your network), allow ` +
+			`it in n8n's environment with ${settings} and restart n8n.`
+		);
 	return blocked.settings
-		? `If that address is really yours, allow it in n8n's environment with ${settings} and restart n8n: this node follows n8n's SSRF settings whether or not N8N_SSRF_PROTECTION_ENABLED is on.`
-		: 'n8n 1.x has no SSRF settings to allow it: only a gateway whose Base URL is on the same kind of address may send n8n there (on n8n 2.x, N8N_SSRF_ALLOWED_IP_RANGES / N8N_SSRF_ALLOWED_HOSTNAMES allow it).';
+		? `If that address is really yours, allow it in n8n's environment with ${settings} ` +
+				`and restart n8n: this node follows n8n's SSRF settings whether or not ` +
+				`N8N_SSRF_PROTECTION_ENABLED is on.`
+		: 'n8n 1.x has no SSRF settings to allow it: only a gateway whose Base URL ' +
+				'is on the same kind of address may send n8n there (on n8n 2.x, ' +
+				'N8N_SSRF_ALLOWED_IP_RANGES / N8N_SSRF_ALLOWED_HOSTNAMES allow it).';
 }
 
 /** Why a request was not sent, in words: "http://[::]:80/x is the unspecified address (…)". */
 export function blockedWords(blocked: Blocked): string {
 	const where = blocked.redirectedFrom ? `, where ${blocked.redirectedFrom} redirected,` : '';
-	if (blocked.by === 'n8n')
-		return `n8n's SSRF protection blocked ${blocked.url}${where} before it was sent${blocked.address ? `: ${blocked.host} resolves to the restricted address ${blocked.address}` : `: ${blocked.host} is a restricted host`}`;
+	if (blocked.by === 'n8n') {
+		const why = blocked.address
+			? `${blocked.host} resolves to the restricted address ${blocked.address}`
+			: `${blocked.host} is a restricted host`;
+		return `n8n's SSRF protection blocked ${blocked.url}${where} before it was sent: ${why}`;
+	}
 	const address =
 		blocked.address && blocked.address !== hostName(blocked.host) ? ` (${blocked.address})` : '';
-	return `${blocked.url}${where} points at ${blocked.host}${address}, ${ADDRESS_KINDS[blocked.kind ?? 'loopback']}: the node does not send n8n there on a gateway's word`;
+	return (
+		`${blocked.url}${where} points at ${blocked.host}${address}, ${ADDRESS_KINDS[blocked.kind ?? 'loopback']}: ` +
+		`the node does not send n8n there on a gateway's word`
+	);
 }
 
 const CERTIFICATE_FIXES =
-	"Either trust the certificate's authority on the n8n host (put its CA file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI Gateway API credential (it applies to Base URL and Alt Base URL only; the key then goes to a server whose identity is not checked).";
+	"Either trust the certificate's authority on the n8n host (put its CA " +
+	"file in NODE_EXTRA_CA_CERTS=/path/to/ca.pem in n8n's environment and " +
+	'restart n8n), or turn on Ignore SSL Issues (Insecure) in the Unified AI ' +
+	'Gateway API credential (it applies to Base URL and Alt Base URL only; ' +
+	'the key then goes to a server whose identity is not checked).';
 
 /**
  * The gateway-error table, in order: the first rule that matches explains the failure. Adding a
@@ -291,7 +318,10 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				code: refused.depth !== undefined ? 'answer_too_deep' : 'answer_too_large',
 				message: `The gateway's answer ${what} while ${f.action}: refused unread`,
 				advice: '',
-				description: `HTTP status: ${f.status}. No answer of this kind comes near that: the gateway, or a proxy in front of it, sent something else (a compressed or deeply nested bomb, another route's answer). None of it was kept.`,
+				description:
+					`HTTP status: ${f.status}. No answer of this kind comes near that: the ` +
+					`gateway, or a proxy in front of it, sent something else (a compressed or ` +
+					`deeply nested bomb, another route's answer). None of it was kept.`,
 			};
 		},
 	},
@@ -300,9 +330,16 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		matches: (f) => f.otherTask !== undefined,
 		explain: (f) => ({
 			code: 'another_task',
-			message: `The gateway answered the read of task ${f.otherTask!.asked} with another task, ${f.otherTask!.named}: not taken as the state of ${f.otherTask!.asked}`,
+			message:
+				`The gateway answered the read of task ${f.otherTask!.asked} with another ` +
+				`task, ${f.otherTask!.named}: not taken as the state of ${f.otherTask!.asked}`,
 			advice: '',
-			description: `Task ${f.otherTask!.asked} is yours; the answer named ${f.otherTask!.named} and no id of yours, so neither its status nor its files count for ${f.otherTask!.asked}. The task is read again; if the gateway keeps answering so, ask its operator (a cache or a proxy in front of it may mix answers up). Do not submit ${f.otherTask!.asked} again: it may still be running or finished.`,
+			description:
+				`Task ${f.otherTask!.asked} is yours; the answer named ${f.otherTask!.named} ` +
+				`and no id of yours, so neither its status nor its files count for ${f.otherTask!.asked}. ` +
+				`The task is read again; if the gateway keeps answering so, ask its ` +
+				`operator (a cache or a proxy in front of it may mix answers up). Do not ` +
+				`submit ${f.otherTask!.asked} again: it may still be running or finished.`,
 		}),
 	},
 	{
@@ -314,7 +351,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				f.networkCode === 'ERR_TLS_CERT_ALTNAME_INVALID' || f.networkCode === 'HOSTNAME_MISMATCH';
 			return {
 				code: f.networkCode,
-				message: `The gateway's TLS certificate was refused while ${f.action}: ${certificateProblem(f.networkCode)} (${f.networkCode})`,
+				message:
+					`The gateway's TLS certificate was refused while ${f.action}: ${certificateProblem(f.networkCode)} ` +
+					`(${f.networkCode})`,
 				advice: '',
 				description: [
 					'n8n reached the gateway but did not trust its certificate, so nothing was sent.',
@@ -350,9 +389,13 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		matches: (f) => Boolean(f.unfollowedRedirect),
 		explain: (f) => ({
 			code: `redirect_${f.status}`,
-			message: `The gateway redirected the request to ${originOrUrl(f.unfollowedRedirect ?? '')} (HTTP ${f.status}) while ${f.action}; it was not followed`,
+			message:
+				`The gateway redirected the request to ${originOrUrl(f.unfollowedRedirect ?? '')} ` +
+				`(HTTP ${f.status}) while ${f.action}; it was not followed`,
 			advice:
-				"A request that creates work is never re-sent to another address by the node. If the gateway moved, put its new address in the credential's Base URL.",
+				'A request that creates work is never re-sent to another address by the ' +
+				"node. If the gateway moved, put its new address in the credential's Base " +
+				'URL.',
 		}),
 	},
 	{
@@ -362,7 +405,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			code: f.code,
 			message: `The gateway redirected to ${f.redirectedTo}, which refused the request (${f.status}) while ${f.action}`,
 			advice:
-				'The API key is only sent to the origins of Base URL and Alt Base URL, never to an address a redirect points to. If the gateway now lives there, put that address in the credential.',
+				'The API key is only sent to the origins of Base URL and Alt Base URL, ' +
+				'never to an address a redirect points to. If the gateway now lives ' +
+				'there, put that address in the credential.',
 		}),
 	},
 	{
@@ -373,7 +418,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			const when = retryAfterNamed(f.text);
 			return {
 				code: 'channel_circuit_open',
-				message: `The gateway paused this model's upstream channel after repeated failures while ${f.action}${when ? `: retry after ${when}` : ': retry after the recovery time the gateway names'}`,
+				message:
+					`The gateway paused this model's upstream channel after repeated failures ` +
+					`while ${f.action}${when ? `: retry after ${when}` : ': retry after the recovery time the gateway names'}`,
 				advice: 'Nothing was created. Run the item again once the recovery time has passed.',
 			};
 		},
@@ -389,7 +436,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				message:
 					index === undefined
 						? `The gateway could not read a reference image while ${f.action}: it must be a JPEG, PNG or WebP image`
-						: `The gateway could not read reference image ${index + 1} (index ${index}) while ${f.action}: it must be a JPEG, PNG or WebP image`,
+						: `The gateway could not read reference image ${index + 1} (index ${index}) ` +
+							`while ${f.action}: it must be a JPEG, PNG or WebP image`,
 				advice:
 					'Replace that image with a real JPEG, PNG or WebP file (at most 20 MB) and run the item again.',
 			};
@@ -399,7 +447,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		'key-quota-used-up',
 		WORDS.tokenQuotaUsedUp,
 		"This API key's own quota at the gateway is used up",
-		"The key is valid, but the spending limit set on this key is reached (the account may still have balance). On the gateway's key page raise the key's remaining quota or make it unlimited, or use another key.",
+		'The key is valid, but the spending limit set on this key is reached (the ' +
+			"account may still have balance). On the gateway's key page raise the " +
+			"key's remaining quota or make it unlimited, or use another key.",
 		{ created: 'no', code: 'token_quota_exhausted' },
 	),
 
@@ -407,7 +457,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		'key-expired',
 		WORDS.tokenExpired,
 		'This API key has expired at the gateway',
-		"On the gateway's key page extend the key's expiry (or set it to never expire), or create a new key and put it in the Unified AI Gateway API credential.",
+		"On the gateway's key page extend the key's expiry (or set it to never " +
+			'expire), or create a new key and put it in the Unified AI Gateway API ' +
+			'credential.',
 	),
 
 	wordsRule(
@@ -443,9 +495,15 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 					: 'No available channel';
 			return {
 				code: f.code ?? 'model_not_found',
-				message: `${model ? `Model '${model}'` : 'This model'} is not available to this API key's group (${reason}): the gateway does not offer it to this key (retired upstream, or not in the key's group${group ? ` '${group}'` : ''})`,
+				message:
+					`${model ? `Model '${model}'` : 'This model'} is not available to this ` +
+					`API key's group (${reason}): the gateway does not offer it to this key ` +
+					`(retired upstream, or not in the key's group${group ? ` '${group}'` : ''})`,
 				advice:
-					"Models are retired upstream while gateways still list their ids (OpenAI switched Sora 2 off on 2026-09-24). Pick a model listed by Account → List Models, or ask the gateway admin to add the model to the key's group.",
+					'Models are retired upstream while gateways still list their ids (OpenAI ' +
+					'switched Sora 2 off on 2026-09-24). Pick a model listed by Account → ' +
+					"List Models, or ask the gateway admin to add the model to the key's " +
+					'group.',
 			};
 		},
 	},
@@ -455,16 +513,21 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		created: 'no',
 		explain: (f) => ({
 			code: f.code ?? 'model_price_error',
-			message: `The gateway has no price set for ${f.model ? `model '${f.model}'` : 'this model'}, so it refused the request while ${f.action}`,
+			message:
+				`The gateway has no price set for ${f.model ? `model '${f.model}'` : 'this model'}, ` +
+				`so it refused the request while ${f.action}`,
 			advice:
-				"Nothing was charged. The gateway admin has to set the model's price (ratio) before it can be used; or pick another model.",
+				"Nothing was charged. The gateway admin has to set the model's price " +
+				'(ratio) before it can be used; or pick another model.',
 		}),
 	},
 	wordsRule(
 		'group-denied',
 		WORDS.groupDenied,
 		"The gateway refused this API key's group",
-		"The key is set to a group its account may not use, or the group was retired. Pick another group for the key on the gateway's key page, or ask the gateway admin.",
+		'The key is set to a group its account may not use, or the group was ' +
+			"retired. Pick another group for the key on the gateway's key page, or " +
+			'ask the gateway admin.',
 	),
 
 	{
@@ -484,7 +547,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			code: 'task_not_exist',
 			message: `The gateway does not know this task while ${f.action} (task_not_exist)`,
 			advice:
-				'Check the task ID, the query route (a task is only known on the route and host that created it) and that the same API key created it.',
+				'Check the task ID, the query route (a task is only known on the route ' +
+				'and host that created it) and that the same API key created it.',
 		}),
 	},
 	{
@@ -494,7 +558,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			code: f.code,
 			message: `The gateway refused the request while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
 			advice:
-				'The gateway answered HTTP 200 but its body is a refusal: nothing was created. Correct what it names and run the item again.',
+				'The gateway answered HTTP 200 but its body is a refusal: nothing was ' +
+				'created. Correct what it names and run the item again.',
 		}),
 	},
 	statusRule(
@@ -548,7 +613,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 			code: f.code,
 			message: `The gateway timed out (504) while ${f.action}`,
 			advice: f.billed
-				? 'Use an async model (for example gpt-image-2-async) or a longer timeout. The job may still have been created: check the account before running the item again.'
+				? 'Use an async model (for example gpt-image-2-async) or a longer timeout. ' +
+					'The job may still have been created: check the account before running ' +
+					'the item again.'
 				: 'Use an async model or a longer timeout.',
 		}),
 	},
@@ -562,7 +629,9 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				code: f.code,
 				message: `The gateway answered HTTP ${f.status} with ${kind} while ${f.action}`,
 				advice: kind.startsWith('an HTML')
-					? 'An HTML page usually means the Base URL points at a website or proxy, not at the gateway API. Check the Base URL (for example https://gateway.example.com/v1).'
+					? 'An HTML page usually means the Base URL points at a website or proxy, ' +
+						'not at the gateway API. Check the Base URL (for example ' +
+						'https://gateway.example.com/v1).'
 					: 'The gateway gave no explanation. Try again later; if it persists, contact the gateway admin.',
 			};
 		},
@@ -588,7 +657,9 @@ function networkOutput(f: ReadFacts, what: string): RuleOutput {
 		message: lost ? `${what}: the job may have been created and billed` : what,
 		advice: '',
 		description: lost
-			? "The request was sent but its answer was lost. The gateway may still run (and bill) the job: check the account's task list before running this item again. Our node never resends it by itself."
+			? 'The request was sent but its answer was lost. The gateway may still run ' +
+				"(and bill) the job: check the account's task list before running this " +
+				'item again. Our node never resends it by itself.'
 			: 'Check the Base URL and that the gateway is reachable from n8n.',
 	};
 }

@@ -65,7 +65,9 @@ export interface GatewayRequest {
 	timeoutMs?: number;
 	/** What the node was doing, for messages: "submitting the image job". */
 	action: string;
-	/** The request creates billed work: never re-sent unless refused with 429, and its errors say created yes/no/unknown. */
+	/**
+	 * The request creates billed work: never re-sent unless refused with 429, and its errors say created yes/no/unknown.
+	 */
 	billed?: boolean;
 	/** What a low balance cannot pay for, for the quota message: "the video pre-charge". */
 	charge?: string;
@@ -131,7 +133,8 @@ export async function gatewayRequest(
 		throw refusal(
 			this,
 			req,
-			`${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the alt host, but the credential has no Alt Base URL`,
+			`${req.model ? `Model '${req.model}' runs` : 'This request runs'} on the ` +
+				`alt host, but the credential has no Alt Base URL`,
 			'Open the Unified AI Gateway API credential and fill in Alt Base URL (the alt-host image service).',
 		);
 	}

@@ -101,7 +101,10 @@ export function readPastedKey(raw: unknown): PastedKey {
 	return {
 		key: '',
 		unwrapped,
-		problem: `The API Key contains ${describeCharacter(characters[bad])} at position ${bad + 1} of ${characters.length}: a gateway key has only letters, digits and ASCII signs. Copy the key again from the gateway's key page`,
+		problem:
+			`The API Key contains ${describeCharacter(characters[bad])} at position ${bad + 1} ` +
+			`of ${characters.length}: a gateway key has only letters, digits and ` +
+			`ASCII signs. Copy the key again from the gateway's key page`,
 	};
 }
 

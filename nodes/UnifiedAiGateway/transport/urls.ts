@@ -94,7 +94,9 @@ export function checkBaseUrl(raw: unknown, field: string, required: boolean): Ba
 	}
 	if (url.username !== '' || url.password !== '') {
 		return {
-			problem: `${field} contains a user name or password (user:pass@): remove it; the API Key field is the only credential sent`,
+			problem:
+				`${field} contains a user name or password (user:pass@): remove it; the ` +
+				`API Key field is the only credential sent`,
 		};
 	}
 	if (url.search !== '' || value.includes('?')) {

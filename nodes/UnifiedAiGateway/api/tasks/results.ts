@@ -81,5 +81,8 @@ export function shownUrl(url: string): string {
 	const match = /^data:([^;,]+)[^,]*,/i.exec(url);
 	if (!match || url.includes(',… (inline ')) return url;
 	const bytes = Math.floor(((url.length - match[0].length) * 3) / 4);
-	return `data:${match[1]};base64,… (inline ${match[1]} of about ${bytes} bytes in the gateway's answer; the file is in the binary field)`;
+	return (
+		`data:${match[1]};base64,… (inline ${match[1]} of about ${bytes} bytes in ` +
+		`the gateway's answer; the file is in the binary field)`
+	);
 }

@@ -9,12 +9,18 @@ export type { QueryRoute };
 export interface RouteInfo {
 	host: GatewayHost;
 	path: (taskId: string) => string;
-	/** docs/gateway-contract.md §8: image tasks 3-5 s, alt host 5-10 s, video 5 s. Also the floor a user's interval is raised to. */
+	/**
+	 * docs/gateway-contract.md §8: image tasks 3-5 s, alt host 5-10 s, video 5 s. Also the floor a user's interval is
+	 * raised to.
+	 */
 	intervalMs: number;
 	/** docs/gateway-contract.md §8: async images up to 10 min; video at least 30 min. */
 	deadlineMs: number;
 	label: string;
-	/** Where the route serves a finished task's file with the API key (docs/gateway-contract.md §2.7, §4.9: `/v1/videos/{id}/content`). */
+	/**
+	 * Where the route serves a finished task's file with the API key (docs/gateway-contract.md §2.7, §4.9:
+	 * `/v1/videos/{id}/content`).
+	 */
 	contentPath?: (taskId: string) => string;
 	/**
 	 * Where the upstream relay reads the same tasks when this gateway has no such route (it answers

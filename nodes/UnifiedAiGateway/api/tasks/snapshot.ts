@@ -88,7 +88,10 @@ export function estimatedTimeOf(body: unknown): number | undefined {
 	return seconds !== undefined && seconds > 0 ? seconds : undefined;
 }
 
-/** The first `items[]` entry wherever the answer puts it (docs/gateway-contract.md §2.3 `result.items`, §4.5 top level). */
+/**
+ * The first `items[]` entry wherever the answer puts it (docs/gateway-contract.md §2.3 `result.items`, §4.5 top
+ * level).
+ */
 function firstItemOf(root: IDataObject, data: IDataObject | undefined): IDataObject | undefined {
 	for (const holder of [root, objectIn(root.result), data, objectIn(data?.result)]) {
 		if (holder && Array.isArray(holder.items)) return objectIn(holder.items);
@@ -170,7 +173,10 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 			state = 'failed';
 			const code = firstString(errorObject?.code);
 			const said = [code, firstString(errorObject?.message)].filter(Boolean).join(': ');
-			error = `The gateway finished the task as ${status} with error ${said} and no file. A finished task is billed: this one was charged, so do not submit it again unchanged`;
+			error =
+				`The gateway finished the task as ${status} with error ${said} and no ` +
+				`file. A finished task is billed: this one was charged, so do not submit ` +
+				`it again unchanged`;
 		} else {
 			state = 'failed';
 			error = `The task is ${status} but the gateway gave no result URL, so there is nothing to download`;

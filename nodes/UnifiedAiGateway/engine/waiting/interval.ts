@@ -43,7 +43,9 @@ export async function pollIntervals(
 		}
 		chosen.set(route, advice);
 		notices.push(
-			`Poll Interval raised from ${requestedMs / 1000} s to ${advice / 1000} s for the ${QUERY_ROUTES[route].label}, as the gateway advises (faster only adds load)`,
+			`Poll Interval raised from ${requestedMs / 1000} s to ${advice / 1000} s ` +
+				`for the ${QUERY_ROUTES[route].label}, as the gateway advises (faster ` +
+				`only adds load)`,
 		);
 	}
 	return { of: (route) => chosen.get(route) ?? QUERY_ROUTES[route].intervalMs, notices };

@@ -60,7 +60,12 @@ export function doubtfulVerdict(
 	lastAnswer: string,
 	lastSeen?: string,
 ): string {
-	return `Task ${taskId} could not be read: ${count} checks in a row got no reading of the task (last answer: ${lastAnswer})${lastSeen ? `; it was last seen ${lastSeen}` : ''}. The task may still be running or finished: check it later with Task → Get or Task → Wait for Completion; do not submit it again.`;
+	return (
+		`Task ${taskId} could not be read: ${count} checks in a row got no ` +
+		`reading of the task (last answer: ${lastAnswer})${lastSeen ? `; it was last seen ${lastSeen}` : ''}. ` +
+		`The task may still be running or finished: check it later with Task → ` +
+		`Get or Task → Wait for Completion; do not submit it again.`
+	);
 }
 
 /**
@@ -74,8 +79,13 @@ export function withoutUrlVerdict(
 	reads: string,
 ): { message: string; advice: string } {
 	return {
-		message: `Task ${taskId}: the gateway reported it completed (status '${status}') without a result URL, ${reads}, so there is nothing to download yet`,
+		message:
+			`Task ${taskId}: the gateway reported it completed (status '${status}') ` +
+			`without a result URL, ${reads}, so there is nothing to download yet`,
 		advice:
-			'The task is finished on the gateway and may be billed: do not submit it again. A gateway may write the URL later: read the task again in a while with Task → Get or Task → Download Result (this task ID); if it never comes, ask the gateway admin.',
+			'The task is finished on the gateway and may be billed: do not submit it ' +
+			'again. A gateway may write the URL later: read the task again in a while ' +
+			'with Task → Get or Task → Download Result (this task ID); if it never ' +
+			'comes, ask the gateway admin.',
 	};
 }

@@ -97,7 +97,10 @@ export type PassRead =
 	| { kind: 'skipped' }
 	| (TaskRead & {
 			checkedAt: number;
-			/** A transient fault after the deadline was reached: the deadline cut a slow answer short, the gateway is not failing. */
+			/**
+			 * A transient fault after the deadline was reached: the deadline cut a slow answer short, the gateway is not
+			 * failing.
+			 */
 			cut?: boolean;
 	  })
 	| { kind: 'stop'; error: unknown; checkedAt: number };

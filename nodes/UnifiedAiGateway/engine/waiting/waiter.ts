@@ -54,7 +54,10 @@ export type WaitOutcome =
 interface Watch {
 	index: number;
 	task: PendingTask;
-	/** Its schedule (pollSchedule.ts): its interval and start, when it is read next, learnt from the other tasks of the wait. */
+	/**
+	 * Its schedule (pollSchedule.ts): its interval and start, when it is read next, learnt from the other tasks of the
+	 * wait.
+	 */
 	paced: Paced;
 	/** After a failed poll: not before this (the fault policy's backoff, any Retry-After). */
 	notBefore: number;
@@ -370,7 +373,10 @@ function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
 	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
 	return timedOut(
 		watch,
-		`Task ${watch.task.taskId} was not read again: the gateway asked to wait until ${when} (Retry-After), past the end of this wait (${last}). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`,
+		`Task ${watch.task.taskId} was not read again: the gateway asked to wait ` +
+			`until ${when} (Retry-After), past the end of this wait (${last}). That ` +
+			`is not soon, so the wait ended now. It may still finish: resume it later ` +
+			`with Task → Wait for Completion; do not submit it again.`,
 	);
 }
 
@@ -398,12 +404,23 @@ function timeoutOutcome(watch: Watch): WaitOutcome {
 		window < 60_000
 			? `${Math.round(window / 100) / 10} s`
 			: `${Math.round((window / 60_000) * 10) / 10} min`;
+	const unknown =
+		watch.snapshot?.phase === 'unknown'
+			? ' (a status this node does not know, so it kept waiting)'
+			: '';
 	const last = watch.snapshot
-		? `last status ${lastSeen(watch.snapshot)}${watch.snapshot.phase === 'unknown' ? ' (a status this node does not know, so it kept waiting)' : ''}`
+		? `last status ${lastSeen(watch.snapshot)}${unknown}`
 		: 'no answer read';
 	const fault = watch.failures > 0 && watch.lastError ? `; last answer: ${watch.lastError}` : '';
 	const message = watch.cutByExecution
-		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this execution neared its time limit (the workflow's Timeout Workflow setting or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this item is output instead of being cancelled. It may still finish: resume it with Task → Wait for Completion (this item has its taskId and queryRoute); do not submit it again.`
-		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). It may still finish: resume it with Task → Wait for Completion; do not submit it again.`;
+		? `Task ${watch.task.taskId} was still running (${last}${fault}) when this ` +
+			`execution neared its time limit (the workflow's Timeout Workflow setting ` +
+			`or the instance's EXECUTIONS_TIMEOUT): the wait stopped early so this ` +
+			`item is output instead of being cancelled. It may still finish: resume ` +
+			`it with Task → Wait for Completion (this item has its taskId and ` +
+			`queryRoute); do not submit it again.`
+		: `Task ${watch.task.taskId} did not finish within ${within} (${last}${fault}). ` +
+			`It may still finish: resume it with Task → Wait for Completion; do not ` +
+			`submit it again.`;
 	return timedOut(watch, message);
 }
