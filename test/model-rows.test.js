@@ -14,7 +14,8 @@ const { MODELS: ROWS } = require('../dist/nodes/UnifiedAiGateway/registry/models
 const ROOT = path.join(__dirname, '..');
 const REGISTRY_IDS = new Set(ROWS.map((row) => row.id));
 const idsOf = (group) => [...new Set(ROWS.filter((row) => row.group === group).map((row) => row.id))];
-const FILE_OF = { text: 'registry/textModels.ts', image: 'registry/imageModels.ts', video: 'registry/videoModels.ts' };
+// Each group's rows are registry/<group>Models.ts (registry/groups.ts says so).
+const FILE_OF = new Proxy({}, { get: (_, group) => `registry/${String(group)}Models.ts` });
 
 /** The lines of a Markdown file from a heading to the next heading of that level or higher. */
 function section(file, heading) {
@@ -58,6 +59,16 @@ describe("the README's model lists are the registry's rows", () => {
 		video: {
 			heading: '### Video → Generate',
 			named: () => modelIds(backticked(section('README.md', '### Video → Generate').join('\n'))),
+		},
+		audio: {
+			heading: '### Audio, Text, File, Task, Account',
+			// The Audio bullet, up to the next one.
+			named: () => {
+				const lines = section('README.md', "### Audio, Text, File, Task, Account, and as an AI Agent's tool");
+				const start = lines.findIndex((l) => l.startsWith('- **Audio'));
+				const end = lines.findIndex((l, i) => i > start && l.startsWith('- **'));
+				return modelIds(backticked(lines.slice(start, end).join('\n')));
+			},
 		},
 	};
 

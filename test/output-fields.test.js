@@ -84,6 +84,14 @@ test('Task → Check Once: docs/OUTPUT-FIELDS.md names exactly what the node emi
 	check('Task → Check Once', result.items.map((i) => i.json));
 });
 
+test('Audio → Generate Speech: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {
+	const parameters = { resource: 'audio', operation: 'speech', modelId: rl('tts-1'), input: 'A short line.' };
+	const result = await runNode({ parameters, credentials: ctx.creds, items: [{ json: {} }, { json: {} }] });
+	expect(result.error).toBeUndefined();
+	expect(result.items[0].binary.data.mimeType).toBe('audio/mpeg');
+	check('Audio → Generate Speech', result.items.map((i) => i.json));
+});
+
 test('Task → Download Result: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {
 	ctx.sim.scenario('*', { durationMs: 0 });
 	const id = await createTask(ctx.sim, { model: 'gpt-image-2-async' });

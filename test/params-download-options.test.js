@@ -56,8 +56,9 @@ describe('downloadLimitOptions', () => {
 		['video', `${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`, '30 min for videos'],
 		[
 			'any',
-			`for an image ${STREAMED(50)}; ${MEMORY}; for a video ${STREAMED(2048)}; ${DATABASE}; ${MEMORY}`,
-			'10 min for images and 30 min for videos',
+			`for an image ${STREAMED(50)}; ${MEMORY}; for a video ${STREAMED(2048)}; ${DATABASE}; ${MEMORY}; ` +
+				`for an audio file ${STREAMED(50)}; ${MEMORY}`,
+			'10 min for images, 30 min for videos and 10 min for audio files',
 		],
 	])('Max File Size of %s tells the default per binary mode', (kind, limit, ownBound) => {
 		const [size, timeout] = downloadLimitOptions(kind);

@@ -31,7 +31,12 @@ describe('findModel: the row of an id (and a host)', () => {
 describe('modelKind: the kind of an id the gateway lists', () => {
 	test("each group's name as the node shows it", () => {
 		const { MODEL_GROUPS } = require('../dist/nodes/UnifiedAiGateway/registry/groups.js');
-		expect(Object.fromEntries(Object.entries(MODEL_GROUPS).map(([id, group]) => [id, group.name]))).toEqual({ text: 'Text', image: 'Image', video: 'Video' });
+		// A group is shown under its resource's name: the Resource field's entry of the same value.
+		const { loadNode } = require('./harness');
+		const resources = loadNode('unifiedAiGateway').description.properties.find((p) => p.name === 'resource').options;
+		const named = Object.entries(MODEL_GROUPS).map(([id, group]) => [id, group.name]);
+		expect(named).toEqual(Object.keys(MODEL_GROUPS).map((id) => [id, resources.find((r) => r.value === id)?.name]));
+		expect(Object.fromEntries(named)).toMatchObject({ text: 'Text', image: 'Image', video: 'Video' });
 	});
 
 	test.each([

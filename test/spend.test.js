@@ -34,7 +34,12 @@ describe('the Spend Guard options', () => {
 	const guards = properties.filter((p) => p.name === 'spendGuard');
 
 	test('one Spend Guard collection on each billed operation, with video prices for video only', () => {
-		expect(guards.map((g) => g.displayOptions.show)).toEqual([{ resource: ['image'] }, { resource: ['video'], operation: ['generate'] }]);
+		expect(guards.map((g) => g.displayOptions.show)).toEqual([
+			{ resource: ['image'] },
+			{ resource: ['video'], operation: ['generate'] },
+			{ resource: ['audio'], operation: ['speech'] },
+		]);
+		expect(guards[2].options.map((o) => o.displayName)).not.toContain('Video Prices per Second');
 		const names = (g) => g.options.map((o) => o.displayName);
 		expect(names(guards[0])).toEqual([
 			'Allow Unpriced Items', 'Balance Units per USD', 'Check Balance Before Submitting', 'Max Estimated Cost per Run (USD)', 'Stop If Balance Cannot Be Read',

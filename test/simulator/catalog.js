@@ -32,6 +32,8 @@ const NANO = mainImage('task', false);
 const NANO_GA = mainImage('either', false);
 const ALT = ids((m) => m.group === 'image' && m.host === 'alt');
 const GROK = 'grok-imagine-video-1.5';
+// Speech models: every audio row of the registry (relayed on /v1/audio/speech).
+const AUDIO = ids((m) => m.group === 'audio');
 // An old id kept for existing clients: its row names the recommended one.
 const VIDEO_ALIASES = Object.fromEntries(ROWS.filter((m) => m.group === 'video' && m.recommendedId).map((m) => [m.id, m.recommendedId]));
 // The video ids of the contract's table (§2.1), tagged as the document's gateway tags them …
@@ -83,7 +85,7 @@ const CREATED = 1767225600; // fixed so /v1/models is deterministic
 function defaultModels() {
   const ids = [...new Set([
     ...TEXT, ...IMAGE_SYNC, ...IMAGE_ASYNC, ...IMAGE_SWITCH, ...NANO, ...ALT, ...VIDEO,
-    ...Object.keys(VIDEO_ALIASES), ...NANO_GA, ...LIVE_VIDEO,
+    ...Object.keys(VIDEO_ALIASES), ...NANO_GA, ...LIVE_VIDEO, ...AUDIO,
   ])];
   return ids.map((id) => ({
     id,
@@ -133,6 +135,6 @@ function altModels() {
 
 module.exports = {
   registryModels,
-  TEXT, IMAGE_SYNC, IMAGE_ASYNC, IMAGE_SWITCH, NANO, NANO_GA, ALT, VIDEO, LIVE_VIDEO, UNLISTED_VIDEO, SEEDANCE_25, GROK, VIDEO_ALIASES,
+  TEXT, AUDIO, IMAGE_SYNC, IMAGE_ASYNC, IMAGE_SWITCH, NANO, NANO_GA, ALT, VIDEO, LIVE_VIDEO, UNLISTED_VIDEO, SEEDANCE_25, GROK, VIDEO_ALIASES,
   canonicalVideo, isVideo, isMainImage, isAlt, isNano, gptFamily, defaultModels, altModels, relayCatalogue, relayKinds,
 };

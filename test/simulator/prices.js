@@ -13,7 +13,15 @@ const PER_SECOND = [
 
 const perSecond = (model) => PER_SECOND.find((f) => f.match.test(model));
 
+/** new-api's own defaults for its speech models (real-newapi/audio-speech.json): tts-1 by ratio, gpt-4o-mini-tts per call. */
+const SPEECH = {
+  'tts-1': { quota_type: 0, model_ratio: 7.5, model_price: 0, completion_ratio: 0 },
+  'tts-1-hd': { quota_type: 0, model_ratio: 15, model_price: 0, completion_ratio: 0 },
+  'gpt-4o-mini-tts': { quota_type: 1, model_ratio: 0, model_price: 0.3, completion_ratio: 1 },
+};
+
 function defaultEntry(model) {
+  if (SPEECH[model]) return { model_name: model, ...SPEECH[model], enable_groups: ['default'], supported_endpoint_types: ['openai'] };
   const video = catalog.isVideo(model);
   const price = video ? (perSecond(model) ? 0.1 : 0.4) : catalog.isMainImage(model) || catalog.isAlt(model) ? 0.02 : undefined;
   const types = video ? ['openai-video'] : price !== undefined ? ['image-generation'] : ['openai'];

@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import * as account from './account';
+import * as audio from './audio';
 import * as file from './file';
 import * as image from './image';
 import * as task from './task';
@@ -28,6 +29,7 @@ export const RESOURCES: Array<{
 		module: video,
 	},
 	{ name: 'Text', value: 'text', description: 'Chat with a text model', module: text },
+	{ name: 'Audio', value: 'audio', description: 'Turn text into speech', module: audio },
 	{
 		name: 'File',
 		value: 'file',

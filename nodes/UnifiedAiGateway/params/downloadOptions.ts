@@ -40,9 +40,11 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 		kinds.length === 1
 			? perMode(FILE_KINDS[kinds[0]].maxMb)
 			: kinds.map((k) => `for ${FILE_KINDS[k].one} ${perMode(FILE_KINDS[k].maxMb)}`).join('; ');
-	const ownBound = kinds.map(
-		(k) => `${FILE_KINDS[k].downloadMinutes} min for ${FILE_KINDS[k].many}`,
-	);
+	const bounds = kinds.map((k) => `${FILE_KINDS[k].downloadMinutes} min for ${FILE_KINDS[k].many}`);
+	const ownBound =
+		bounds.length > 1
+			? `${bounds.slice(0, -1).join(', ')} and ${bounds[bounds.length - 1]}`
+			: bounds[0];
 	return [
 		{
 			displayName: 'Max File Size (MB)',
@@ -63,7 +65,7 @@ export function downloadLimitOptions(kind: FileKind | 'any'): INodeProperties[] 
 			default: 0,
 			description:
 				'Longest time all files of one item may take to download. 0 (or left out): inside Max Wait ' +
-				`when waiting for a task, else ${ownBound.join(' and ')} (a trigger always keeps to its poll ` +
+				`when waiting for a task, else ${ownBound} (a trigger always keeps to its poll ` +
 				'budget). A file host that stops sending for 60 s fails sooner.',
 		},
 	];

@@ -24,7 +24,7 @@ import {
  */
 
 /** File formats read better in capitals; other values are capitalised word by word. */
-const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url']);
+const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url', 'mp3', 'aac', 'flac', 'wav', 'pcm']);
 
 function optionName(value: string | number | boolean, multipliers: Multipliers): string {
 	if (typeof value === 'boolean') return value ? 'Yes' : 'No';

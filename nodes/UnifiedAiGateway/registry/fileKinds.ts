@@ -36,6 +36,15 @@ export const FILE_KINDS = {
 		one: 'a video',
 		many: 'videos',
 	},
+	// Speech of OpenAI's 4,096-character limit is minutes: a few MB as mp3, about 15 MB as wav.
+	audio: {
+		maxMb: 50,
+		mimeType: 'audio/mpeg',
+		mimePrefix: 'audio/',
+		downloadMinutes: 10,
+		one: 'an audio file',
+		many: 'audio files',
+	},
 } as const satisfies Record<string, FileKindFacts>;
 
 /** The one spelling of a kind of result file. */

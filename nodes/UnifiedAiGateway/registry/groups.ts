@@ -18,6 +18,7 @@ export const MODEL_GROUPS = {
 	text: { name: 'Text', aModel: 'a text model' },
 	image: { name: 'Image', aModel: 'an image model', files: 'image' },
 	video: { name: 'Video', aModel: 'a video model', files: 'video' },
+	audio: { name: 'Audio', aModel: 'an audio model', files: 'audio' },
 } as const satisfies Record<string, GroupFacts>;
 
 export type ModelGroup = keyof typeof MODEL_GROUPS;

@@ -1,4 +1,5 @@
 import type { GatewayHost } from '../transport/urls';
+import { AUDIO_MODELS } from './audioModels';
 import { IMAGE_MODELS } from './imageModels';
 import { TEXT_MODELS } from './textModels';
 import type { ModelGroup, ModelSpec } from './types';
@@ -9,7 +10,12 @@ export type * from './types';
 export { GROUP_IDS, MODEL_GROUPS, searchMethodOf } from './groups';
 
 /** The one model registry: rows live in one file per group, all lookups go through here. */
-export const MODELS: readonly ModelSpec[] = [...TEXT_MODELS, ...IMAGE_MODELS, ...VIDEO_MODELS];
+export const MODELS: readonly ModelSpec[] = [
+	...TEXT_MODELS,
+	...IMAGE_MODELS,
+	...VIDEO_MODELS,
+	...AUDIO_MODELS,
+];
 
 /** Ids with a row on more than one host (gemini-3-pro-image-preview): the user picks the host. */
 export function multiHostIds(models: readonly ModelSpec[]): string[] {
@@ -65,6 +71,8 @@ const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 		),
 		'video',
 	],
+	// Speech and transcription before the chat families: gpt-4o-mini-tts is not a chat model.
+	[new RegExp(`${EDGE}(?:tts|whisper|speech|transcribe)${END}`, 'i'), 'audio'],
 	[
 		new RegExp(
 			`${EDGE}(?:` +

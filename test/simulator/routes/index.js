@@ -7,6 +7,7 @@ module.exports = {
     ...require('./money'),
     ...models.main,
     ...require('./chat'),
+    ...require('./audio'),
     ...require('./images'),
     ...require('./tasks'),
     ...require('./uploads'),

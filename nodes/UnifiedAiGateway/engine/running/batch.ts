@@ -453,12 +453,12 @@ function takeUpEarlierTries<P>(batch: Batch<P>, memory: TryMemory): void {
 			state.error = new NodeOperationError(
 				ctx.getNode(),
 				`The ${batch.settings.noun} of this item may have been created: ` +
-					'an earlier try sent it and got no task id back',
+					'an earlier try sent it and got no answer it could use (no task id, no result)',
 				{
 					itemIndex: i,
 					description:
-						'Retry On Fail did not send it again, so it is not billed twice. ' +
-						"Check the account's task list; if no task was created, run the workflow again.",
+						'Retry On Fail did not send it again, so it is not billed twice. Check the ' +
+						"key's usage log (for a task, the account's task list); if nothing was made, run the workflow again.",
 				},
 			);
 			state.created = 'unknown';
