@@ -63,7 +63,21 @@ function capRefusal(
 				`Allow Unpriced Items to let them through uncounted.`,
 		);
 	}
-	if (run.totalUsd <= cap) return undefined;
+	if (run.totalUsd <= cap && run.capTotalUsd <= cap) return undefined;
+	if (run.totalUsd <= cap) {
+		// The key's group is not known: a key in the dearest group the list shows would pay capTotalUsd.
+		return stop(
+			ctx,
+			`Estimated cost ${usd(run.totalUsd)} in the ${run.assumedGroups.join(', ')} group assumed is ` +
+				`${usd(run.capTotalUsd)} in the dearest group the gateway's price list shows ` +
+				`(${run.dearestGroups.join(', ')}), over the Max Estimated Cost per Run of ${usd(cap)}: ` +
+				NOT_SENT.toLowerCase(),
+			`${itemsText(run)} The key's group, and so its ratio, is in no answer the gateway gives a key, ` +
+				`so the cap judges each call at the dearest group it could be in. Name the key's group in ` +
+				`Spend Guard → Key Group (the gateway's token page shows it) to be judged at its own ratio, ` +
+				`or raise the cap.`,
+		);
+	}
 	return stop(
 		ctx,
 		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per ` +
@@ -153,7 +167,18 @@ export function createSpendGuard<P>(
 				return error as Error;
 			}
 			// The gateway's own prices, read once per run (and kept a minute): a free read, never billed.
-			const prices = await readPriceList(ctx);
+			const list = await readPriceList(ctx);
+			const prices = settings.keyGroup === undefined ? list : list.forKeyGroup(settings.keyGroup);
+			if ('problem' in prices) {
+				refused = prices.problem;
+				writeCustomData(ctx, `Nothing submitted: ${refused}`);
+				return stop(
+					ctx,
+					`${prices.problem}: ${NOT_SENT.toLowerCase()}`,
+					"Spend Guard → Key Group takes the key's group as the gateway's token page names it, " +
+						"or that group's ratio as a number where the price list does not show the group.",
+				);
+			}
 			for (const { itemIndex, prepared } of items) {
 				const found = estimate(prepared, settings, prices);
 				estimates.set(itemIndex, found);
