@@ -7,19 +7,10 @@
 // so a key in a dearer group never crosses it. Run through n8n's execution code against the
 // simulator's plain new-api, whose key sits in a group of its own (sim.setKeyGroup).
 const { useSimulator } = require('../support');
-const { runNode } = require('../harness');
+const { rl, image, runner } = require('./image-run');
 
 const ctx = useSimulator({ scenario: { durationMs: 200 }, profile: 'plainNewApi' });
-const rl = (value) => ({ __rl: true, mode: 'id', value });
-
-function image(extra = {}) {
-	const base = { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a lighthouse' };
-	return { ...base, download: false, ...extra };
-}
-async function run(parameters, count = 1) {
-	const items = Array.from({ length: count }, () => ({ json: {} }));
-	return await runNode({ parameters, credentials: ctx.creds, items });
-}
+const run = runner(ctx);
 const submits = () => ctx.sim.count('POST', '/v1/images/generations');
 
 /** The real server's case: gpt-image-2 listed at 0.061, the key in a group whose ratio is 2. */

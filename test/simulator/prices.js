@@ -66,6 +66,28 @@ function imageChargeUsd(sim, model, n) {
   return price === undefined ? 0 : price * keyGroupRatio(sim) * (Number(n) || 1);
 }
 
+/**
+ * A synchronous call's row in the relay's consume log (model/log.go RecordConsumeLog: type 2, the
+ * quota, the key's group, its ratio in `other`, the answer's request id).
+ */
+function logConsume(sim, { model, usd, requestId }) {
+  const ratio = keyGroupRatio(sim);
+  sim.usageLog.push({
+    id: sim.usageLog.length + 1,
+    created_at: Math.floor(Date.now() / 1000),
+    type: 2,
+    content: '',
+    token_name: 'simulator key',
+    model_name: model,
+    quota: Math.round(usd * sim.site.quota_per_unit),
+    prompt_tokens: 0,
+    completion_tokens: 0,
+    group: sim.keyGroup,
+    request_id: requestId,
+    other: JSON.stringify({ group_ratio: ratio, model_price: callPrice(sim, model) ?? 0 }),
+  });
+}
+
 /** The key's quota moves with every billed call, as new-api's token and user records do. */
 function settle(sim, usd) {
   for (const kind of ['token', 'user']) {
@@ -88,4 +110,4 @@ function taskChargeUsd(sim, task) {
   return price * ratio * seconds * (family ? family.ratio(task.params) : 1);
 }
 
-module.exports = { priceList, taskChargeUsd, imageChargeUsd, settle };
+module.exports = { priceList, taskChargeUsd, imageChargeUsd, settle, logConsume };

@@ -101,6 +101,8 @@ class SimState {
     // The key's group (new-api's token group, else its user's): what it pays, told in no answer to the key.
     this.keyGroup = 'default';
     this.usageTokenReads = [];
+    // The relay's consume log (GET /api/log/token): one row per billed synchronous call, newest last.
+    this.usageLog = [];
   }
 
   setProfile(profile) {

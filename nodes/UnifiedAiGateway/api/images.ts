@@ -14,7 +14,8 @@ const PATHS: Record<ImageEndpoint, string> = {
 /**
  * POST /v1/images/generations or /v1/images/edits, on the main or the alt host
  * (docs/gateway-contract.md §4.4, §4.6, §4.7): the one billed call of an image item. The answer
- * is returned as the gateway sent it (redacted): image URLs for a sync model, else a task id.
+ * is returned as the gateway sent it (redacted): image URLs for a sync model, else a task id; with
+ * the relay's request id (`X-Oneapi-Request-Id`), which names the call's row in its usage log.
  */
 export async function postImageJob(
 	ctx: IExecuteFunctions,
@@ -26,8 +27,8 @@ export async function postImageJob(
 		sync: boolean;
 		itemIndex: number;
 	},
-): Promise<IDataObject> {
-	const { body } = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
+): Promise<{ body: IDataObject; requestId?: string }> {
+	const { body, headers } = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
 		gatewayRequest.call(ctx, {
 			method: 'POST',
 			host: job.host,
@@ -43,5 +44,9 @@ export async function postImageJob(
 			answer: 'images',
 		}),
 	);
-	return body;
+	const requestId = headers?.['x-oneapi-request-id'];
+	return {
+		body,
+		...(typeof requestId === 'string' && /^[\w-]{1,64}$/.test(requestId) ? { requestId } : {}),
+	};
 }

@@ -14,6 +14,7 @@ import {
 	type BalanceReading,
 } from './summary';
 import { tally, usd, type RunEstimate } from './tally';
+import { chargesFromUsageLog } from './usageCharges';
 import type { ItemEstimate, SpendSettings } from './types';
 
 /**
@@ -215,6 +216,8 @@ export function createSpendGuard<P>(
 						reading.afterError = (error as Error).message;
 					}
 			}
+			// Synchronous calls: their charge from the relay's usage log, read once per run (never per item).
+			await chargesFromUsageLog(ctx, output);
 			const charged = tallyCharges(output, submittedItems, estimates);
 			const summary = runSummary({ planned, submitted, settings, reading, refused, charged });
 			writeCustomData(ctx, String(summary.text));

@@ -1,0 +1,81 @@
+'use strict';
+// The charge of a synchronous image (issue 55 item 4; docs/gateway-contract.md §10.11): its answer
+// carries none, so after the run the node reads the relay's usage log once (GET /api/log/token,
+// new-api, rate-limited with the quota route) and gives each item what its row says, found by the
+// answer's X-Oneapi-Request-Id, labelled with that source, beside the estimate; the run's summary
+// puts the charged total beside the estimated one. Run through n8n's execution code against the
+// simulator's plain new-api, which logs every billed synchronous call as new-api's RecordConsumeLog.
+const { useSimulator } = require('../support');
+const { rl, image, runner } = require('./image-run');
+
+const ctx = useSimulator({ scenario: { durationMs: 200 }, profile: 'plainNewApi' });
+const run = runner(ctx);
+const LOG_SOURCE = "the gateway's usage log (GET /api/log/token, the call's request id)";
+const logReads = () => ctx.sim.count('GET', '/api/log/token');
+
+describe('a synchronous image shows its charge', () => {
+	test('a key in a group at ratio 2: estimated 0.061 in the default group, charged 0.122, group named', async () => {
+		ctx.sim.setPricing({ 'gpt-image-2': { model_price: 0.061 } }, { groupRatio: { default: 1, vip: 2 } });
+		ctx.sim.setKeyGroup('vip');
+		const result = await run(image(), 3);
+		expect(result.error).toBeUndefined();
+		for (const item of result.items) {
+			expect(item.json.estimatedCost).toMatchObject({ amount: 0.061, groupAssumed: true });
+			expect(item.json.charge).toEqual({
+				amount: 0.122,
+				currency: 'USD',
+				quota: 61000,
+				quotaPerUnit: 500000,
+				source: LOG_SOURCE,
+				requestId: expect.stringMatching(/^\w+$/),
+				group: 'vip',
+				groupRatio: 2,
+			});
+		}
+		// Each item its own call's row: three request ids, one read of the rate-limited log for the run.
+		expect(new Set(result.items.map((i) => i.json.charge.requestId)).size).toBe(3);
+		expect(logReads()).toBe(1);
+		expect(result.items[0].json.spendSummary).toMatchObject({
+			estimatedTotalUsd: 0.183,
+			chargedTotalUsd: 0.366,
+			itemsCharged: 3,
+			estimatedOfChargedUsd: 0.183,
+		});
+		expect(result.items[0].json.spendSummary.text).toMatch(/charged 0\.366 USD for 3 items \(estimated 0\.183 USD/);
+	});
+
+	test("one call of two images: each item carries half, the call's whole beside it", async () => {
+		ctx.sim.setPricing({ 'gpt-image-2': { model_price: 0.05 } });
+		const result = await run(image({ n: 2 }));
+		expect(result.error).toBeUndefined();
+		expect(result.items).toHaveLength(2);
+		for (const item of result.items)
+			expect(item.json.charge).toMatchObject({ amount: 0.05, taskAmount: 0.1, source: LOG_SOURCE, group: 'default' });
+		expect(result.items[0].json.spendSummary).toMatchObject({ chargedTotalUsd: 0.1, itemsCharged: 1 });
+	});
+
+	test('the log refused (429): the charge stays "not reported" and says why; the run is not failed', async () => {
+		ctx.sim.setPricing({ 'gpt-image-2': { model_price: 0.061 } });
+		ctx.sim.inject({ path: '/api/log/token', status: 429, body: '' });
+		const result = await run(image());
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.charge).toMatchObject({
+			amount: null,
+			source: 'not reported',
+			note: expect.stringMatching(/The usage log could not be read: GET \/api\/log\/token: HTTP 429/),
+		});
+		expect(result.items[0].json.spendSummary).toMatchObject({ chargeNotReported: 1 });
+		expect(logReads()).toBe(1);
+	});
+});
+
+describe('where the gateway has no usage log', () => {
+	test('the commercial build: no request id to look up, no read, "not reported"', async () => {
+		ctx.sim.setProfile('commercial');
+		const result = await run(image());
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.charge).toMatchObject({ amount: null, source: 'not reported' });
+		expect(result.items[0].json.charge).not.toHaveProperty('requestId');
+		expect(logReads()).toBe(0);
+	});
+});
