@@ -69,6 +69,42 @@ describe('a synchronous image shows its charge', () => {
 	});
 });
 
+describe('a chat shows its charge', () => {
+	const chat = (extra = {}) => ({
+		resource: 'text',
+		operation: 'message',
+		modelId: rl('gpt-5.6-sol'),
+		messages: { values: [{ role: 'user', content: 'hello' }] },
+		...extra,
+	});
+
+	test('billed by its tokens in the key\'s group: each item its own row, one log read for the run', async () => {
+		ctx.sim.setPricing({}, { groupRatio: { default: 1, vip: 2 } });
+		ctx.sim.setKeyGroup('vip');
+		const result = await run(chat(), 2);
+		expect(result.error).toBeUndefined();
+		// What the relay took from the key for the two chats is what the items say, to the quota unit.
+		const used = ctx.sim.requests.filter((r) => r.path === '/v1/chat/completions').length;
+		expect(used).toBe(2);
+		const charges = result.items.map((i) => i.json.charge);
+		for (const charge of charges)
+			expect(charge).toMatchObject({ currency: 'USD', source: LOG_SOURCE, group: 'vip', groupRatio: 2 });
+		const total = charges.reduce((sum, c) => sum + c.amount, 0);
+		expect(total).toBeGreaterThan(0);
+		expect(total).toBeCloseTo(ctx.sim.balances.token.used - 12.25, 5);
+		expect(logReads()).toBe(1);
+		expect(result.items[0].json.text).toMatch(/hello/);
+	});
+
+	test('streamed: the same charge from the log', async () => {
+		const result = await run(chat({ options: { stream: true } }));
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.charge).toMatchObject({ source: LOG_SOURCE, group: 'default' });
+		const sent = ctx.sim.requests.find((r) => r.path === '/v1/chat/completions');
+		expect(sent.body.stream).toBe(true);
+	});
+});
+
 describe('where the gateway has no usage log', () => {
 	test('the commercial build: no request id to look up, no read, "not reported"', async () => {
 		ctx.sim.setProfile('commercial');
@@ -76,6 +112,15 @@ describe('where the gateway has no usage log', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.charge).toMatchObject({ amount: null, source: 'not reported' });
 		expect(result.items[0].json.charge).not.toHaveProperty('requestId');
+		expect(logReads()).toBe(0);
+	});
+
+	test('a chat on the commercial build: no request id, no charge field, no read', async () => {
+		ctx.sim.setProfile('commercial');
+		const parameters = { resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol') };
+		const result = await run({ ...parameters, messages: { values: [{ role: 'user', content: 'hi' }] } });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json).not.toHaveProperty('charge');
 		expect(logReads()).toBe(0);
 	});
 });

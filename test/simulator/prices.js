@@ -60,6 +60,17 @@ function callPrice(sim, model) {
   return entry && entry.quota_type === 1 ? Number(entry.model_price) : undefined;
 }
 
+/**
+ * What a chat is charged in USD (quota_type 0): (prompt + completion tokens × completion_ratio) ×
+ * model_ratio × 2 USD per 1M tokens × the key's group ratio; 0 for a model the list does not price so.
+ */
+function chatChargeUsd(sim, model, usage) {
+  const entry = priceList(sim).data.find((e) => e.model_name === model);
+  if (!entry || entry.quota_type !== 0 || !usage) return 0;
+  const tokens = Number(usage.prompt_tokens) + Number(usage.completion_tokens) * Number(entry.completion_ratio);
+  return (tokens * Number(entry.model_ratio) * 2 * keyGroupRatio(sim)) / 1e6;
+}
+
 /** What a synchronous image call is charged in USD: the price × the key's group ratio × the images asked. */
 function imageChargeUsd(sim, model, n) {
   const price = callPrice(sim, model);
@@ -70,7 +81,7 @@ function imageChargeUsd(sim, model, n) {
  * A synchronous call's row in the relay's consume log (model/log.go RecordConsumeLog: type 2, the
  * quota, the key's group, its ratio in `other`, the answer's request id).
  */
-function logConsume(sim, { model, usd, requestId }) {
+function logConsume(sim, { model, usd, requestId, usage }) {
   const ratio = keyGroupRatio(sim);
   sim.usageLog.push({
     id: sim.usageLog.length + 1,
@@ -80,8 +91,8 @@ function logConsume(sim, { model, usd, requestId }) {
     token_name: 'simulator key',
     model_name: model,
     quota: Math.round(usd * sim.site.quota_per_unit),
-    prompt_tokens: 0,
-    completion_tokens: 0,
+    prompt_tokens: usage ? usage.prompt_tokens : 0,
+    completion_tokens: usage ? usage.completion_tokens : 0,
     group: sim.keyGroup,
     request_id: requestId,
     other: JSON.stringify({ group_ratio: ratio, model_price: callPrice(sim, model) ?? 0 }),
@@ -110,4 +121,4 @@ function taskChargeUsd(sim, task) {
   return price * ratio * seconds * (family ? family.ratio(task.params) : 1);
 }
 
-module.exports = { priceList, taskChargeUsd, imageChargeUsd, settle, logConsume };
+module.exports = { priceList, taskChargeUsd, imageChargeUsd, chatChargeUsd, settle, logConsume };

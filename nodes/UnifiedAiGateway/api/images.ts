@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../transport/request';
 import type { GatewayHost } from '../transport/urls';
 import { namingModelsOffered } from './models';
+import { relayRequestId } from './usageLog';
 
 export type ImageEndpoint = 'generate' | 'edit';
 
@@ -44,9 +45,6 @@ export async function postImageJob(
 			answer: 'images',
 		}),
 	);
-	const requestId = headers?.['x-oneapi-request-id'];
-	return {
-		body,
-		...(typeof requestId === 'string' && /^[\w-]{1,64}$/.test(requestId) ? { requestId } : {}),
-	};
+	const requestId = relayRequestId(headers);
+	return { body, ...(requestId ? { requestId } : {}) };
 }

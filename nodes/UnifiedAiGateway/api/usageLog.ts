@@ -16,6 +16,12 @@ export const USAGE_LOG_ROUTE = '/api/log/token';
 export const USAGE_LOG_SOURCE =
 	"the gateway's usage log (GET /api/log/token, the call's request id)";
 
+/** The relay's request id of an answer (`X-Oneapi-Request-Id`), when it names a plain one. */
+export function relayRequestId(headers: IDataObject | undefined): string | undefined {
+	const id = headers?.['x-oneapi-request-id'];
+	return typeof id === 'string' && /^[\w-]{1,64}$/.test(id) ? id : undefined;
+}
+
 /** One call's row: what it was charged (raw quota) and the group the relay billed the key in. */
 export interface UsageRow {
 	quota: number;

@@ -45,7 +45,7 @@ export async function chargesFromUsageLog(
 			for (const charge of charges)
 				charge.note =
 					"The gateway's usage log has no row for this call's request id (its consume log may be " +
-					'off). See estimatedCost.';
+					'off).';
 			continue;
 		}
 		const converted = 'status' in site;
