@@ -6,6 +6,7 @@
 // puts the charged total beside the estimated one. Run through n8n's execution code against the
 // simulator's plain new-api, which logs every billed synchronous call as new-api's RecordConsumeLog.
 const { useSimulator } = require('../support');
+const { runNode } = require('../harness');
 const { rl, image, runner } = require('./image-run');
 
 const ctx = useSimulator({ scenario: { durationMs: 200 }, profile: 'plainNewApi' });
@@ -66,6 +67,31 @@ describe('a synchronous image shows its charge', () => {
 		});
 		expect(result.items[0].json.spendSummary).toMatchObject({ chargeNotReported: 1 });
 		expect(logReads()).toBe(1);
+	});
+});
+
+describe('the group the usage log named prices the next runs', () => {
+	test('learned from one run: the next is estimated at ratio 2, a cap between refuses, one above passes', async () => {
+		ctx.sim.setPricing({ 'gpt-image-2': { model_price: 0.061 } }, { groupRatio: { default: 1, vip: 2 } });
+		ctx.sim.setKeyGroup('vip');
+		// Kept per credential, as the price list is: the runs of one saved credential.
+		const run = (parameters) => runNode({ parameters, credentials: ctx.creds, credentialId: 'learn' });
+		const first = await run(image());
+		expect(first.items[0].json.estimatedCost).toMatchObject({ amount: 0.061, groupAssumed: true });
+		const refused = await run(image({ spendGuard: { maxRunCostUsd: 0.1 } }));
+		expect(refused.error.message).toBe(
+			'Estimated cost 0.122 USD is over the Max Estimated Cost per Run of 0.1 USD: nothing was sent.',
+		);
+		const passed = await run(image({ spendGuard: { maxRunCostUsd: 0.13 } }));
+		expect(passed.error).toBeUndefined();
+		expect(passed.items[0].json.estimatedCost).toMatchObject({
+			amount: 0.122,
+			group: 'vip',
+			groupAssumed: false,
+			note: expect.stringMatching(/× the vip group's ratio \(the group the gateway's usage log last billed this key/),
+		});
+		expect(passed.items[0].json.estimatedCost).not.toHaveProperty('dearestGroup');
+		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(2);
 	});
 });
 

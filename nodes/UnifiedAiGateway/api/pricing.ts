@@ -26,6 +26,8 @@ export interface GatewayPrice {
 	group?: string;
 	/** True when the key's group is not known: `default` assumed. */
 	groupAssumed: boolean;
+	/** The group is the one the gateway's usage log last billed the key in. */
+	groupLearned?: boolean;
 	/**
 	 * With the group assumed: the dearest ratio of a group the list shows the model in, when dearer
 	 * than the one assumed. A cap judges the call at it, so a key in that group cannot cross it.
@@ -45,6 +47,8 @@ export interface PriceList {
 	 * or a ratio as a number), or why that cannot be: a group the list does not show.
 	 */
 	forKeyGroup(keyGroup: string): PriceList | { problem: string };
+	/** The same list priced at the group and ratio the gateway's usage log billed the key at. */
+	forLearnedGroup(group: string, ratio: number): PriceList;
 }
 
 /** The relay's placeholder ratio of a model the admin gave no price (the relay refuses it). */
@@ -52,7 +56,11 @@ const UNSET_RATIO = 37.5;
 const KEEP_MS = 60_000;
 
 function unusable(reason: string): PriceList {
-	const list: PriceList = { find: () => ({ unpriced: reason }), forKeyGroup: () => list };
+	const list: PriceList = {
+		find: () => ({ unpriced: reason }),
+		forKeyGroup: () => list,
+		forLearnedGroup: () => list,
+	};
 	return list;
 }
 
@@ -61,6 +69,8 @@ interface GroupChoice {
 	ratio: number;
 	group?: string;
 	assumed: boolean;
+	/** The group is the one the gateway's usage log billed the key in (engine/spend/usageCharges.ts). */
+	learned?: boolean;
 	note?: string;
 }
 
@@ -115,6 +125,7 @@ function entryPrice(
 				groupRatio: choice.ratio,
 				...(choice.group !== undefined ? { group: choice.group } : {}),
 				groupAssumed: choice.assumed,
+				...(choice.learned ? { groupLearned: true } : {}),
 				...(dearest ? { dearest } : {}),
 				...(choice.note ? { groupRatioNote: choice.note } : {}),
 			},
@@ -191,6 +202,7 @@ function priceListOf(body: unknown): PriceList {
 					`shows (${names.slice(0, 200)}), nor a ratio`,
 			};
 		},
+		forLearnedGroup: (group, ratio) => listFor({ ratio, group, assumed: false, learned: true }),
 	});
 	return listFor({ ratio: groupRatio, group: 'default', assumed: true, note: ratioNote });
 }

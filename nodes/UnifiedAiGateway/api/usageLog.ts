@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import type { GatewayContext } from '../transport/context';
 import { asObject } from '../transport/responses';
-import { numberOf, oncePerRun, quietGet } from './runReads';
+import { numberOf, oncePerRun, quietGet, recall, remember } from './runReads';
 
 /*
  * The charge of a synchronous call on new-api (docs/gateway-contract.md §10.11): its answer carries
@@ -59,6 +59,27 @@ function rowOf(raw: unknown): [string, UsageRow] | undefined {
 			...(ratio !== undefined && ratio >= 0 ? { groupRatio: ratio } : {}),
 		},
 	];
+}
+
+/** How long the group a usage log row named prices the key's next runs (an admin may move the key). */
+const LEARNED_MS = 10 * 60_000;
+const LEARNED = 'learnedKeyGroup';
+
+/** Keeps the group and ratio a row of this key's log was billed at, for the estimates of the next runs. */
+export async function rememberKeyGroup(
+	ctx: GatewayContext,
+	rows: Iterable<UsageRow>,
+): Promise<void> {
+	for (const row of rows)
+		if (row.group !== undefined && row.groupRatio !== undefined)
+			return await remember(ctx, LEARNED, { group: row.group, ratio: row.groupRatio });
+}
+
+/** The group and ratio the usage log last billed this key at, within the last ten minutes. */
+export async function learnedKeyGroup(
+	ctx: GatewayContext,
+): Promise<{ group: string; ratio: number } | undefined> {
+	return await recall(ctx, LEARNED, LEARNED_MS);
 }
 
 /** The rows of the calls `wanted` names (request ids), read once per node run; or why none. */

@@ -25,6 +25,8 @@ const GROUP_GUESS =
 /** The words of the ratio an estimate applied: assumed, the key's named group, or a ratio given. */
 function groupWords(estimate: ItemEstimate): string {
 	if (estimate.groupAssumed !== false) return GROUP_GUESS;
+	if (estimate.groupLearned)
+		return `the ${estimate.group} group's ratio (the group the gateway's usage log last billed this key in)`;
 	if (estimate.group !== undefined)
 		return `the ${estimate.group} group's ratio (the key's group, Spend Guard → Key Group)`;
 	return 'the group ratio given in Spend Guard → Key Group';
@@ -42,6 +44,7 @@ function groupFields(
 		groupRatio: price.groupRatio,
 		...(price.group !== undefined ? { group: price.group } : {}),
 		groupAssumed: price.groupAssumed,
+		...(price.groupLearned ? { groupLearned: true } : {}),
 		...(price.dearest
 			? { dearest: price.dearest, capUsd: roundUsd(amount(price.dearest.ratio)) }
 			: {}),

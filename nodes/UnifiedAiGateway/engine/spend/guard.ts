@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { rateLimitedSource, readComparableBalance, type Balance } from '../../api/account';
 import { readPriceList, type PriceList } from '../../api/pricing';
+import { learnedKeyGroup } from '../../api/usageLog';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
 import { chargeHint, tallyCharges } from './charged';
@@ -169,7 +170,14 @@ export function createSpendGuard<P>(
 			}
 			// The gateway's own prices, read once per run (and kept a minute): a free read, never billed.
 			const list = await readPriceList(ctx);
-			const prices = settings.keyGroup === undefined ? list : list.forKeyGroup(settings.keyGroup);
+			// Key Group as set, else the group the gateway's usage log last billed this key in, else assumed.
+			const learned = settings.keyGroup === undefined ? await learnedKeyGroup(ctx) : undefined;
+			const prices =
+				settings.keyGroup !== undefined
+					? list.forKeyGroup(settings.keyGroup)
+					: learned
+						? list.forLearnedGroup(learned.group, learned.ratio)
+						: list;
 			if ('problem' in prices) {
 				refused = prices.problem;
 				writeCustomData(ctx, `Nothing submitted: ${refused}`);

@@ -26,6 +26,8 @@ export interface ItemEstimate {
 	group?: string;
 	/** The key's group is not known (it is in no answer a key can read): the `default` group assumed. */
 	groupAssumed?: boolean;
+	/** The group is the one the gateway's usage log last billed this key in (kept ten minutes). */
+	groupLearned?: boolean;
 	/**
 	 * With the group assumed and a dearer group shown: the item at the dearest group ratio of the
 	 * price list, what the cap judges it at (a key in that group would pay it).

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData } from 'n8n-wor
 
 import { NOT_REPORTED } from '../../api/charges';
 import { quotaToUsd, readSiteStatus } from '../../api/siteStatus';
-import { readUsageLog, USAGE_LOG_SOURCE } from '../../api/usageLog';
+import { readUsageLog, rememberKeyGroup, USAGE_LOG_SOURCE } from '../../api/usageLog';
 import { roundUsd } from '../../registry/prices';
 
 /*
@@ -38,6 +38,8 @@ export async function chargesFromUsageLog(
 					`${String(charge.note ?? '')} The usage log could not be read: ${log.problem}.`.trim();
 		return;
 	}
+	// The gateway told the key's group: the next runs' estimates and cap use its ratio (Key Group wins).
+	await rememberKeyGroup(ctx, log.rows.values());
 	const site = await readSiteStatus(ctx);
 	for (const [id, charges] of byId) {
 		const row = log.rows.get(id);
