@@ -58,7 +58,9 @@ describe('a synchronous image shows its charge', () => {
 	test('the log refused (429): the charge stays "not reported" and says why; the run is not failed', async () => {
 		ctx.sim.setPricing({ 'gpt-image-2': { model_price: 0.061 } });
 		ctx.sim.inject({ path: '/api/log/token', status: 429, body: '' });
-		const result = await run(image());
+		// One saved credential's runs: the 429 is kept for it.
+		const limited = () => runNode({ parameters: image(), credentials: ctx.creds, credentialId: 'limited' });
+		const result = await limited();
 		expect(result.error).toBeUndefined();
 		expect(result.items[0].json.charge).toMatchObject({
 			amount: null,
@@ -66,6 +68,9 @@ describe('a synchronous image shows its charge', () => {
 			note: expect.stringMatching(/The usage log could not be read: GET \/api\/log\/token: HTTP 429/),
 		});
 		expect(result.items[0].json.spendSummary).toMatchObject({ chargeNotReported: 1 });
+		// Remembered ten minutes: the next run does not spend the limit it shares with the quota route.
+		const next = await limited();
+		expect(next.items[0].json.charge.note).toMatch(/HTTP 429.*\(not asked again for ten minutes\)/);
 		expect(logReads()).toBe(1);
 	});
 });

@@ -64,6 +64,8 @@ function rowOf(raw: unknown): [string, UsageRow] | undefined {
 /** How long the group a usage log row named prices the key's next runs (an admin may move the key). */
 const LEARNED_MS = 10 * 60_000;
 const LEARNED = 'learnedKeyGroup';
+const LIMITED = 'usageLogLimited';
+const LIMITED_MS = 10 * 60_000;
 
 /** Keeps the group and ratio a row of this key's log was billed at, for the estimates of the next runs. */
 export async function rememberKeyGroup(
@@ -85,6 +87,9 @@ export async function learnedKeyGroup(
 /** The rows of the calls `wanted` names (request ids), read once per node run; or why none. */
 export async function readUsageLog(ctx: GatewayContext, wanted: Set<string>): Promise<UsageLog> {
 	return await oncePerRun(ctx, 'usageLog', async (): Promise<UsageLog> => {
+		// A 429 is remembered ten minutes: the route's limit is shared with the quota route's reads.
+		const limited = await recall<string>(ctx, LIMITED, LIMITED_MS);
+		if (limited) return { problem: `${limited} (not asked again for ten minutes)` };
 		const answer = await quietGet(
 			ctx,
 			USAGE_LOG_ROUTE,
@@ -93,7 +98,10 @@ export async function readUsageLog(ctx: GatewayContext, wanted: Set<string>): Pr
 			undefined,
 			'list',
 		);
-		if ('problem' in answer) return { problem: answer.problem };
+		if ('problem' in answer) {
+			if (answer.status === 429) await remember(ctx, LIMITED, answer.problem);
+			return { problem: answer.problem };
+		}
 		const body = asObject(answer.body);
 		if (body?.success === false)
 			return {
