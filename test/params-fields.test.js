@@ -127,6 +127,8 @@ describe('spendGuardOptions: the Spend Guard collection', () => {
 				{ name: 'User Balance', value: 'user' },
 			],
 		},
+		// The key's group (a name or a ratio as text): the estimate and the cap use its ratio.
+		{ name: 'keyGroup', type: 'string', default: '' },
 		{ name: 'maxRunCostUsd', type: 'number', typeOptions: { minValue: 0, numberPrecision: 4 }, default: 1 },
 		{ name: 'stopIfBalanceUnreadable', type: 'boolean', default: false },
 	];

@@ -28,6 +28,26 @@ describe('tally: a run counted per model and size', () => {
 			lines: ['1 × nano-banana-pro (1:1) = 0.04 USD (0.04 USD per call)', '2 × gpt-image-2 (1:1, 1K) = 0.03 USD (0.015 USD per call)', '1 × flat = 0.001 USD'],
 			unpricedLines: [],
 			unpricedModels: [],
+			// No item with its group assumed and a dearer one shown: the cap judges the estimate itself.
+			capTotalUsd: 0.071,
+			assumedGroups: [],
+			dearestGroups: [],
+		});
+	});
+
+	test('the key\'s group assumed: the cap judges each item at the dearest group shown, each group named once', () => {
+		const assumed = { group: 'default', groupRatio: 1, groupAssumed: true };
+		const run = tally([
+			{ ...priced('gpt-image-2', '1:1', 0.061), ...assumed, dearest: { group: 'vip', ratio: 2 }, capUsd: 0.122 },
+			{ ...priced('gpt-image-2', '1:1', 0.061), ...assumed, dearest: { group: 'vip', ratio: 2 }, capUsd: 0.122 },
+			{ ...priced('flat', '', 0.01), ...assumed },
+			unpriced('sora-2', '8 s'),
+		]);
+		expect(run).toMatchObject({
+			totalUsd: 0.132,
+			capTotalUsd: 0.254,
+			assumedGroups: ['default (×1)'],
+			dearestGroups: ['vip (×2)'],
 		});
 	});
 

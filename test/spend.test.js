@@ -42,7 +42,8 @@ describe('the Spend Guard options', () => {
 		expect(guards[2].options.map((o) => o.displayName)).not.toContain('Video Prices per Second');
 		const names = (g) => g.options.map((o) => o.displayName);
 		expect(names(guards[0])).toEqual([
-			'Allow Unpriced Items', 'Balance Units per USD', 'Check Balance Before Submitting', 'Max Estimated Cost per Run (USD)', 'Stop If Balance Cannot Be Read',
+			'Allow Unpriced Items', 'Balance Units per USD', 'Check Balance Before Submitting', 'Key Group',
+			'Max Estimated Cost per Run (USD)', 'Stop If Balance Cannot Be Read',
 		]);
 		expect(names(guards[1])).toContain('Video Prices per Second');
 		expect(guards[0].options.find((o) => o.name === 'checkBalance').options.map((o) => o.value)).toEqual(['token', 'user']);

@@ -54,7 +54,7 @@ describe('Generate Speech: what is sent, what comes back', () => {
 		expect(sent).toEqual({ model: 'gpt-4o-mini-tts', input: TEXT, voice: 'ballad', response_format: 'wav', instructions: 'Speak cheerfully.' });
 		const [item] = result.items;
 		expect(item.json).toMatchObject({ mimeType: 'audio/wav', fileName: 'speech.wav', bytes: 48044 });
-		expect(item.json.estimatedCost).toEqual({ amount: 0.3, currency: 'USD', source: "the gateway's price list" });
+		expect(item.json.estimatedCost).toEqual({ amount: 0.3, currency: 'USD', source: "the gateway's price list", group: 'default', groupRatio: 1, groupAssumed: true });
 		expect(Object.keys(item.binary)).toEqual(['voiceOver']);
 		expect((await binaryBuffer(item.binary.voiceOver)).subarray(0, 4).toString('latin1')).toBe('RIFF');
 	});
@@ -99,6 +99,15 @@ describe('Generate Speech: refused before anything is sent', () => {
 		expect(result.error?.message).toMatch(message);
 		expect(result.error.description).toMatch(/Nothing was sent/);
 		expect(calls()).toHaveLength(0);
+	});
+
+	test('a key in a group at ratio 2: estimated at twice the price, and a cap between the two refuses it', async () => {
+		const result = await speak({ modelId: rl('gpt-4o-mini-tts'), spendGuard: { keyGroup: '2', maxRunCostUsd: 0.5 } });
+		expect(result.error?.message).toMatch(/0\.6 USD/);
+		expect(calls()).toHaveLength(0);
+		const allowed = await speak({ modelId: rl('gpt-4o-mini-tts'), spendGuard: { keyGroup: '2', maxRunCostUsd: 0.7 } });
+		expect(allowed.error).toBeUndefined();
+		expect(allowed.items[0].json.estimatedCost).toMatchObject({ amount: 0.6, groupRatio: 2, groupAssumed: false });
 	});
 
 	test('a cap under the gateway\'s per-call price stops the run: nothing sent', async () => {

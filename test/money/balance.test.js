@@ -156,11 +156,16 @@ describe('the Spend Guard’s balance check on each build', () => {
 		expect(ctx.sim.count('POST', '/v1/images/generations')).toBe(0);
 	});
 
-	test('one-api: the billing routes before and after the run', async () => {
+	test('one-api: the billing routes before and after the run, the call taken from the quota between', async () => {
 		ctx.sim.setProfile('oneApi');
 		const result = await runNode({ parameters: image({ checkBalance: 'token' }), credentials: ctx.creds });
 		expect(result.error).toBeUndefined();
-		expect(result.items[0].json.spendSummary).toMatchObject({ balanceBefore: 100.5, balanceAfter: 100.5, balanceSource: 'GET /v1/dashboard/billing/subscription and …/usage' });
+		// The simulator's relay charges gpt-image-2 0.02 per call (its own price, not the document's).
+		expect(result.items[0].json.spendSummary).toMatchObject({
+			balanceBefore: 100.5,
+			balanceAfter: 100.48,
+			balanceSource: 'GET /v1/dashboard/billing/subscription and …/usage',
+		});
 		expect(ctx.sim.count('GET', '/v1/dashboard/billing/subscription')).toBe(2);
 	});
 

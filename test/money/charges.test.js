@@ -142,7 +142,9 @@ describe('every other item of a finished task carries its charge too', () => {
 });
 
 describe('no answer carries a charge: "not reported", never a guess', () => {
-	test('a synchronous image', async () => {
+	test('a synchronous image where no usage log names its call (the commercial build)', async () => {
+		// On plain new-api the relay's usage log has its charge: test/money/sync-charges.test.js.
+		ctx.sim.setProfile('commercial');
 		const result = await runNode({ parameters: { resource: 'image', operation: 'generate', modelId: rl('gpt-image-2'), prompt: 'a fox', download: false }, credentials: ctx.creds, items: items(2) });
 		expect(result.items[0].json.charge).toEqual({ amount: null, source: 'not reported', note: "A synchronous answer carries no charge; the gateway's usage log has it. See estimatedCost." });
 		expect(result.items[0].json.spendSummary).toMatchObject({ chargeNotReported: 2 });

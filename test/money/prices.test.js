@@ -21,7 +21,10 @@ async function run(parameters, options = {}) {
 	return await runNode({ parameters, credentials: ctx.creds, items: items(options.items ?? 1), ...options.run });
 }
 
-const GUESS = /the default group's ratio \(a guess: the key's own group is not readable with the key\)/;
+const GUESS = new RegExp(
+	"the default group's ratio \\(a guess: the key's own group is not readable with the key; " +
+		'Spend Guard → Key Group names it\\)',
+);
 
 describe('images priced by the gateway', () => {
 	test('a gateway charging 0.061 per gpt-image-2 call: the item says so, and says where it comes from', async () => {

@@ -272,8 +272,18 @@ export interface Simulator {
   /** The relay's rounds so far (refresh 'relay'), oldest first; tasks: how many it refreshed. */
   relayRounds(now?: number): Array<{ startedAt: number; endedAt: number; tasks: number }>;
   setSiteStatus(values: SiteStatusValues): void;
-  /** Price list entries by model (null leaves a model out) and group ratios; serves the list on the commercial profile too. */
-  setPricing(entries?: Record<string, PriceEntry | null>, options?: { groupRatio?: Record<string, unknown> }): void;
+  /**
+   * Price list entries by model (null leaves a model out), group ratios and the groups a user may
+   * pick (usable_group: the anonymous list shows only their ratios, as new-api's).
+   */
+  setPricing(
+    entries?: Record<string, PriceEntry | null>,
+    options?: { groupRatio?: Record<string, unknown>; usableGroup?: Record<string, string> },
+  ): void;
+  /** The key's group ('default' after reset): its charges follow that group's ratio; no route tells it. */
+  setKeyGroup(group: string): void;
+  /** The token's and the user's quota now (USD): plain new-api and one-api take each billed call from it. */
+  readonly balances: { token: BalanceValues; user: BalanceValues };
   task(taskId: string): TaskRecord | undefined;
   /** Every task created since reset(), oldest first. */
   taskIds(): string[];

@@ -112,6 +112,11 @@ async function startSimulator(options = {}) {
     },
     setSiteStatus: (values) => sim.setSiteStatus(values),
     setPricing: (entries, options) => sim.setPricing(entries, options),
+    setKeyGroup: (group) => sim.setKeyGroup(group),
+    /** The key's and its user's quota now, in USD: what the billed calls took from it. */
+    get balances() {
+      return { token: { ...sim.balances.token }, user: { ...sim.balances.user } };
+    },
     /** Every task created since reset(), oldest first: what the gateway billed as tasks. */
     taskIds: () => [...sim.tasks.keys()],
     /** Every result URL a synchronous image answer carried since reset(): what it billed without a task. */

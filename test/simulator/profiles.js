@@ -31,10 +31,10 @@ function lacks(sim, origin, path) {
       return BALANCE.test(path) || TASKS.test(path) || UPLOADS.test(path);
     case 'oneApi':
       return BALANCE.test(path) || TASKS.test(path) || UPLOADS.test(path) || VIDEO.test(path) ||
-        path === '/api/pricing' || path === '/api/usage/token/';
+        path === '/api/pricing' || path === '/api/usage/token/' || path === '/api/log/token';
     default:
       // The commercial build of the document serves the relay's money routes only once a test gives prices.
-      return RELAY_MONEY.test(path) && !sim.pricing.served;
+      return (RELAY_MONEY.test(path) && !sim.pricing.served) || path === '/api/log/token';
   }
 }
 

@@ -126,6 +126,8 @@ async function handle(sim, origin, routes, req, res) {
   };
   res.on('close', () => sim.logRequest(ctx, at));
   res.setHeader('X-Request-Id', ctx.reqId);
+  // new-api and one-api name every answer's request id so; a usage log row carries the same id.
+  if (sim.profile !== 'commercial') res.setHeader('X-Oneapi-Request-Id', ctx.reqId);
 
   const { buf, size } = await readBody(req);
   const parsed = parseBody(ctx, buf);

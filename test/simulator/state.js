@@ -92,8 +92,17 @@ class SimState {
     this.setRefresh(this.startRefresh && { pace: 'relay', ...this.startRefresh });
     // The relay's money (routes/money.js, prices.js): its quota unit, its price list, the quota route's reads.
     this.site = { quota_per_unit: 500000, quota_display_type: 'USD', usd_exchange_rate: 7.3 };
-    this.pricing = { served: false, entries: new Map(), groupRatio: { default: 1, vip: 0.8 } };
+    this.pricing = {
+      served: false,
+      entries: new Map(),
+      groupRatio: { default: 1, vip: 0.8 },
+      usableGroup: { default: 'Default group', vip: 'VIP' },
+    };
+    // The key's group (new-api's token group, else its user's): what it pays, told in no answer to the key.
+    this.keyGroup = 'default';
     this.usageTokenReads = [];
+    // The relay's consume log (GET /api/log/token): one row per billed synchronous call, newest last.
+    this.usageLog = [];
   }
 
   setProfile(profile) {
@@ -117,10 +126,17 @@ class SimState {
   }
 
   /** Prices per model (an entry's fields; null leaves the model out) and the group ratios; serves the list on every profile but one-api. */
-  setPricing(entries = {}, { groupRatio } = {}) {
+  setPricing(entries = {}, { groupRatio, usableGroup } = {}) {
     for (const [model, entry] of Object.entries(entries)) this.pricing.entries.set(model, entry === null ? null : { ...entry });
     if (groupRatio !== undefined) this.pricing.groupRatio = groupRatio;
+    if (usableGroup !== undefined) this.pricing.usableGroup = { ...usableGroup };
     this.pricing.served = true;
+  }
+
+  /** The group the key is in: its charges follow that group's ratio; no route tells it to the key. */
+  setKeyGroup(group) {
+    if (typeof group !== 'string' || group === '') throw new TypeError('setKeyGroup: group must be a non-empty string');
+    this.keyGroup = group;
   }
 
   hasModel(id) {

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { DEFAULT_TIMEOUT_MS, gatewayRequest, SYNC_IMAGE_TIMEOUT_MS } from '../transport/request';
 import type { GatewayHost } from '../transport/urls';
 import { namingModelsOffered } from './models';
+import { relayRequestId } from './usageLog';
 
 export type ImageEndpoint = 'generate' | 'edit';
 
@@ -14,7 +15,8 @@ const PATHS: Record<ImageEndpoint, string> = {
 /**
  * POST /v1/images/generations or /v1/images/edits, on the main or the alt host
  * (docs/gateway-contract.md §4.4, §4.6, §4.7): the one billed call of an image item. The answer
- * is returned as the gateway sent it (redacted): image URLs for a sync model, else a task id.
+ * is returned as the gateway sent it (redacted): image URLs for a sync model, else a task id; with
+ * the relay's request id (`X-Oneapi-Request-Id`), which names the call's row in its usage log.
  */
 export async function postImageJob(
 	ctx: IExecuteFunctions,
@@ -26,8 +28,8 @@ export async function postImageJob(
 		sync: boolean;
 		itemIndex: number;
 	},
-): Promise<IDataObject> {
-	const { body } = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
+): Promise<{ body: IDataObject; requestId?: string }> {
+	const { body, headers } = await namingModelsOffered(ctx, job.model, job.itemIndex, () =>
 		gatewayRequest.call(ctx, {
 			method: 'POST',
 			host: job.host,
@@ -43,5 +45,6 @@ export async function postImageJob(
 			answer: 'images',
 		}),
 	);
-	return body;
+	const requestId = relayRequestId(headers);
+	return { body, ...(requestId ? { requestId } : {}) };
 }

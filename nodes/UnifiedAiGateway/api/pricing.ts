@@ -17,10 +17,22 @@ export interface GatewayPrice {
 	/** `model_price`: USD per call, or per second on a channel that bills by the second. */
 	usd: number;
 	/**
-	 * The `default` group's ratio: the key's own group (and so its ratio) is not readable with the
-	 * key, so this is a guess, and said to be one.
+	 * The ratio of the key's group where the user named it (Spend Guard → Key Group), else the
+	 * `default` group's: the key's own group is in no answer a key can read (docs/gateway-contract.md
+	 * §10.11), so that one is assumed, and said to be.
 	 */
 	groupRatio: number;
+	/** The group whose ratio that is ("default", "vip"), or none where the user gave a ratio. */
+	group?: string;
+	/** True when the key's group is not known: `default` assumed. */
+	groupAssumed: boolean;
+	/** The group is the one the gateway's usage log last billed the key in. */
+	groupLearned?: boolean;
+	/**
+	 * With the group assumed: the dearest ratio of a group the list shows the model in, when dearer
+	 * than the one assumed. A cap judges the call at it, so a key in that group cannot cross it.
+	 */
+	dearest?: { group: string; ratio: number };
 	/** Why the ratio is 1 although the list gave none. */
 	groupRatioNote?: string;
 }
@@ -30,6 +42,13 @@ export type PriceLookup = { price: GatewayPrice } | { unpriced: string };
 
 export interface PriceList {
 	find(model: string): PriceLookup;
+	/**
+	 * The same list priced for a key in `keyGroup` (Spend Guard → Key Group: a group the list shows,
+	 * or a ratio as a number), or why that cannot be: a group the list does not show.
+	 */
+	forKeyGroup(keyGroup: string): PriceList | { problem: string };
+	/** The same list priced at the group and ratio the gateway's usage log billed the key at. */
+	forLearnedGroup(group: string, ratio: number): PriceList;
 }
 
 /** The relay's placeholder ratio of a model the admin gave no price (the relay refuses it). */
@@ -37,11 +56,59 @@ const UNSET_RATIO = 37.5;
 const KEEP_MS = 60_000;
 
 function unusable(reason: string): PriceList {
-	return { find: () => ({ unpriced: reason }) };
+	const list: PriceList = {
+		find: () => ({ unpriced: reason }),
+		forKeyGroup: () => list,
+		forLearnedGroup: () => list,
+	};
+	return list;
+}
+
+/** The ratio applied to the list's prices, and where it comes from. */
+interface GroupChoice {
+	ratio: number;
+	group?: string;
+	assumed: boolean;
+	/** The group is the one the gateway's usage log billed the key in (engine/spend/usageCharges.ts). */
+	learned?: boolean;
+	note?: string;
+}
+
+/** Every group ratio the list shows that is a number ≥ 0 (new-api shows the groups a user may pick). */
+function shownRatios(groups: IDataObject | undefined): Map<string, number> {
+	const ratios = new Map<string, number>();
+	for (const [group, value] of Object.entries(groups ?? {})) {
+		const ratio = numberOf(value);
+		if (ratio !== undefined && ratio >= 0) ratios.set(group, ratio);
+	}
+	return ratios;
+}
+
+/**
+ * The dearest ratio of a group the model can be used in (its `enable_groups`, where the list names
+ * them; `all` or none: every group shown), when dearer than the one assumed.
+ */
+function dearestFor(
+	entry: IDataObject,
+	ratios: Map<string, number>,
+	assumed: number,
+): { group: string; ratio: number } | undefined {
+	const enabled = Array.isArray(entry.enable_groups) ? entry.enable_groups.map(String) : [];
+	const every = enabled.length === 0 || enabled.includes('all');
+	let dearest: { group: string; ratio: number } | undefined;
+	for (const [group, ratio] of ratios) {
+		if (!every && !enabled.includes(group)) continue;
+		if (ratio > (dearest?.ratio ?? assumed)) dearest = { group, ratio };
+	}
+	return dearest;
 }
 
 /** What one entry of the list says about its model. */
-function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string): PriceLookup {
+function entryPrice(
+	entry: IDataObject,
+	choice: GroupChoice,
+	ratios: Map<string, number>,
+): PriceLookup {
 	const quotaType = numberOf(entry.quota_type);
 	if (quotaType === 1) {
 		const usd = numberOf(entry.model_price);
@@ -51,7 +118,18 @@ function entryPrice(entry: IDataObject, groupRatio: number, ratioNote?: string):
 					"the gateway's price list gives it no usable per-call price " +
 					`(model_price ${JSON.stringify(entry.model_price ?? null).slice(0, 40)})`,
 			};
-		return { price: { usd, groupRatio, ...(ratioNote ? { groupRatioNote: ratioNote } : {}) } };
+		const dearest = choice.assumed ? dearestFor(entry, ratios, choice.ratio) : undefined;
+		return {
+			price: {
+				usd,
+				groupRatio: choice.ratio,
+				...(choice.group !== undefined ? { group: choice.group } : {}),
+				groupAssumed: choice.assumed,
+				...(choice.learned ? { groupLearned: true } : {}),
+				...(dearest ? { dearest } : {}),
+				...(choice.note ? { groupRatioNote: choice.note } : {}),
+			},
+		};
 	}
 	if (quotaType === 0) {
 		const ratio = numberOf(entry.model_ratio);
@@ -103,13 +181,30 @@ function priceListOf(body: unknown): PriceList {
 		const name = entry?.model_name;
 		if (entry && typeof name === 'string' && !entries.has(name)) entries.set(name, entry);
 	}
-	return {
+	const ratios = shownRatios(groups);
+	const listFor = (choice: GroupChoice): PriceList => ({
 		find: (model) => {
 			const entry = entries.get(model);
 			if (!entry) return { unpriced: "the model is not in the gateway's price list" };
-			return entryPrice(entry, groupRatio, ratioNote);
+			return entryPrice(entry, choice, ratios);
 		},
-	};
+		forKeyGroup: (keyGroup) => {
+			const name = keyGroup.trim();
+			const shown = ratios.get(name);
+			if (shown !== undefined) return listFor({ ratio: shown, group: name, assumed: false });
+			// A group the anonymous list does not show (one the admin gave this user alone): its ratio given as a number.
+			const given = numberOf(name);
+			if (given !== undefined && given >= 0) return listFor({ ratio: given, assumed: false });
+			const names = [...ratios.keys()].join(', ') || 'none';
+			return {
+				problem:
+					`Key Group ${JSON.stringify(name).slice(0, 60)} is not a group the gateway's price list ` +
+					`shows (${names.slice(0, 200)}), nor a ratio`,
+			};
+		},
+		forLearnedGroup: (group, ratio) => listFor({ ratio, group, assumed: false, learned: true }),
+	});
+	return listFor({ ratio: groupRatio, group: 'default', assumed: true, note: ratioNote });
 }
 
 /** The gateway's price list, read once per node run (and kept a minute across runs). */

@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { CREDENTIAL_TYPE, gatewayCredentials, type GatewayContext } from '../transport/context';
 import { isStop, nodeErrorOf } from '../transport/nodeError';
 import { gatewayRequest, GatewayRequestError } from '../transport/request';
+import type { AnswerKind } from '../transport/responses';
 import { readPastedKey } from '../transport/secrets';
 import { originsFrom } from '../transport/urls';
 
@@ -133,21 +134,23 @@ export async function quietGet(
 	action: string,
 	itemIndex?: number,
 	deadlineAt?: number,
+	answer?: AnswerKind,
 ): Promise<QuietAnswer> {
 	const timeoutMs =
 		deadlineAt === undefined
 			? FREE_READ_MS
 			: Math.min(FREE_READ_MS, Math.max(SHORTEST_READ_MS, deadlineAt - Date.now()));
 	try {
-		const answer = await gatewayRequest.call(ctx, {
+		const got = await gatewayRequest.call(ctx, {
 			method: 'GET',
 			path,
 			action,
 			timeoutMs,
 			retries: false,
 			itemIndex,
+			...(answer ? { answer } : {}),
 		});
-		return { body: answer.body, status: answer.status, headers: answer.headers };
+		return { body: got.body, status: got.status, headers: got.headers };
 	} catch (error) {
 		if (isStop(error)) throw nodeErrorOf(ctx.getNode(), error, itemIndex);
 		const failed = error instanceof GatewayRequestError ? error : undefined;

@@ -92,6 +92,19 @@ export function spendGuardOptions(
 				'nothing is sent. Unlimited quota always passes.',
 		},
 		{
+			displayName: 'Key Group',
+			name: 'keyGroup',
+			type: 'string',
+			default: '',
+			placeholder: 'vip',
+			description:
+				"The group of this API key, as the gateway's token page names it: the estimate and the " +
+				"cap then use that group's ratio from the gateway's price list. Where the list does not " +
+				'show your group, give its ratio as a number (2 for twice the list price). Left out, the ' +
+				'estimate assumes the default group and the cap judges each call at the dearest group ' +
+				'the price list shows.',
+		},
+		{
 			displayName: 'Max Estimated Cost per Run (USD)',
 			name: 'maxRunCostUsd',
 			type: 'number',
@@ -179,6 +192,19 @@ function videoPrices(ctx: IExecuteFunctions, raw: unknown): Record<string, numbe
 	return prices;
 }
 
+/** Key Group as set: a name or a ratio; one that gives nothing refuses the run (it is not "left out"). */
+function keyGroupOf(ctx: IExecuteFunctions, raw: unknown): string {
+	const text = typeof raw === 'number' && Number.isFinite(raw) ? String(raw) : raw;
+	if (typeof text !== 'string' || text.trim() === '')
+		refuse(
+			ctx,
+			`Key Group gives ${JSON.stringify(raw)?.slice(0, 40) ?? 'nothing'}: it takes the key's group ` +
+				`name (for example vip) or its ratio as a number`,
+			0,
+		);
+	return text.trim();
+}
+
 /** Whether an option is set: added in the editor, whatever its value or its expression gives. */
 function isSet(raw: IDataObject, name: string): boolean {
 	return Object.prototype.hasOwnProperty.call(raw, name);
@@ -221,6 +247,7 @@ export function readSpendSettings(ctx: IExecuteFunctions): SpendSettings {
 		const units = numberOf('balanceUnitsPerUsd');
 		if (units !== undefined && i === 0) settings.balanceUnitsPerUsd = units;
 	}
+	if (isSet(raw, 'keyGroup')) settings.keyGroup = keyGroupOf(ctx, raw.keyGroup);
 	if (isSet(raw, 'checkBalance')) {
 		if (raw.checkBalance !== 'token' && raw.checkBalance !== 'user')
 			refuse(

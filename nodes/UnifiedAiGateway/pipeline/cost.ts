@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { PriceList, PriceLookup } from '../api/pricing';
+import type { GatewayPrice, PriceList, PriceLookup } from '../api/pricing';
 import { PRICE_SOURCES } from '../engine/spend/tally';
 import type { ItemEstimate } from '../engine/spend/types';
 import type { FieldRule, ModelSpec, RelayBilling } from '../registry/models';
@@ -9,7 +9,8 @@ import { listPrice, roundUsd } from '../registry/prices';
 /*
  * What a generation costs, before it is sent (the spend guard's estimate) and in its output
  * (`estimatedCost`): the one price computation. First the gateway's own price list
- * (docs/gateway-contract.md §10.11: `model_price` × the default group's ratio; × the images asked,
+ * (docs/gateway-contract.md §10.11: `model_price` × the key's group ratio, the default group's where
+ * the key's group is not known, with the dearest group shown beside it for the cap; × the images asked,
  * or × the seconds and a size ratio where the model's row says the relay bills by the second);
  * where it has no usable price, the document's list price in the registry (registry/prices.ts,
  * docs/gateway-contract.md §2.8), which gives no video price: a video is then priced only when the
@@ -18,7 +19,51 @@ import { listPrice, roundUsd } from '../registry/prices';
  */
 
 const GROUP_GUESS =
-	"the default group's ratio (a guess: the key's own group is not readable with the key)";
+	"the default group's ratio (a guess: the key's own group is not readable with the key; " +
+	'Spend Guard → Key Group names it)';
+
+/** The words of the ratio an estimate applied: assumed, the key's named group, or a ratio given. */
+function groupWords(estimate: ItemEstimate): string {
+	if (estimate.groupAssumed !== false) return GROUP_GUESS;
+	if (estimate.groupLearned)
+		return `the ${estimate.group} group's ratio (the group the gateway's usage log last billed this key in)`;
+	if (estimate.group !== undefined)
+		return `the ${estimate.group} group's ratio (the key's group, Spend Guard → Key Group)`;
+	return 'the group ratio given in Spend Guard → Key Group';
+}
+
+/**
+ * What an estimate says of the key's group: the group applied, whether assumed, and, where a cap
+ * judges the item at a dearer group, that group and the amount (`amount` prices it at one ratio).
+ */
+export function groupFields(
+	price: GatewayPrice,
+	amount: (ratio: number) => number,
+): Partial<ItemEstimate> {
+	return {
+		groupRatio: price.groupRatio,
+		...(price.group !== undefined ? { group: price.group } : {}),
+		groupAssumed: price.groupAssumed,
+		...(price.groupLearned ? { groupLearned: true } : {}),
+		...(price.dearest
+			? { dearest: price.dearest, capUsd: roundUsd(amount(price.dearest.ratio)) }
+			: {}),
+	};
+}
+
+/** An item's `estimatedCost` words of its group: which was applied and, when assumed, the dearest. */
+export function groupJson(estimate: ItemEstimate): IDataObject {
+	return {
+		groupRatio: estimate.groupRatio,
+		...(estimate.group !== undefined ? { group: estimate.group } : {}),
+		groupAssumed: estimate.groupAssumed !== false,
+		...(estimate.dearest
+			? {
+					dearestGroup: { ...estimate.dearest, amount: estimate.capUsd },
+				}
+			: {}),
+	};
+}
 /** Where the estimate says the true figure is found. */
 const CHARGE_NOTE = 'The gateway reports what it charged in `charge` where its answer carries it.';
 
@@ -119,7 +164,7 @@ function listPriceEstimate(
 const ALT_NOT_LISTED = "the alt host's models are not in the Base URL's price list";
 
 /**
- * One image item's part of a run's estimate: the gateway's price × the default group's ratio × the
+ * One image item's part of a run's estimate: the gateway's price × the key's group ratio × the
  * images asked (the relay bills an image call per image asked); else the document's list price,
  * saying why.
  */
@@ -150,7 +195,7 @@ export function imageEstimate(
 		units: images,
 		source: 'gateway',
 		gatewayPrice: usd,
-		groupRatio,
+		...groupFields(lookup.price, (ratio) => usd * ratio * images),
 	};
 }
 
@@ -177,9 +222,11 @@ export function imageCostJson(
 			per: 'image',
 			source: PRICE_SOURCES.gateway,
 			basePrice: estimate.gatewayPrice,
-			groupRatio: estimate.groupRatio,
+			...groupJson(estimate),
 			images: estimate.units,
-			note: `The gateway's price per image (GET /api/pricing) × ${GROUP_GUESS} × the images asked.${share} ${CHARGE_NOTE}`,
+			note:
+				`The gateway's price per image (GET /api/pricing) × ${groupWords(estimate)} × the images ` +
+				`asked.${share} ${CHARGE_NOTE}`,
 		};
 	}
 	const cost = estimateCost(spec, request, images, outputItems);
@@ -330,7 +377,7 @@ export interface VideoAsk {
 }
 
 /**
- * One video item's part of a run's estimate: the gateway's price × the default group's ratio, per
+ * One video item's part of a run's estimate: the gateway's price × the key's group ratio, per
  * call, or × the seconds and the size ratio where the row says the relay bills by the second;
  * else the user's price per second (perSecondEstimate), saying why.
  */
@@ -351,14 +398,24 @@ export function videoEstimate(
 	}
 	const { usd, groupRatio } = lookup.price;
 	const unitUsd = roundUsd(usd * groupRatio);
-	const gateway = { source: 'gateway' as const, gatewayPrice: usd, groupRatio, unitUsd };
+	const gateway = { source: 'gateway' as const, gatewayPrice: usd, unitUsd };
 	const billing = ask.model?.relayBilling;
 	if (billing?.per !== 'second') {
 		const detail = length.seconds === undefined ? '' : `${length.seconds} s`;
-		return { model: ask.modelId, detail, amountUsd: unitUsd, per: 'call', units: 1, ...gateway };
+		const group = groupFields(lookup.price, (ratio) => usd * ratio);
+		return {
+			model: ask.modelId,
+			detail,
+			amountUsd: unitUsd,
+			per: 'call',
+			units: 1,
+			...gateway,
+			...group,
+		};
 	}
 	const seconds = length.seconds ?? billing.defaultSeconds;
 	const sizeRatio = billingRatio(billing, ask.values, ask.extra);
+	const group = groupFields(lookup.price, (ratio) => usd * ratio * seconds * sizeRatio);
 	const detail = [
 		length.seconds === undefined
 			? `${seconds} s (no length sent: the channel's default)`
@@ -375,6 +432,7 @@ export function videoEstimate(
 		units: seconds,
 		sizeRatio,
 		...gateway,
+		...group,
 	};
 }
 
@@ -402,12 +460,12 @@ export function videoCostJson(estimate: ItemEstimate | undefined): IDataObject {
 			per: estimate.per,
 			source: PRICE_SOURCES.gateway,
 			basePrice: estimate.gatewayPrice,
-			groupRatio: estimate.groupRatio,
+			...groupJson(estimate),
 			...(perSecond ? { seconds: estimate.units, sizeRatio: estimate.sizeRatio } : {}),
 			note: perSecond
 				? `The gateway's price per second (GET /api/pricing) × the seconds × the ` +
-					`size ratio × ${GROUP_GUESS}. ${CHARGE_NOTE}`
-				: `The gateway's price per call (GET /api/pricing) × ${GROUP_GUESS}. ${CHARGE_NOTE}`,
+					`size ratio × ${groupWords(estimate)}. ${CHARGE_NOTE}`
+				: `The gateway's price per call (GET /api/pricing) × ${groupWords(estimate)}. ${CHARGE_NOTE}`,
 		},
 	};
 }

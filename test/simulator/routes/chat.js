@@ -6,6 +6,7 @@ const { badRequest, noChannel } = require('../errors');
 const { jsonBody, requireString } = require('../validate');
 const { randomAlnum, unixSeconds } = require('../ids');
 const { agentReply, textOf } = require('../chat-agent');
+const { chatChargeUsd, settle, logConsume } = require('../prices');
 
 function validateMessage(m, i, callIds) {
   if (!m || typeof m !== 'object' || typeof m.role !== 'string') {
@@ -120,6 +121,13 @@ async function completions(ctx) {
   validate(body);
   if (!ctx.sim.hasModel(body.model)) throw noChannel(body.model);
   const reply = replyFor(body);
+  // A relay settles a chat by its tokens as it answers; its usage log has the row (the answer's request id).
+  if (ctx.sim.profile !== 'commercial') {
+    const usage = usageFor(body, reply);
+    const usd = chatChargeUsd(ctx.sim, body.model, usage);
+    settle(ctx.sim, usd);
+    logConsume(ctx.sim, { model: body.model, usd, requestId: ctx.reqId, usage });
+  }
   if (body.stream === true) return stream(ctx, body, reply);
   const message = { role: 'assistant', content: reply.content, ...(reply.toolCalls ? { tool_calls: reply.toolCalls } : {}) };
   sendJson(ctx, 200, {

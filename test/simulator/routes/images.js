@@ -7,6 +7,7 @@ const catalog = require('../catalog');
 const { createTask, signed } = require('../tasks');
 const { randomAlnum, unixSeconds } = require('../ids');
 const { rememberPicture } = require('../pictures');
+const { imageChargeUsd, settle, logConsume } = require('../prices');
 
 const QUALITY = ['auto', 'low', 'medium', 'high'];
 // The GPT Image 2.5 family adds xhigh and max (docs/gateway-contract.md §10.9); gpt-image-2 answers them 400.
@@ -88,6 +89,12 @@ async function answer(ctx, body, model, mode) {
   }));
   // What a synchronous answer billed, as sent (a test compares the receipts a client kept with it).
   sim.syncResults.push(...data.map((d) => d.url));
+  // The relay settles a synchronous call from the key's quota as it answers (its usage log has the row).
+  if (sim.profile !== 'commercial') {
+    const usd = imageChargeUsd(sim, model, body.n);
+    settle(sim, usd);
+    logConsume(sim, { model, usd, requestId: ctx.reqId });
+  }
   sendJson(ctx, 200, { created: unixSeconds(), data });
 }
 

@@ -36,12 +36,29 @@ function keyRefused(ctx, envelope) {
   return true;
 }
 
-function usageToken(ctx) {
+/** new-api's CriticalRateLimit: one count per IP for every route behind it (usage and log). */
+function criticalLimited(ctx) {
   const sim = ctx.sim;
   const now = Date.now();
   sim.usageTokenReads = sim.usageTokenReads.filter((at) => now - at < USAGE_LIMIT.windowMs);
-  if (sim.usageTokenReads.length >= USAGE_LIMIT.reads) return sendBuffer(ctx, 429, Buffer.alloc(0));
+  if (sim.usageTokenReads.length >= USAGE_LIMIT.reads) {
+    sendBuffer(ctx, 429, Buffer.alloc(0), { 'Retry-After': '1200' });
+    return true;
+  }
   sim.usageTokenReads.push(now);
+  return false;
+}
+
+/** GET /api/log/token (controller/log.go GetLogByKey): the key's last rows, newest first. */
+function logToken(ctx) {
+  if (criticalLimited(ctx)) return;
+  if (keyRefused(ctx, 'billing')) return;
+  sendJson(ctx, 200, { success: true, message: '', data: [...ctx.sim.usageLog].reverse().slice(0, 1000) });
+}
+
+function usageToken(ctx) {
+  const sim = ctx.sim;
+  if (criticalLimited(ctx)) return;
   if (keyRefused(ctx, 'usage')) return;
   const b = sim.balances.token;
   if (b.message) return sendJson(ctx, 200, { success: false, message: b.message });
@@ -91,6 +108,8 @@ module.exports = [
   // Public by default: a key sent with it is ignored (the anonymous view).
   { method: 'GET', path: '/api/pricing', auth: false, handler: (ctx) => sendJson(ctx, 200, priceList(ctx.sim)) },
   { method: 'GET', path: '/api/usage/token/', auth: false, handler: usageToken },
+  // new-api only (profiles.js): the key's consume log.
+  { method: 'GET', path: '/api/log/token', auth: false, handler: logToken },
   ...billing('subscription', subscription),
   ...billing('usage', usage),
 ];

@@ -10,7 +10,7 @@ const { unixSeconds } = require('../ids');
 const { detectImageType } = require('../image-type');
 const { multipartParts, tooLarge, MAX_UPLOAD } = require('./uploads');
 const { videoSource } = require('./files');
-const { taskChargeUsd } = require('../prices');
+const { taskChargeUsd, settle } = require('../prices');
 
 const SIZES = ['1280x720', '720x1280'];
 const GROK_SECONDS = ['6', '10', '12', '16', '20'];
@@ -76,6 +76,8 @@ function unified(ctx) {
   const body = jsonBody(ctx);
   const model = validateJson(ctx.sim, body);
   const task = createTask(ctx.sim, { model, family: 'video', route: 'video.generations', origin: 'main', params: paramsOf(model, body) });
+  // A plain new-api pre-charges the task from the key's quota at submit (refunded if it fails).
+  if (ctx.sim.profile === 'plainNewApi') settle(ctx.sim, taskChargeUsd(ctx.sim, task));
   // scenario videoSubmit 'openai', and every plain new-api: the upstream relay answers this route with the OpenAI video object.
   if (task.scenario.videoSubmit === 'openai' || ctx.sim.profile === 'plainNewApi') return sendJson(ctx, 200, createShape(task));
   sendJson(ctx, 200, { status: 'queued', task_id: task.id, progress: '0%', code: 'success' });
@@ -165,6 +167,10 @@ module.exports = [
     // runs, settled once finished, 0 after the refund of a failed one.
     if (ctx.sim.profile === 'plainNewApi') {
       const refunded = ['FAILURE'].includes(view.data.status);
+      if (refunded && !task.refunded) {
+        task.refunded = true;
+        settle(ctx.sim, -taskChargeUsd(ctx.sim, task));
+      }
       view.data.quota = refunded ? 0 : Math.round(taskChargeUsd(ctx.sim, task) * ctx.sim.site.quota_per_unit);
     }
     sendJson(ctx, 200, view);

@@ -33,6 +33,7 @@ import { concurrencyOption } from '../../params/runFields';
 import type { RunDefaults } from '../../params/runDefaults';
 import { readConcurrency, readOptions } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
+import { groupFields, groupJson } from '../../pipeline/cost';
 import { readExtraBody, resolveModel } from '../../pipeline/prepare';
 import { refuse } from '../../pipeline/refusals';
 import { AUDIO_MODELS, UNKNOWN_AUDIO_MODEL } from '../../registry/audioModels';
@@ -219,7 +220,8 @@ function speechEstimate(job: SpeechJob, prices: PriceList): ItemEstimate {
 		units: 1,
 		source: 'gateway',
 		gatewayPrice: usd,
-		groupRatio,
+		// The key's group (Key Group, or learned), else default assumed and the cap at the dearest.
+		...groupFields(lookup.price, (ratio) => usd * ratio),
 	};
 }
 
@@ -306,6 +308,7 @@ function speechItem(
 					amount: estimate.amountUsd,
 					currency: 'USD',
 					...(estimate.source ? { source: PRICE_SOURCES[estimate.source] } : {}),
+					...(estimate.source === 'gateway' ? groupJson(estimate) : {}),
 					...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}),
 				}
 			: null,

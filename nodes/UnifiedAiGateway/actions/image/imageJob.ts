@@ -50,6 +50,8 @@ export interface ImageJob {
 export interface ImageAnswer extends Submitted {
 	/** The body as sent, reference URLs included. */
 	request: IDataObject;
+	/** A synchronous answer's relay request id: its charge is looked up by it after the run. */
+	requestId?: string;
 	uploads: UploadedImage[];
 }
 
@@ -141,7 +143,7 @@ export async function sendImageJob(
 ): Promise<ImageAnswer> {
 	const { model } = job;
 	const startedAt = Date.now();
-	const body = await postImageJob(ctx, {
+	const { body, requestId } = await postImageJob(ctx, {
 		endpoint: job.operation,
 		host: model.host,
 		body: request,
@@ -163,6 +165,8 @@ export async function sendImageJob(
 		request,
 		uploads,
 		...(taskId ? {} : { receiptUrls: urls }),
+		// The Base URL's usage log knows only its own calls: an alt-host call's id is not looked up there.
+		...(taskId || !requestId || model.host !== 'main' ? {} : { requestId }),
 	};
 }
 
@@ -210,7 +214,11 @@ export async function imageItems(
 		urls.length,
 		estimateOf(batch, job),
 	);
-	const charge = await chargeJson(ctx, task, urls.length, itemIndex);
+	const charge = {
+		...(await chargeJson(ctx, task, urls.length, itemIndex)),
+		// Looked up once after the run in the relay's usage log (engine/spend/usageCharges.ts).
+		...(!task && answer.requestId ? { requestId: answer.requestId } : {}),
+	};
 	const taskId = task?.taskId ?? answer.taskId;
 	const json = (url: string, index: number): IDataObject => ({
 		url,

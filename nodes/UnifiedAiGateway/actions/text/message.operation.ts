@@ -26,6 +26,9 @@ import {
 } from '../../transport/responses';
 import { readChatRequest, type ChatRequest } from './chatRequest';
 import { postChatCompletion } from '../../api/chat';
+import { NOT_REPORTED } from '../../api/charges';
+import { relayRequestId } from '../../api/usageLog';
+import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
 import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
 const show = { resource: ['text'], operation: ['message'] };
@@ -170,26 +173,37 @@ export const description = updateDisplayOptions(displayOptions, properties);
 
 export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	const concurrency = readConcurrency(this);
-	return await forEachItem(
+	const output = await forEachItem(
 		this,
 		run,
 		async (i) => {
 			const request = readChatRequest(this, i);
-			const completion = await sendChat(this, request, i);
-			return request.simplify ? simplify(completion, request.model) : completion;
+			const { completion, requestId } = await sendChat(this, request, i);
+			const json = request.simplify ? simplify(completion, request.model) : completion;
+			return requestId ? { ...json, charge: { ...CHAT_UNSETTLED, requestId } } : json;
 		},
 		concurrency,
 		// A chat answer is billed: a Retry On Fail after another item failed does not ask again.
 		true,
 	);
+	// The relay's usage log names each chat's charge: read once for the run, never per item.
+	await chargesFromUsageLog(this, output);
+	return output;
 }
+
+/** A chat's charge before the usage log is read: a relay's answer names its request id, not its cost. */
+const CHAT_UNSETTLED = {
+	amount: null,
+	source: NOT_REPORTED,
+	note: "A chat's answer carries no charge (billed by its tokens); the gateway's usage log has it.",
+};
 
 /** POST /v1/chat/completions, plain or streamed; both give the same completion object. */
 async function sendChat(
 	ctx: IExecuteFunctions,
 	request: ChatRequest,
 	i: number,
-): Promise<IDataObject> {
+): Promise<{ completion: IDataObject; requestId?: string }> {
 	const { body, headers } = await postChatCompletion(ctx, {
 		body: request.body,
 		model: request.model,
@@ -197,14 +211,16 @@ async function sendChat(
 		timeoutMs: request.timeoutMs,
 		itemIndex: i,
 	});
-	if (!request.stream) return checkCompletion(ctx, body, request.model, i);
+	const requestId = relayRequestId(headers);
+	const read = (completion: IDataObject) => ({ completion, ...(requestId ? { requestId } : {}) });
+	if (!request.stream) return read(checkCompletion(ctx, body, request.model, i));
 	const stream = body as unknown as ByteStream;
 	// A relay that ignores `stream: true` answers one JSON completion: read it as such.
 	if (/json/i.test(String(headers['content-type'] ?? ''))) {
-		return checkCompletion(ctx, await readJson(ctx, stream, i), request.model, i);
+		return read(checkCompletion(ctx, await readJson(ctx, stream, i), request.model, i));
 	}
 	try {
-		return await readChatStream(stream, request.model);
+		return read(await readChatStream(stream, request.model));
 	} catch (error) {
 		if (cancelSignalOf(ctx)?.aborted)
 			throw stopError(ctx.getNode(), 'The streamed answer', { itemIndex: i });

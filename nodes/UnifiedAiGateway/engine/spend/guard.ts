@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { rateLimitedSource, readComparableBalance, type Balance } from '../../api/account';
 import { readPriceList, type PriceList } from '../../api/pricing';
+import { learnedKeyGroup } from '../../api/usageLog';
 import { roundUsd } from '../../registry/prices';
 import { addHint } from '../hints';
 import { chargeHint, tallyCharges } from './charged';
@@ -14,6 +15,7 @@ import {
 	type BalanceReading,
 } from './summary';
 import { tally, usd, type RunEstimate } from './tally';
+import { chargesFromUsageLog } from './usageCharges';
 import type { ItemEstimate, SpendSettings } from './types';
 
 /**
@@ -63,7 +65,21 @@ function capRefusal(
 				`Allow Unpriced Items to let them through uncounted.`,
 		);
 	}
-	if (run.totalUsd <= cap) return undefined;
+	if (run.totalUsd <= cap && run.capTotalUsd <= cap) return undefined;
+	if (run.totalUsd <= cap) {
+		// The key's group is not known: a key in the dearest group the list shows would pay capTotalUsd.
+		return stop(
+			ctx,
+			`Estimated cost ${usd(run.totalUsd)} in the ${run.assumedGroups.join(', ')} group assumed is ` +
+				`${usd(run.capTotalUsd)} in the dearest group the gateway's price list shows ` +
+				`(${run.dearestGroups.join(', ')}), over the Max Estimated Cost per Run of ${usd(cap)}: ` +
+				NOT_SENT.toLowerCase(),
+			`${itemsText(run)} The key's group, and so its ratio, is in no answer the gateway gives a key, ` +
+				`so the cap judges each call at the dearest group it could be in. Name the key's group in ` +
+				`Spend Guard → Key Group (the gateway's token page shows it) to be judged at its own ratio, ` +
+				`or raise the cap.`,
+		);
+	}
 	return stop(
 		ctx,
 		`Estimated cost ${usd(run.totalUsd)} is over the Max Estimated Cost per ` +
@@ -153,7 +169,25 @@ export function createSpendGuard<P>(
 				return error as Error;
 			}
 			// The gateway's own prices, read once per run (and kept a minute): a free read, never billed.
-			const prices = await readPriceList(ctx);
+			const list = await readPriceList(ctx);
+			// Key Group as set, else the group the gateway's usage log last billed this key in, else assumed.
+			const learned = settings.keyGroup === undefined ? await learnedKeyGroup(ctx) : undefined;
+			const prices =
+				settings.keyGroup !== undefined
+					? list.forKeyGroup(settings.keyGroup)
+					: learned
+						? list.forLearnedGroup(learned.group, learned.ratio)
+						: list;
+			if ('problem' in prices) {
+				refused = prices.problem;
+				writeCustomData(ctx, `Nothing submitted: ${refused}`);
+				return stop(
+					ctx,
+					`${prices.problem}: ${NOT_SENT.toLowerCase()}`,
+					"Spend Guard → Key Group takes the key's group as the gateway's token page names it, " +
+						"or that group's ratio as a number where the price list does not show the group.",
+				);
+			}
 			for (const { itemIndex, prepared } of items) {
 				const found = estimate(prepared, settings, prices);
 				estimates.set(itemIndex, found);
@@ -190,6 +224,8 @@ export function createSpendGuard<P>(
 						reading.afterError = (error as Error).message;
 					}
 			}
+			// Synchronous calls: their charge from the relay's usage log, read once per run (never per item).
+			await chargesFromUsageLog(ctx, output);
 			const charged = tallyCharges(output, submittedItems, estimates);
 			const summary = runSummary({ planned, submitted, settings, reading, refused, charged });
 			writeCustomData(ctx, String(summary.text));

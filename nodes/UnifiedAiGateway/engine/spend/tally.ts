@@ -23,6 +23,14 @@ export interface RunEstimate {
 	sources: string[];
 	/** Why the gateway's price list did not price some: "gpt-image-2, nano-banana: <reason>". */
 	fallbacks: string[];
+	/**
+	 * What the cap judges: the priced items at the dearest group ratio the price list shows where
+	 * the key's group is not known (else at their estimate); equal to totalUsd when no group is dearer.
+	 */
+	capTotalUsd: number;
+	/** The groups the estimate assumed and the dearer ones the cap judged at: "default (1)", "vip (2)". */
+	assumedGroups: string[];
+	dearestGroups: string[];
 }
 
 /** Lines shown in an error or a summary before "… and N more". */
@@ -85,7 +93,20 @@ export function tally(estimates: ItemEstimate[]): RunEstimate {
 		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
 		sources: sourcesOf(estimates),
 		fallbacks: fallbacksOf(estimates),
+		capTotalUsd: roundUsd(
+			estimates.reduce((sum, e) => sum + (e.amountUsd === null ? 0 : (e.capUsd ?? e.amountUsd)), 0),
+		),
+		assumedGroups: groupsOf(
+			estimates.filter((e) => e.groupAssumed).map((e) => [e.group, e.groupRatio]),
+		),
+		dearestGroups: groupsOf(estimates.map((e) => [e.dearest?.group, e.dearest?.ratio])),
 	};
+}
+
+/** "vip (×2)", once each. */
+function groupsOf(pairs: Array<[string | undefined, number | undefined]>): string[] {
+	const named = pairs.filter(([g, r]) => g !== undefined && r !== undefined);
+	return [...new Set(named.map(([g, r]) => `${g} (×${r})`))];
 }
 
 function sourcesOf(estimates: ItemEstimate[]): string[] {

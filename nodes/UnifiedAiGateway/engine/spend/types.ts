@@ -20,8 +20,21 @@ export interface ItemEstimate {
 	fallback?: string;
 	/** The gateway's price before any ratio (its `model_price`), when it priced the item. */
 	gatewayPrice?: number;
-	/** The `default` group's ratio applied: a guess, the key's own group is not readable. */
+	/** The group ratio applied: the key's group's where the user named it, else the `default` group's. */
 	groupRatio?: number;
+	/** The group whose ratio that is ("default" when assumed); none where the user gave a ratio. */
+	group?: string;
+	/** The key's group is not known (it is in no answer a key can read): the `default` group assumed. */
+	groupAssumed?: boolean;
+	/** The group is the one the gateway's usage log last billed this key in (kept ten minutes). */
+	groupLearned?: boolean;
+	/**
+	 * With the group assumed and a dearer group shown: the item at the dearest group ratio of the
+	 * price list, what the cap judges it at (a key in that group would pay it).
+	 */
+	capUsd?: number;
+	/** That dearest group and its ratio. */
+	dearest?: { group: string; ratio: number };
 	/** A per-second family's size or resolution ratio. */
 	sizeRatio?: number;
 }
@@ -33,6 +46,8 @@ export type PriceSource = 'gateway' | 'document' | 'yours';
 export interface SpendSettings {
 	/** Max Estimated Cost per Run (USD); undefined = no cap. */
 	capUsd?: number;
+	/** Key Group: the key's group as the gateway names it, or its ratio as a number; undefined = not known. */
+	keyGroup?: string;
 	/** Check Balance Before Submitting: which balance; undefined = no check. */
 	balance?: BalanceKind;
 	/** How many of the gateway's balance units make one USD (1 when it reports USD). */
