@@ -48,7 +48,10 @@ function isModelFromExpression(ctx: IExecuteFunctions, set: RegistryFieldSet): b
 /** One variant of a body key as the node holds it: a field of its own or an entry of an Options collection. */
 type Place = { field: FieldVariant } | { options: OptionsVariant; key: string; rule: FieldRule };
 
-/** "Size (size_gptImage25)", "Options → Size (imageOptions_nanoBanana.size)": what the user sees and the parameter. */
+/**
+ * "Size (size_gptImage25)", "Options → Size (imageOptions_nanoBanana.size)": what the user sees
+ * and the parameter.
+ */
 function placeName(place: Place): string {
 	if ('field' in place)
 		return `${registryFieldLabel(place.field.key, place.field.rule)} (${place.field.name})`;

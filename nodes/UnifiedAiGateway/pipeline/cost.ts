@@ -36,7 +36,7 @@ function groupWords(estimate: ItemEstimate): string {
  * What an estimate says of the key's group: the group applied, whether assumed, and, where a cap
  * judges the item at a dearer group, that group and the amount (`amount` prices it at one ratio).
  */
-export function groupFields(
+function groupFields(
 	price: GatewayPrice,
 	amount: (ratio: number) => number,
 ): Partial<ItemEstimate> {
@@ -52,7 +52,7 @@ export function groupFields(
 }
 
 /** An item's `estimatedCost` words of its group: which was applied and, when assumed, the dearest. */
-export function groupJson(estimate: ItemEstimate): IDataObject {
+function groupJson(estimate: ItemEstimate): IDataObject {
 	return {
 		groupRatio: estimate.groupRatio,
 		...(estimate.group !== undefined ? { group: estimate.group } : {}),
@@ -467,5 +467,40 @@ export function videoCostJson(estimate: ItemEstimate | undefined): IDataObject {
 					`size ratio × ${groupWords(estimate)}. ${CHARGE_NOTE}`
 				: `The gateway's price per call (GET /api/pricing) × ${groupWords(estimate)}. ${CHARGE_NOTE}`,
 		},
+	};
+}
+
+/**
+ * One item's part of a run's estimate for a call billed once whatever it makes (Audio → Generate
+ * Speech): the gateway's per-call `model_price` × the key's group ratio. A model the list prices by
+ * tokens (tts-1: `model_ratio` × the text on new-api) has no per-call figure: unpriced, saying why.
+ */
+export function perCallEstimate(model: string, detail: string, prices: PriceList): ItemEstimate {
+	const lookup = prices.find(model);
+	if ('unpriced' in lookup) return { model, detail, amountUsd: null, unpriced: lookup.unpriced };
+	const { usd, groupRatio } = lookup.price;
+	const unitUsd = roundUsd(usd * groupRatio);
+	return {
+		model,
+		detail,
+		amountUsd: unitUsd,
+		unitUsd,
+		per: 'call',
+		units: 1,
+		source: 'gateway',
+		gatewayPrice: usd,
+		// The key's group (Key Group, or learned), else default assumed and the cap at the dearest.
+		...groupFields(lookup.price, (ratio) => usd * ratio),
+	};
+}
+
+/** A per-call item's `estimatedCost`: the run's estimate, its source and group, or why it is unpriced. */
+export function perCallCostJson(estimate: ItemEstimate): IDataObject {
+	return {
+		amount: estimate.amountUsd,
+		currency: 'USD',
+		...(estimate.source ? { source: PRICE_SOURCES[estimate.source] } : {}),
+		...(estimate.source === 'gateway' ? groupJson(estimate) : {}),
+		...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}),
 	};
 }

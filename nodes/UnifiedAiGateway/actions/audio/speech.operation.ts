@@ -19,7 +19,6 @@ import {
 } from '../../engine/running/batch';
 import type { RunOptions } from '../../engine/running/perItem';
 import type { Submitted } from '../../engine/running/types';
-import { PRICE_SOURCES } from '../../engine/spend/tally';
 import type { ItemEstimate } from '../../engine/spend/types';
 import { storeBinary } from '../../engine/files/binaryStore';
 import { describeBytes, EXTENSIONS, sniffMedia } from '../../engine/files/media';
@@ -28,17 +27,16 @@ import { binaryOutputOption, modelLocator, optionsField } from '../../params/fie
 import { checkPrompt } from '../../params/inputs';
 import { registryProperties } from '../../params/registryProperties';
 import { readRegistryValues } from '../../params/registryValues';
-import type { RegistryFieldSet, ValueRefusal } from '../../params/registryRules';
+import type { RegistryFieldSet } from '../../params/registryRules';
 import { concurrencyOption } from '../../params/runFields';
 import type { RunDefaults } from '../../params/runDefaults';
 import { readConcurrency, readOptions } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
-import { groupFields, groupJson } from '../../pipeline/cost';
+import { perCallCostJson, perCallEstimate } from '../../pipeline/cost';
 import { readExtraBody, resolveModel } from '../../pipeline/prepare';
-import { refuse } from '../../pipeline/refusals';
+import { refuse, registryRefusal } from '../../pipeline/refusals';
 import { AUDIO_MODELS, UNKNOWN_AUDIO_MODEL } from '../../registry/audioModels';
 import type { ModelSpec } from '../../registry/models';
-import { roundUsd } from '../../registry/prices';
 import type { PriceList } from '../../api/pricing';
 import { postSpeech, SPEECH_MAX_BYTES } from '../../api/speech';
 import { gatewayText } from '../../transport/errors';
@@ -164,7 +162,7 @@ function readJob(ctx: IExecuteFunctions, i: number): SpeechJob {
 			'Split the text over several items (one call each).',
 		);
 	const fields = readRegistryValues(ctx, i, FIELD_SET, chosen.id, spec, (r) =>
-		valueRefusal(ctx, i, chosen.id, r),
+		registryRefusal(ctx, i, `model '${chosen.id}'`, r),
 	);
 	const extra = readExtraBody(ctx, i, {
 		value: readOptions(ctx, i).additionalBodyFields ?? '',
@@ -185,44 +183,10 @@ function readJob(ctx: IExecuteFunctions, i: number): SpeechJob {
 	};
 }
 
-/** "Voice 'x' is not accepted by model 'tts-1': it takes alloy, …", before anything is sent. */
-function valueRefusal(
-	ctx: IExecuteFunctions,
-	i: number,
-	model: string,
-	r: ValueRefusal,
-): NodeOperationError {
-	const given =
-		r.reason === 'range'
-			? `${r.field} ${JSON.stringify(r.given)} is out of range for model '${model}'`
-			: `${r.field} '${String(r.given).trim()}' is not accepted by model '${model}'`;
-	return refuse(ctx, i, `${given}: it takes ${r.accepts}`, r.hint ?? r.rule.description);
-}
-
-/**
- * The gateway's price of one call (its price list: a per-call `model_price` × the default group's
- * ratio). A model priced by tokens (tts-1: `model_ratio` × the text's characters on new-api) has
- * no per-call figure in the list the node reads, so it is unpriced, saying why.
- */
+/** A speech call's part of the run's estimate: the gateway's price per call (pipeline/cost.ts). */
 function speechEstimate(job: SpeechJob, prices: PriceList): ItemEstimate {
-	const detail = `${job.characters} characters, ${String(job.body.response_format ?? 'mp3')}`;
-	const lookup = prices.find(job.model);
-	if ('unpriced' in lookup)
-		return { model: job.model, detail, amountUsd: null, unpriced: lookup.unpriced };
-	const { usd, groupRatio } = lookup.price;
-	const unitUsd = roundUsd(usd * groupRatio);
-	return {
-		model: job.model,
-		detail,
-		amountUsd: unitUsd,
-		unitUsd,
-		per: 'call',
-		units: 1,
-		source: 'gateway',
-		gatewayPrice: usd,
-		// The key's group (Key Group, or learned), else default assumed and the cap at the dearest.
-		...groupFields(lookup.price, (ratio) => usd * ratio),
-	};
+	const format = String(job.body.response_format ?? 'mp3');
+	return perCallEstimate(job.model, `${job.characters} characters, ${format}`, prices);
 }
 
 /**
@@ -303,15 +267,7 @@ function speechItem(
 		mimeType: answer.binary.mimeType,
 		fileName: answer.binary.fileName ?? null,
 		bytes: answer.bytes,
-		estimatedCost: estimate
-			? {
-					amount: estimate.amountUsd,
-					currency: 'USD',
-					...(estimate.source ? { source: PRICE_SOURCES[estimate.source] } : {}),
-					...(estimate.source === 'gateway' ? groupJson(estimate) : {}),
-					...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}),
-				}
-			: null,
+		estimatedCost: estimate ? perCallCostJson(estimate) : null,
 	};
 	return { json, binary: { [job.binaryField]: answer.binary } };
 }

@@ -11,11 +11,10 @@ import { estimateOf, type Batch } from '../../engine/running/batch';
 import { submittedTaskId } from '../../engine/running/submitAnswer';
 import type { Submitted } from '../../engine/running/types';
 import { mergeBody } from '../../params/additionalBody';
-import type { ValueRefusal } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import { imageCostJson } from '../../pipeline/cost';
 import { describeModel, readExtraBody, requireHost, resolveModel } from '../../pipeline/prepare';
-import { refuse } from '../../pipeline/refusals';
+import { registryRefusal } from '../../pipeline/refusals';
 import { itemsPerUrl, resultDownload } from '../../pipeline/taskOutput';
 import { UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { ModelSpec } from '../../registry/models';
@@ -86,7 +85,7 @@ export async function readImageBody(
 		IMAGE_FIELD_SETS[operation],
 		model.id,
 		model.spec,
-		(refusal) => imageRefusal(ctx, itemIndex, model, refusal),
+		(refusal) => registryRefusal(ctx, itemIndex, describeModel(model), refusal),
 	);
 	const limits = model.spec.limits ?? {};
 	const template: IDataObject = { model: model.id, prompt: '', ...fields };
@@ -107,27 +106,6 @@ export async function readImageBody(
 		labels,
 	});
 	return mergeBody({ model: model.id, prompt, ...fields }, extra);
-}
-
-/** An image value refusal: "Size (size) '512x512' is not accepted by model 'x': it takes …". */
-function imageRefusal(
-	ctx: IExecuteFunctions,
-	itemIndex: number,
-	model: ImageModel,
-	r: ValueRefusal,
-): NodeOperationError {
-	const who = describeModel(model);
-	if (r.reason === 'range') {
-		return refuse(
-			ctx,
-			itemIndex,
-			`${r.field} ${JSON.stringify(r.given)} is out of range for ${who}: it takes ${r.accepts}`,
-		);
-	}
-	const given = `${r.field} '${String(r.given).trim()}' is not accepted by ${who}`;
-	if (r.reason === 'pattern')
-		return refuse(ctx, itemIndex, `${given}: ${r.rule.description ?? `it takes ${r.accepts}`}`);
-	return refuse(ctx, itemIndex, `${given}: it takes ${r.accepts}`, r.hint ?? r.rule.description);
 }
 
 /**

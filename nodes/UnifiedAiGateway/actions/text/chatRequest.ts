@@ -25,7 +25,10 @@ const OWN_FIELDS: Record<string, string> = {
 	stream: 'the Stream option',
 };
 
-/** Reads the item's parameters into a POST /v1/chat/completions body (docs/gateway-contract.md §4.3); sends nothing. */
+/**
+ * Reads the item's parameters into a POST /v1/chat/completions body (docs/gateway-contract.md
+ * §4.3); sends nothing.
+ */
 export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest {
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: i, description });

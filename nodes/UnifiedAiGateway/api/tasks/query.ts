@@ -52,8 +52,8 @@ function routeMissing(error: unknown, on: RouteInfo['fallbackOn']): boolean {
 }
 
 /**
- * One reading of a task through the route that created it (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10; fallbacks
- * §10.2).
+ * One reading of a task through the route that created it (docs/gateway-contract.md §4.5, §4.7,
+ * §4.9, §4.10; fallbacks §10.2).
  */
 export async function queryTask(
 	ctx: GatewayContext,

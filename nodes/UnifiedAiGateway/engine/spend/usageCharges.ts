@@ -6,7 +6,7 @@ import { readUsageLog, rememberKeyGroup, USAGE_LOG_SOURCE } from '../../api/usag
 import { roundUsd } from '../../registry/prices';
 
 /*
- * The charge of the run's synchronous calls (issue 55 item 4): their answers carry none, so after
+ * The charge of the run's synchronous calls (docs/gateway-contract.md §10.11): their answers carry none, so after
  * the run the relay's usage log is read once (api/usageLog.ts) and each item whose `charge` names
  * its call's request id gets what the gateway settled, labelled with that source, beside its
  * estimate. A call that made several items shares its charge between them, as a task's does.
