@@ -5,7 +5,8 @@
 const fs = require('node:fs');
 const path = require('node:path');
 const { useSimulator, createTask } = require('./support');
-const { runNode, pollTrigger } = require('./harness');
+const { runNode, pollTrigger, makeBinary } = require('./harness');
+const { silentWav } = require('./audio/wav');
 
 const ctx = useSimulator({ scenario: { durationMs: 100 } });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
@@ -90,6 +91,22 @@ test('Audio → Generate Speech: docs/OUTPUT-FIELDS.md names exactly what the no
 	expect(result.error).toBeUndefined();
 	expect(result.items[0].binary.data.mimeType).toBe('audio/mpeg');
 	check('Audio → Generate Speech', result.items.map((i) => i.json));
+});
+
+test.each([
+	['transcribe', 'Audio → Transcribe a Recording'],
+	['translate', 'Audio → Translate a Recording'],
+])('Audio → %s: docs/OUTPUT-FIELDS.md names exactly what the node emits, verbose_json and json', async (operation, name) => {
+	const items = [{ json: {}, binary: { data: await makeBinary(silentWav(), 'a.wav', 'audio/wav') } }];
+	const outputs = [];
+	for (const format of ['verbose_json', 'json']) {
+		const parameters = { resource: 'audio', operation, modelId: rl('whisper-1'), [`${operation}ResponseFormat`]: format };
+		const result = await runNode({ parameters, credentials: ctx.creds, items: [...items, ...items] });
+		expect(result.error).toBeUndefined();
+		outputs.push(...result.items.map((i) => i.json));
+	}
+	expect(outputs[0].segments).toBeDefined();
+	check(name, outputs);
 });
 
 test('Task → Download Result: docs/OUTPUT-FIELDS.md names exactly what the node emits', async () => {

@@ -44,7 +44,7 @@ describe('binaryInput: what is refused before anything is sent', () => {
 	])('%s: the property named, and where to get one', async (_, items, index) => {
 		expect(await failure(items, { index })).toEqual({
 			message: "Image: the input item has no binary property 'data'",
-			description: 'This item has no binary data. Add a node that reads or downloads the file first.',
+			description: 'This item has no binary data. Add a node that reads or downloads the file first. Nothing was sent.',
 			itemIndex: index,
 		});
 	});
@@ -53,7 +53,7 @@ describe('binaryInput: what is refused before anything is sent', () => {
 		const items = [{ json: {}, binary: { photo: file(PNG, 'a.png'), mask: file(PNG, 'b.png') } }];
 		expect(await failure(items)).toEqual({
 			message: "Image: the input item has no binary property 'data'",
-			description: 'Binary properties on this item: photo, mask.',
+			description: 'Binary properties on this item: photo, mask. Nothing was sent.',
 			itemIndex: 0,
 		});
 	});

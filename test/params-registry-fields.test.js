@@ -136,11 +136,11 @@ describe('registryProperties: what a value and a number field show', () => {
 	const SET = { operation: 'generate', show: {}, models: [ROW] };
 	const byName = () => Object.fromEntries(fields.registryProperties(SET).map((p) => [p.name, p]));
 
-	test('file formats and url in capitals, other values word by word', () => {
+	test('file formats and url in capitals, other values word by word, a format inside a value too', () => {
 		const shown = byName();
 		expect(shown.response_format.options).toEqual([
 			{ name: 'URL', value: 'url' },
-			{ name: 'B64 Json', value: 'b64_json' },
+			{ name: 'B64 JSON', value: 'b64_json' },
 		]);
 		expect(shown.output_format.options.map((o) => o.name)).toEqual(['PNG', 'JPEG', 'WEBP', 'Extra Large']);
 	});

@@ -38,6 +38,8 @@ describe('the Spend Guard options', () => {
 			{ resource: ['image'] },
 			{ resource: ['video'], operation: ['generate'] },
 			{ resource: ['audio'], operation: ['speech'] },
+			{ resource: ['audio'], operation: ['transcribe'] },
+			{ resource: ['audio'], operation: ['translate'] },
 		]);
 		expect(guards[2].options.map((o) => o.displayName)).not.toContain('Video Prices per Second');
 		const names = (g) => g.options.map((o) => o.displayName);

@@ -137,3 +137,24 @@ describe('Generate Speech: an answer that is not audio', () => {
 		expect(result.error?.message).toMatch(/my-tts-voice/);
 	});
 });
+
+describe("Generate Speech: what the gateway charged, from the relay's usage log", () => {
+	test('tts-1: 44 characters × ratio 7.5 = 330 quota, 0.00066 USD, as the real relay charged', async () => {
+		const result = await speak();
+		expect(result.error).toBeUndefined();
+		// The relay's one consume row for the call, found by the request id its answer named.
+		const [row] = ctx.sim.usageLog;
+		expect(row).toMatchObject({ model_name: 'tts-1', quota: 330 });
+		expect(result.items[0].json.charge).toMatchObject({
+			amount: 0.00066, currency: 'USD', quota: 330, source: expect.stringMatching(/usage log/), requestId: row.request_id,
+		});
+		expect(ctx.sim.find('GET', '/api/log/token')).toHaveLength(1);
+	});
+
+	test('gpt-4o-mini-tts: the real relay billed 0 although its list price is 0.3; the item says 0 beside the estimate', async () => {
+		const result = await speak({ modelId: rl('gpt-4o-mini-tts') });
+		expect(result.error).toBeUndefined();
+		expect(result.items[0].json.estimatedCost).toMatchObject({ amount: 0.3 });
+		expect(result.items[0].json.charge).toMatchObject({ amount: 0, quota: 0 });
+	});
+});

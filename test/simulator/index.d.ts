@@ -244,6 +244,8 @@ export interface Simulator {
   readonly filesUrl: string;
   /** Oldest first; cleared in place by reset(). */
   readonly requests: RecordedRequest[];
+  /** The relay's consume rows (type 2) of billed synchronous calls, oldest first: quota, group, request_id. */
+  readonly usageLog: Array<{ model_name: string; quota: number; request_id: string; group: string; [key: string]: unknown }>;
   /** method: e.g. 'GET' ('*' or '' = any); path: exact path or RegExp. */
   count(method: string | null, path: string | RegExp, origin?: Origin): number;
   find(method: string | null, path: string | RegExp, origin?: Origin): RecordedRequest[];

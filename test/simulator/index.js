@@ -77,6 +77,10 @@ async function startSimulator(options = {}) {
     get requests() {
       return sim.requests;
     },
+    /** The relay's consume log as GET /api/log/token serves it (prices.js logConsume), oldest first. */
+    get usageLog() {
+      return sim.usageLog;
+    },
     count: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)).length,
     find: (method, path, origin) => sim.requests.filter(matcher(method, path, origin)),
     reset: () => {

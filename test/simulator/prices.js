@@ -22,6 +22,10 @@ const SPEECH = {
   'tts-1': { quota_type: 0, model_ratio: 7.5, model_price: 0, completion_ratio: 0 },
   'tts-1-hd': { quota_type: 0, model_ratio: 15, model_price: 0, completion_ratio: 0 },
   'gpt-4o-mini-tts': { quota_type: 1, model_ratio: 0, model_price: 0.3, completion_ratio: 1 },
+  // real-newapi/audio-transcriptions.json: whisper-1 at new-api's default ratio 15, the gpt-4o ones as set for the probe.
+  'whisper-1': { quota_type: 0, model_ratio: 15, model_price: 0, completion_ratio: 1 },
+  'gpt-4o-transcribe': { quota_type: 0, model_ratio: 1.25, model_price: 0, completion_ratio: 4 },
+  'gpt-4o-mini-transcribe': { quota_type: 0, model_ratio: 0.625, model_price: 0, completion_ratio: 4 },
 };
 
 function defaultEntry(model) {

@@ -29,7 +29,12 @@ export const RESOURCES: Array<{
 		module: video,
 	},
 	{ name: 'Text', value: 'text', description: 'Chat with a text model', module: text },
-	{ name: 'Audio', value: 'audio', description: 'Turn text into speech', module: audio },
+	{
+		name: 'Audio',
+		value: 'audio',
+		description: 'Turn text into speech, transcribe and translate recordings',
+		module: audio,
+	},
 	{
 		name: 'File',
 		value: 'file',

@@ -22,6 +22,19 @@ const TASK_NOTE =
 	'/v1/video/generations/{id} does). See estimatedCost.';
 
 /**
+ * A synchronous call's `charge` until the relay's usage log is read after the run
+ * (engine/spend/usageCharges.ts finds its row by `requestId`); `billedBy` says what the relay counts.
+ */
+export function usageLogCharge(requestId: string, billedBy: string): IDataObject {
+	return {
+		amount: null,
+		source: NOT_REPORTED,
+		note: `The answer carries no charge (billed by ${billedBy}); the gateway's usage log has it.`,
+		requestId,
+	};
+}
+
+/**
  * The item's `charge`: `share` is its part of the task (a task that made 4 images gives each item a
  * quarter, so a run's items add up to what it was charged); `taskAmount` the whole when shared.
  * `deadlineAt`: when the run must be over (a trigger poll's budget), for the read of the quota unit.

@@ -24,14 +24,28 @@ import {
  */
 
 /** File formats read better in capitals; other values are capitalised word by word. */
-const CAPITAL_VALUES = new Set(['png', 'jpeg', 'webp', 'url', 'mp3', 'aac', 'flac', 'wav', 'pcm']);
+const CAPITAL_VALUES = new Set([
+	'png',
+	'jpeg',
+	'webp',
+	'url',
+	'mp3',
+	'aac',
+	'flac',
+	'wav',
+	'pcm',
+	'json',
+	'srt',
+	'vtt',
+]);
 
 function optionName(value: string | number | boolean, multipliers: Multipliers): string {
 	if (typeof value === 'boolean') return value ? 'Yes' : 'No';
 	const text = String(value);
-	const name = CAPITAL_VALUES.has(text)
-		? text.toUpperCase()
-		: text.split('_').map(capitalised).join(' ');
+	const name = text
+		.split('_')
+		.map((word) => (CAPITAL_VALUES.has(word) ? word.toUpperCase() : capitalised(word)))
+		.join(' ');
 	const factor = multipliers?.[text];
 	return factor !== undefined && factor !== 1 ? `${name} (${factor}× Price)` : name;
 }

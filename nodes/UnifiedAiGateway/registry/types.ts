@@ -54,7 +54,7 @@ export interface RelayBilling {
 	ratio?: { key: string; values: Readonly<Record<string, number>> };
 }
 
-export type ModelOperation = 'generate' | 'edit' | 'video' | 'speech';
+export type ModelOperation = 'generate' | 'edit' | 'video' | 'speech' | 'transcribe' | 'translate';
 
 export interface FieldRule {
 	/**

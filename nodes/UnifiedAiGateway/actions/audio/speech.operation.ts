@@ -37,8 +37,9 @@ import { readExtraBody, resolveModel } from '../../pipeline/prepare';
 import { refuse, registryRefusal } from '../../pipeline/refusals';
 import { AUDIO_MODELS, UNKNOWN_AUDIO_MODEL } from '../../registry/audioModels';
 import type { ModelSpec } from '../../registry/models';
+import { usageLogCharge } from '../../api/charges';
 import type { PriceList } from '../../api/pricing';
-import { postSpeech, SPEECH_MAX_BYTES } from '../../api/speech';
+import { postSpeech, SPEECH_MAX_BYTES } from '../../api/audio';
 import { gatewayText } from '../../transport/errors';
 import { parseAnswer, TooDeep } from '../../transport/responses';
 
@@ -112,6 +113,7 @@ interface SpeechJob {
 interface SpeechAnswer extends Submitted {
 	binary: IBinaryData;
 	bytes: number;
+	requestId?: string;
 }
 
 /** Every item read and checked, the run's cost checked, each text sent, its audio output. */
@@ -234,7 +236,13 @@ async function sendSpeech(
 	}
 	const extension = EXTENSIONS[mimeType] ?? format;
 	const binary = await storeBinary(ctx, read.bytes, `speech.${extension}`, mimeType);
-	return { startedAt, raw: {}, binary, bytes: read.bytes.length };
+	return {
+		startedAt,
+		raw: {},
+		binary,
+		bytes: read.bytes.length,
+		...(read.requestId ? { requestId: read.requestId } : {}),
+	};
 }
 
 /**
@@ -268,6 +276,9 @@ function speechItem(
 		fileName: answer.binary.fileName ?? null,
 		bytes: answer.bytes,
 		estimatedCost: estimate ? perCallCostJson(estimate) : null,
+		...(answer.requestId
+			? { charge: usageLogCharge(answer.requestId, "the text's length or per call") }
+			: {}),
 	};
 	return { json, binary: { [job.binaryField]: answer.binary } };
 }
