@@ -20,7 +20,7 @@ const ctx = useSimulator({ profile: 'plainNewApi' });
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 const RETRY = { retryOnFail: true, maxTries: 2, waitBetweenTries: 1 };
 const OVERLOADED =
-	/^The gateway is overloaded \(its cpu use is above its limit\) and refused the request before billing it \(503\) while .+ \(created: no\)$/;
+	/^The gateway is overloaded \(its CPU use is above its limit\) and refused the request before billing it \(503\) while .+ \(created: no\)$/;
 
 const image = (extra = {}) => ({
 	resource: 'image',
@@ -144,7 +144,8 @@ describe('refusedBeforeBilling: the one place that knows which answers billed no
 		expect(explained.rule).toBe('gateway-overloaded');
 		expect(explained.created).toBe('no');
 		expect(explained.code).toBe(`system_${kind}_overloaded`);
-		expect(explained.message).toMatch(new RegExp(`^The gateway is overloaded \\(its ${kind} use is above its limit\\)`));
+		const named = kind === 'cpu' ? 'CPU' : kind;
+		expect(explained.message).toMatch(new RegExp(`^The gateway is overloaded \\(its ${named} use is above its limit\\)`));
 	});
 
 	test('the code in a flat envelope (a proxy that flattened it) counts too', () => {

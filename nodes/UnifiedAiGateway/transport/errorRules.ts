@@ -417,7 +417,8 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		created: 'no',
 		explain: (f) => {
 			// The code the guard names (errors.ts gatewayCode reads it where the predicate did).
-			const resource = OVERLOADED_CODE.exec(f.code ?? '')?.[1] ?? 'load';
+			const named = OVERLOADED_CODE.exec(f.code ?? '')?.[1] ?? 'load';
+			const resource = named === 'cpu' ? 'CPU' : named;
 			return {
 				code: f.code,
 				message:
