@@ -26,6 +26,7 @@ const ROWS = [
 	['unreachable', { networkCode: 'ECONNREFUSED' }, /^Could not reach the gateway while submitting the video job \(ECONNREFUSED\)$/, /^Check the Base URL/, 'no'],
 	['redirect-not-followed', { status: 302, unfollowedRedirect: 'https://other.example.com/x' }, /^The gateway redirected the request to https:\/\/other\.example\.com \(HTTP 302\) while submitting the video job; it was not followed$/, /never re-sent/, 'unknown'],
 	['redirect-refused', { status: 401, redirectedTo: 'https://other.example.com', body: '' }, /^The gateway redirected to https:\/\/other\.example\.com, which refused the request \(401\)/, /only sent to the origins/, 'no'],
+	['gateway-overloaded', { status: 503, body: { error: { message: 'system cpu overloaded (current: 95.0%, threshold: 90%)', type: 'new_api_error', param: '', code: 'system_cpu_overloaded' } } }, /^The gateway is overloaded \(its CPU use is above its limit\) and refused the request before billing it \(503\) while submitting the video job$/, /Nothing was charged: the relay's overload guard answers before it checks the key/, 'no'],
 	['channel-circuit-open', { status: 503, body: openai('channel_circuit_open: recovers in 30 s', 'channel_circuit_open') }, /paused this model's upstream channel .*: retry after 30 s$/, /Nothing was created/, 'no'],
 	['reference-image-unreadable', { status: 400, body: openai('decode_input_reference_failed_at_index_1', 'decode_input_reference_failed_at_index_1') }, /could not read reference image 2 \(index 1\)/, /JPEG, PNG or WebP/, 'no'],
 	['key-quota-used-up', { status: 401, body: openai('该令牌额度已用尽 TokenStatusExhausted[sk-abc***xyz]') }, /^This API key's own quota at the gateway is used up \(401\) while submitting the video job$/, /raise the key's remaining quota/, 'no'],
@@ -107,6 +108,7 @@ const OVERLAPS = [
 	['task-unknown', 'invalid-request', { status: 400, body: flat('task_not_exist', 'task_not_exist') }],
 	['upstream-unreachable', 'gateway-failed', { status: 500, body: flat('do_request_failed', 'upstream error: do request failed') }],
 	['channel-circuit-open', 'model-not-offered', { status: 503, body: openai('channel_circuit_open for model_not_found', 'channel_circuit_open') }],
+	['gateway-overloaded', 'gateway-failed', { status: 503, body: openai('system memory overloaded', 'system_memory_overloaded') }],
 	['no-explanation', 'gateway-failed', { status: 503, body: '' }],
 ];
 

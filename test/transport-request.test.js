@@ -107,6 +107,49 @@ describe('a POST answered 429 is sent again', () => {
 	});
 });
 
+describe("a POST refused by the relay's overload guard is sent again as a 429 is", () => {
+	// new-api's middleware/performance.go: 503 before the key is checked, nothing billed, no Retry-After.
+	const overloaded = (kind = 'cpu', headers = {}) => ({
+		statusCode: 503,
+		headers: { 'content-type': 'application/json', ...headers },
+		body: JSON.stringify({ error: { message: `system ${kind} overloaded`, type: 'new_api_error', param: '', code: `system_${kind}_overloaded` } }),
+	});
+
+	test('after the backoff behind the pacer, and the answer that came then is returned', async () => {
+		jest.spyOn(Math, 'random').mockReturnValue(0);
+		const { ctx, sentAt } = fakeContext([overloaded(), overloaded('memory'), ACCEPTED]);
+		const { value } = await settled(submit(ctx));
+		// As the 429s above: 250 ms, then the pacer's slot 1.25 s after the first refusal.
+		expect(sentAt).toEqual([0, 250, 1_500]);
+		expect(value).toMatchObject({ status: 200, body: { task_id: 'task_1' } });
+	});
+
+	test('a Retry-After, if a proxy adds one, is honoured', async () => {
+		const { ctx, sentAt } = fakeContext([overloaded('disk', { 'retry-after': '3' }), ACCEPTED]);
+		const { value } = await settled(submit(ctx));
+		expect(sentAt).toEqual([0, 3_000]);
+		expect(value.status).toBe(200);
+	});
+
+	test('within the two-minute budget; then the refusal is the error: created no, transient', async () => {
+		const { ctx, sentAt } = fakeContext([overloaded('cpu', { 'retry-after': '40' })]);
+		const { error } = await settled(submit(ctx));
+		expect(sentAt).toEqual([0, 40_000, 80_000, 120_000]);
+		expect(error.httpCode).toBe('503');
+		expect(error.gatewayCode).toBe('system_cpu_overloaded');
+		expect(error.context.created).toBe('no');
+		expect(error.transient).toBe(true);
+		expect(error.message).toMatch(/^The gateway is overloaded .* \(created: no\)$/);
+	});
+
+	test('a 503 without the code is not sent again: it may have run (created unknown)', async () => {
+		const { ctx, sentAt } = fakeContext([{ statusCode: 503, headers: {}, body: '' }, ACCEPTED]);
+		const { error } = await settled(submit(ctx));
+		expect(sentAt).toEqual([0]);
+		expect(error.context.created).toBe('unknown');
+	});
+});
+
 describe('a GET (a task read, a list) is asked again after what may pass', () => {
 	const UNAVAILABLE = { statusCode: 503, headers: {}, body: '' };
 	const dropped = () => Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });

@@ -1,7 +1,8 @@
 'use strict';
-// Gates run before faults and routes: redirects (sim.redirect) and per-route rate limits
-// (sim.rateLimit). Kept apart from faults.js: a gate is a standing rule, not a one-off fault.
-const { CORS } = require('./respond');
+// Gates run before faults and routes: redirects (sim.redirect), per-route rate limits
+// (sim.rateLimit) and the relay's overload guard (sim.overload). Kept apart from faults.js: a gate
+// is a standing rule, not a one-off fault.
+const { CORS, sendJson } = require('./respond');
 
 const RETRY_AFTER = ['seconds', 'date', 'none', 'zero'];
 
@@ -59,9 +60,53 @@ function retryAfterHeader(rule, waitMs) {
   return { 'Retry-After': String(Math.max(1, Math.ceil(waitMs / 1000))) };
 }
 
+/*
+ * new-api's performance guard (middleware/performance.go SystemPerformanceCheck): while the CPU,
+ * memory or disk use is above the operator's threshold, every call on a route group it guards is
+ * answered 503 before TokenAuth, Distribute or any billing run (router/relay-router.go puts it
+ * ahead of TokenAuth on /v1, /v1beta, /pg, /mj and /suno; the video routes of router/video-router.go
+ * have no guard). The body is its error in the route's format: OpenAI's `error` object (type
+ * new_api_error, param '', code system_<kind>_overloaded), Claude's on /v1/messages (no code).
+ */
+const OVERLOAD_KINDS = ['cpu', 'memory', 'disk'];
+const GUARDED_POSTS = new RegExp(`^/v1/(${[
+  'chat/completions', 'completions', 'responses(/compact)?', 'edits', 'images/(generations|edits)', 'embeddings',
+  'audio/(transcriptions|translations|speech)', 'rerank', 'moderations', 'messages', 'models/.+', 'engines/[^/]+/embeddings',
+].join('|')})$`);
+const GUARDED_GROUPS = /^\/(v1beta|pg|suno|mj|[^/]+\/mj)\//;
+
+function guarded(origin, method, path) {
+  if (origin !== 'main') return false;
+  if (method === 'GET' && path === '/v1/realtime') return true;
+  return method === 'POST' && (GUARDED_POSTS.test(path) || GUARDED_GROUPS.test(path));
+}
+
+/** `sim.overload(calls, kind)`: the next `calls` guarded calls (Infinity: until reset) are refused. */
+function normalizeOverload(calls, kind) {
+  if (!(calls === Infinity || (Number.isSafeInteger(calls) && calls >= 0))) {
+    throw new TypeError('overload: calls must be a whole number >= 0 or Infinity');
+  }
+  if (!OVERLOAD_KINDS.includes(kind)) throw new TypeError(`overload: kind must be one of ${OVERLOAD_KINDS.join(', ')}`);
+  return { kind, remaining: calls, refused: 0 };
+}
+
+/** The guard's answer, as gin's c.JSON writes it (the threshold is the guard's default of 90 %). */
+function overloadBody(kind, path) {
+  const message = `system ${kind} overloaded (current: 95.0%, threshold: 90%)`;
+  if (path.startsWith('/v1/messages')) return { error: { type: 'new_api_error', message } };
+  return { error: { message, type: 'new_api_error', param: '', code: `system_${kind}_overloaded` } };
+}
+
 /** Resolves true when a gate answered the request. */
 function applyGates(ctx) {
   const { sim, origin, method, path, res } = ctx;
+  const overload = sim.overloaded;
+  if (overload && overload.remaining > 0 && guarded(origin, method, path)) {
+    overload.remaining -= 1;
+    overload.refused += 1;
+    sendJson(ctx, 503, overloadBody(overload.kind, path));
+    return true;
+  }
   const limit = sim.rateLimits.find((r) => ruleMatches(r, origin, method, path));
   if (limit) {
     const waitMs = takeToken(limit, Date.now());
@@ -85,4 +130,4 @@ function applyGates(ctx) {
   return true;
 }
 
-module.exports = { applyGates, normalizeRedirect, normalizeRateLimit };
+module.exports = { applyGates, normalizeRedirect, normalizeRateLimit, normalizeOverload, overloadBody, guarded };

@@ -258,6 +258,13 @@ export interface Simulator {
   redirect(rule: RedirectRule): void;
   /** A standing token-bucket limit (until reset); counts what it let through and refused. */
   rateLimit(rule: RateLimitRule): { readonly limited: number; readonly passed: number };
+  /**
+   * new-api's performance guard (middleware/performance.go): the next `calls` (default 1; Infinity
+   * until reset) POSTs on the main origin's guarded relay routes (chat, images, audio, … but not the
+   * video routes or /v1/models) are answered 503 `system_<kind>_overloaded` before the key is checked:
+   * nothing is created or billed. Replaces an earlier call's; counts what it refused.
+   */
+  overload(calls?: number, kind?: 'cpu' | 'memory' | 'disk'): { readonly refused: number; readonly remaining: number };
   /** Replaces the scenario for a model id or '*'; null removes it. Applies to tasks created afterwards. */
   scenario(model: string, opts: Scenario | null): void;
   setBalance(kind: 'token' | 'user', values: BalanceValues): void;

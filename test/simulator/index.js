@@ -4,7 +4,7 @@ const path = require('node:path');
 const { SimState } = require('./state');
 const { createOriginServer } = require('./server');
 const { normalizeFault } = require('./faults');
-const { normalizeRedirect, normalizeRateLimit } = require('./gates');
+const { normalizeRedirect, normalizeRateLimit, normalizeOverload } = require('./gates');
 const { taskState, relayView } = require('./tasks');
 const routes = require('./routes');
 
@@ -95,6 +95,15 @@ async function startSimulator(options = {}) {
       const limit = normalizeRateLimit(rule);
       sim.rateLimits.push(limit);
       return { get limited() { return limit.limited; }, get passed() { return limit.passed; } };
+    },
+    /**
+     * new-api's performance guard for the next `calls` relay calls (gates.js): 503
+     * system_<kind>_overloaded before the key is checked, nothing created or billed; replaces an earlier one.
+     */
+    overload: (calls = 1, kind = 'cpu') => {
+      const overload = normalizeOverload(calls, kind);
+      sim.overloaded = overload;
+      return { get refused() { return overload.refused; }, get remaining() { return overload.remaining; } };
     },
     scenario: (model, opts) => sim.setScenario(model, opts),
     setBalance: (kind, values) => sim.setBalance(kind, values),

@@ -279,3 +279,54 @@ describe('retired models, the relay texts, HTTPS (options at start)', () => {
     }
   });
 });
+
+describe("overload(): new-api's performance guard (middleware/performance.go)", () => {
+  const GUARD_BODY = {
+    error: { message: 'system cpu overloaded (current: 95.0%, threshold: 90%)', type: 'new_api_error', param: '', code: 'system_cpu_overloaded' },
+  };
+
+  test('the next N relay calls: 503 in the error object, before the key is checked; then served; nothing billed', async () => {
+    const guard = sim.overload(2);
+    const wrongKey = await fetch(`${sim.mainUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { Authorization: 'Bearer sk-wrong', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-5.6-sol', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(wrongKey.status).toBe(503);
+    expect(wrongKey.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(wrongKey.headers.get('retry-after')).toBeNull();
+    expect(await wrongKey.text()).toBe(JSON.stringify(GUARD_BODY));
+    const image = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'a fox' });
+    expect(image.status).toBe(503);
+    expect(sim.syncResults()).toEqual([]);
+    expect(guard).toMatchObject({ refused: 2, remaining: 0 });
+    const served = await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'a fox' });
+    expect(served.status).toBe(200);
+    expect(sim.syncResults()).toHaveLength(1);
+  });
+
+  test('memory and disk name their own code; /v1/messages gets the Claude shape, without a code', async () => {
+    sim.overload(1, 'memory');
+    expect((await (await post(`${sim.mainUrl}/v1/audio/speech`, { model: 'tts-1', input: 'x' })).json()).error.code).toBe('system_memory_overloaded');
+    sim.overload(1, 'disk');
+    const claude = await post(`${sim.mainUrl}/v1/messages`, { model: 'claude-sonnet-4' });
+    expect(claude.status).toBe(503);
+    expect(await claude.json()).toEqual({ error: { type: 'new_api_error', message: 'system disk overloaded (current: 95.0%, threshold: 90%)' } });
+  });
+
+  test('not on the routes the guard does not cover: /v1/models, the video routes, the alt host; reset() ends it', async () => {
+    const guard = sim.overload(Infinity);
+    expect((await fetch(`${sim.mainUrl}/v1/models`, { headers: auth })).status).toBe(200);
+    expect((await post(`${sim.mainUrl}/v1/video/generations`, { model: 'sora-2', prompt: 'waves' })).status).toBe(200);
+    expect((await fetch(`${sim.altUrl}/v1/models`, { headers: auth })).status).toBe(200);
+    expect(guard.refused).toBe(0);
+    sim.reset();
+    expect((await post(`${sim.mainUrl}/v1/images/generations`, { model: 'gpt-image-2', prompt: 'a fox' })).status).toBe(200);
+  });
+
+  test('calls and kind are checked', () => {
+    expect(() => sim.overload(-1)).toThrow(/whole number/);
+    expect(() => sim.overload(1.5)).toThrow(/whole number/);
+    expect(() => sim.overload(1, 'gpu')).toThrow(/cpu, memory, disk/);
+  });
+});

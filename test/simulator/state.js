@@ -81,6 +81,8 @@ class SimState {
     this.faults = [];
     this.redirects = [];
     this.rateLimits = [];
+    // The relay's overload guard (gates.js, sim.overload): { kind, remaining, refused } while set.
+    this.overloaded = undefined;
     this.scenarios = new Map();
     this.taskNumbers = new Map();
     this.tasks = new Map();

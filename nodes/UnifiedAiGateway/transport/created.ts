@@ -1,4 +1,4 @@
-import { certificateProblem } from './responses';
+import { asObject, certificateProblem } from './responses';
 
 /**
  * Whether a failed billed request left a job (and a charge) behind. Only what we know counts:
@@ -19,6 +19,25 @@ const NOT_SENT = new Set([
 
 /** 4xx answers that mean "not processed" (the gateway checks these before it runs or charges). */
 const REFUSED_STATUS = new Set([400, 401, 403, 429]);
+
+/**
+ * The code of new-api's performance guard (middleware/performance.go): `system_cpu_overloaded`,
+ * `system_memory_overloaded`, `system_disk_overloaded`, and whatever resource a later build adds.
+ */
+export const OVERLOADED_CODE = /^system_([a-z]+)_overloaded$/;
+
+/**
+ * Whether an answer is a refusal the relay gives before it bills anything: its performance guard's
+ * 503, which runs ahead of the key check on every relay route (router/relay-router.go), so no
+ * upstream was asked. The retry (request.ts) and the created verdict (errorRules.ts) both ask here.
+ */
+export function refusedBeforeBilling(status: number | undefined, body: unknown): boolean {
+	if (status !== 503) return false;
+	const root = asObject(body);
+	// The guard answers in the relay's `error` object; a proxy that flattens it keeps the code.
+	const code = asObject(root?.error)?.code ?? root?.code;
+	return typeof code === 'string' && OVERLOADED_CODE.test(code);
+}
 
 /**
  * Created by the answer's status alone. A gateway code or text that refuses whatever the status

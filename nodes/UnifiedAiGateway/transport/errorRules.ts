@@ -1,6 +1,6 @@
 import { relayWords } from './relayWords';
 import { ADDRESS_KINDS, addressKind, allowedRangeFor, type Blocked } from './addresses';
-import type { Created } from './created';
+import { OVERLOADED_CODE, refusedBeforeBilling, type Created } from './created';
 import { asObject, certificateProblem, isTimeoutCode } from './responses';
 
 /** What we know about a failed call; the message is built from these facts only. */
@@ -409,6 +409,28 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				'never to an address a redirect points to. If the gateway now lives ' +
 				'there, put that address in the credential.',
 		}),
+	},
+	{
+		// Ahead of every 5xx rule: this 503 is the one whose source shows nothing was billed.
+		name: 'gateway-overloaded',
+		matches: (f) => refusedBeforeBilling(f.status, f.body),
+		created: 'no',
+		explain: (f) => {
+			// The code the guard names (errors.ts gatewayCode reads it where the predicate did).
+			const named = OVERLOADED_CODE.exec(f.code ?? '')?.[1] ?? 'load';
+			const resource = named === 'cpu' ? 'CPU' : named;
+			return {
+				code: f.code,
+				message:
+					`The gateway is overloaded (its ${resource} use is above its limit) and refused the ` +
+					`request before billing it (503) while ${f.action}`,
+				advice:
+					"Nothing was charged: the relay's overload guard answers before it checks the key " +
+					'or asks any provider. The node already waited and sent it again while the ' +
+					"run's time allowed. Run the item again later, or lower the Concurrency option " +
+					'so fewer requests run at once.',
+			};
+		},
 	},
 	{
 		name: 'channel-circuit-open',

@@ -6,6 +6,7 @@ import { abortableSleep } from './sleep';
  * instead of hammered. AIMD on the rate, as TCP does with its window: unlimited until the first
  * 429, then 0.8 × the rate that was getting through; +1 request/s for every second of successes;
  * × 0.8 again on a 429 sent at the current rate (the others of the same burst do not count twice).
+ * The relay's overload refusal (created.ts refusedBeforeBilling) counts as a 429: it too says "fewer".
  */
 const DECREASE = 0.8;
 const MIN_RATE = 0.2;

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RequestBlocked, type Blocked } from './addresses';
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
-import { CREATED_NOTE } from './created';
+import { CREATED_NOTE, refusedBeforeBilling } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { stopError } from './nodeError';
 import { pacerFor } from './pacer';
@@ -66,7 +66,8 @@ export interface GatewayRequest {
 	/** What the node was doing, for messages: "submitting the image job". */
 	action: string;
 	/**
-	 * The request creates billed work: never re-sent unless refused with 429, and its errors say created yes/no/unknown.
+	 * The request creates billed work: never re-sent unless refused unprocessed (429, the relay's
+	 * overload guard), and its errors say created yes/no/unknown.
 	 */
 	billed?: boolean;
 	/** What a low balance cannot pay for, for the quota message: "the video pre-charge". */
@@ -336,8 +337,10 @@ async function sendWithRetry<T>(
 		// Its first 64 KB: enough to explain it (a body a redirect left unread reads as nothing).
 		const body = await readSmallStream(response.body, response.headers).catch(() => '');
 		const hinted = parseRetryAfter(response.headers?.['retry-after']);
-		if (status === 429 && pacer && ticket) {
-			// Not processed: the one answer after which a POST may be sent again.
+		// Not processed: a 429, or the relay's overload guard (created.ts refusedBeforeBilling), which
+		// answers before the key is checked. The only answers after which a POST may be sent again; an
+		// overloaded relay is given room the same way, by the run's pacer.
+		if ((status === 429 || refusedBeforeBilling(status, body)) && pacer && ticket) {
 			pacer.limited(ticket, hinted);
 			const delay = hinted ?? backoffDelay(limitedAttempt++);
 			if (
@@ -346,7 +349,9 @@ async function sendWithRetry<T>(
 				limitedAttempt < RATE_LIMIT.maxAttempts &&
 				retryFits(req, delay)
 			) {
-				ctx.logger?.debug(`Gateway answered 429 while ${req.action}; sending again in ${delay} ms`);
+				ctx.logger?.debug(
+					`Gateway answered ${status} while ${req.action}; sending again in ${delay} ms`,
+				);
 				await abortableSleep(delay, ctx, req.itemIndex);
 				continue;
 			}

@@ -1,6 +1,7 @@
 /**
  * The one retry policy. Idempotent reads (queries, balance, models, downloads) are retried;
- * a POST only after a 429 (see RATE_LIMIT), never after anything else that may have run.
+ * a POST only after an answer that says it was not processed (a 429, the relay's overload guard:
+ * see RATE_LIMIT), never after anything else that may have run.
  */
 export const RETRY = {
 	maxAttempts: 5,
@@ -13,7 +14,8 @@ export const RETRY = {
 };
 
 /**
- * A POST answered 429 was not processed, so it is the one POST sent again: paced by
+ * A POST answered 429, or refused by the relay's overload guard (created.ts refusedBeforeBilling),
+ * was not processed, so it is the one POST sent again: paced by
  * Retry-After (or backoff with jitter) and the node run's pacer, within this total time per request.
  */
 export const RATE_LIMIT = {
