@@ -36,6 +36,7 @@ const ROWS = [
 	['model-not-offered', { status: 503, model: 'sora-2', body: openai('当前分组 default 下对于模型 sora-2 无可用渠道') }, /^Model 'sora-2' is not available to this API key's group \(No available channel\): the gateway does not offer it to this key \(retired upstream, or not in the key's group 'default'\)$/, /List Models/, 'no'],
 	['model-price-unset', { status: 400, model: 'wan-2.7', body: flat('model_price_error', 'model wan-2.7 ratio or price not set, please set or start self-use mode') }, /^The gateway has no price set for model 'wan-2\.7'/, /price/, 'no'],
 	['group-denied', { status: 403, body: openai('无权访问 vip 分组') }, /^The gateway refused this API key's group \(403\)/, /group/, 'no'],
+	['upstream-failed-at-once', { status: 500, answeredAtOnce: true, body: openai('The server had an error while processing your request', 'server_error') }, /^The model's provider failed \(HTTP 500\) while submitting the video job: The server had an error while processing your request \(request id: r1\)$/, /answered with an error: nothing was charged/, 'no'],
 	['upstream-unreachable', { status: 500, body: flat('do_request_failed', 'upstream error: do request failed') }, /could not reach its upstream provider .* \(do request failed\)$/, /not a problem with your input/, 'unknown'],
 	['task-unknown', { status: 400, billed: false, body: flat('task_not_exist', 'task_not_exist') }, /does not know this task .* \(task_not_exist\)$/, /query route/, undefined],
 	['refused-with-200', { status: 200, refusedWith200: true, body: { code: 500, msg: 'upstream busy, try later', data: null } }, /^The gateway refused the request while submitting the video job: upstream busy, try later$/, /HTTP 200 but its body is a refusal/, 'no'],
@@ -110,6 +111,9 @@ const OVERLAPS = [
 	['channel-circuit-open', 'model-not-offered', { status: 503, body: openai('channel_circuit_open for model_not_found', 'channel_circuit_open') }],
 	['gateway-overloaded', 'gateway-failed', { status: 503, body: openai('system memory overloaded', 'system_memory_overloaded') }],
 	['no-explanation', 'gateway-failed', { status: 503, body: '' }],
+	// A chat's do_request_failed: the relay returns its pre-charge; a task submit's stays unknown.
+	['upstream-failed-at-once', 'upstream-unreachable', { status: 500, answeredAtOnce: true, body: flat('do_request_failed', 'upstream error: do request failed') }],
+	['upstream-failed-at-once', 'gateway-failed', { status: 502, answeredAtOnce: true, body: openai('bad gateway', 'bad_gateway') }],
 ];
 
 describe('the order matters where two rules overlap', () => {

@@ -46,6 +46,7 @@ async function postForBytes(
 			model: call.model,
 			action: call.action,
 			billed: true,
+			answeredAtOnce: true,
 			stream: true,
 			timeoutMs: call.timeoutMs,
 			itemIndex: call.itemIndex,

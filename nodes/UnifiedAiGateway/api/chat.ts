@@ -20,6 +20,7 @@ export async function postChatCompletion(
 			model: call.model,
 			action: `asking model '${call.model}'`,
 			billed: true,
+			answeredAtOnce: true,
 			stream: call.stream,
 			answer: 'chat',
 			timeoutMs: call.timeoutMs,

@@ -26,6 +26,8 @@ export async function postImageJob(
 		body: IDataObject;
 		model: string;
 		sync: boolean;
+		/** The model always answers at once (its row's mode is sync). */
+		atOnce?: boolean;
 		itemIndex: number;
 	},
 ): Promise<{ body: IDataObject; requestId?: string }> {
@@ -39,6 +41,8 @@ export async function postImageJob(
 			timeoutMs: job.sync ? SYNC_IMAGE_TIMEOUT_MS : DEFAULT_TIMEOUT_MS,
 			action: `submitting the image ${job.endpoint === 'edit' ? 'edit' : 'generation'}`,
 			billed: true,
+			// Only a model that never answers with a task: an `either` model's answer may be one.
+			...(job.atOnce ? { answeredAtOnce: true } : {}),
 			model: job.model,
 			itemIndex: job.itemIndex,
 			// A synchronous answer may hold its images inline (b64_json): more than a task's kilobytes.

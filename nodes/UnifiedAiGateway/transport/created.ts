@@ -62,6 +62,30 @@ export function createdAfter(facts: {
 	return 'unknown';
 }
 
+/**
+ * The same verdicts for a call answered at once (a chat, a synchronous image, speech): it leaves
+ * no task to look for, only a row in the key's usage log.
+ */
+export const AT_ONCE_NOTE: Record<Created, { suffix: string; advice: string }> = {
+	no: {
+		suffix: ' (created: no)',
+		advice: 'Created: no. The gateway did not bill this call: running the item again is safe.',
+	},
+	unknown: {
+		suffix: ' (created: unknown)',
+		advice:
+			'Created: unknown. The call reached the gateway but its answer failed or was lost: it ' +
+			"may have been made and billed. Look at the key's usage log on the gateway before " +
+			'running this item again; the node never resends it by itself.',
+	},
+	yes: {
+		suffix: ' (created: yes)',
+		advice:
+			'Created: yes. The gateway made (and charged) the call, but its answer could not be ' +
+			"used. The key's usage log shows the charge; running the item again is billed again.",
+	},
+};
+
 export const CREATED_NOTE: Record<Created, { suffix: string; advice: string }> = {
 	no: {
 		suffix: ' (created: no)',

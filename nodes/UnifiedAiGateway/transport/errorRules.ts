@@ -13,6 +13,10 @@ export interface ErrorFacts {
 	model?: string;
 	/** The request creates billed work: a lost answer may still mean a created job. */
 	billed?: boolean;
+	/** A billed call answered at once (chat, a synchronous image, speech): no task, no task list. */
+	answeredAtOnce?: boolean;
+	/** A POST refused unprocessed (429, overload) and sent again until the node gave up. */
+	limitedTries?: { sends: number; waitedMs: number };
 	/** What a low balance cannot pay for, when it is not the request itself: "the video pre-charge". */
 	charge?: string;
 	timeoutMs?: number;
@@ -423,7 +427,7 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 				code: f.code,
 				message:
 					`The gateway is overloaded (its ${resource} use is above its limit) and refused the ` +
-					`request before billing it (503) while ${f.action}`,
+					`request before billing it (503) while ${f.action}${triedWords(f)}`,
 				advice:
 					"Nothing was charged: the relay's overload guard answers before it checks the key " +
 					'or asks any provider. The node already waited and sent it again while the ' +
@@ -553,6 +557,27 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 	),
 
 	{
+		// The relay bills a call answered at once only when it succeeds (it returns its pre-charge
+		// on an error), and passes an upstream's failure on with its words (docs/gateway-contract.md §7).
+		name: 'upstream-failed-at-once',
+		matches: (f) =>
+			Boolean(f.billed && f.answeredAtOnce) &&
+			f.status !== undefined &&
+			f.status >= 500 &&
+			f.status !== 504 &&
+			f.text !== '' &&
+			asObject(f.body) !== undefined,
+		created: 'no',
+		explain: (f) => ({
+			code: f.code,
+			message: `The model's provider failed (HTTP ${f.status}) while ${f.action}: ${relayWords(f.text)}`,
+			advice:
+				'The relay charges a call answered at once only when it succeeds, and it answered with an ' +
+				'error: nothing was charged. Run the item again later or choose another model; if it ' +
+				"keeps failing, tell the gateway's admin.",
+		}),
+	},
+	{
 		name: 'upstream-unreachable',
 		matches: (f) => WORDS.upstreamFailed.test(f.all),
 		explain: (f) => ({
@@ -622,23 +647,29 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		'The file is too large for the gateway (413)',
 		'Uploads and reference images may be at most 20 MB.',
 	),
-	statusRule(
-		'rate-limited',
-		429,
-		'The gateway is rate limiting requests (429)',
-		'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.',
-	),
+	{
+		name: 'rate-limited',
+		matches: (f) => f.status === 429,
+		explain: (f) => ({
+			code: f.code,
+			message: `The gateway is rate limiting requests (429) while ${f.action}${triedWords(f)}`,
+			advice:
+				'Wait a little and run again, or lower the Concurrency option so fewer requests run at once.',
+		}),
+	},
 	{
 		name: 'gateway-timeout',
 		matches: (f) => f.status === 504,
 		explain: (f) => ({
 			code: f.code,
 			message: `The gateway timed out (504) while ${f.action}`,
-			advice: f.billed
-				? 'Use an async model (for example gpt-image-2-async) or a longer timeout. ' +
-					'The job may still have been created: check the account before running ' +
-					'the item again.'
-				: 'Use an async model or a longer timeout.',
+			advice: f.answeredAtOnce
+				? 'Use an async model (for example gpt-image-2-async) or a longer timeout.'
+				: f.billed
+					? 'Use an async model (for example gpt-image-2-async) or a longer timeout. ' +
+						'The job may still have been created: check the account before running ' +
+						'the item again.'
+					: 'Use an async model or a longer timeout.',
 		}),
 	},
 	{
@@ -664,12 +695,21 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		explain: (f) => ({
 			code: f.code,
 			message: `The gateway failed (HTTP ${f.status}) while ${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
-			advice: f.billed
-				? 'The job may or may not have been created: check the account before running the item again.'
-				: 'Try again later; if it persists, contact the gateway admin.',
+			advice: f.answeredAtOnce
+				? ''
+				: f.billed
+					? 'The job may or may not have been created: check the account before running the item again.'
+					: 'Try again later; if it persists, contact the gateway admin.',
 		}),
 	},
 ];
+
+/** How often a refused POST was sent and for how long, when it was sent more than once. */
+function triedWords(f: ReadFacts): string {
+	const tried = f.limitedTries;
+	if (!tried) return '';
+	return `; the node sent it ${tried.sends} times over ${Math.round(tried.waitedMs / 1000)} s before giving up`;
+}
 
 /** A failure without an answer: a lost billed request may still have created (and billed) a job. */
 function networkOutput(f: ReadFacts, what: string): RuleOutput {
@@ -678,10 +718,14 @@ function networkOutput(f: ReadFacts, what: string): RuleOutput {
 		code: f.networkCode,
 		message: lost ? `${what}: the job may have been created and billed` : what,
 		advice: '',
-		description: lost
-			? 'The request was sent but its answer was lost. The gateway may still run ' +
-				"(and bill) the job: check the account's task list before running this " +
-				'item again. Our node never resends it by itself.'
-			: 'Check the Base URL and that the gateway is reachable from n8n.',
+		description: !lost
+			? 'Check the Base URL and that the gateway is reachable from n8n.'
+			: f.answeredAtOnce
+				? 'The request was sent but its answer was lost. The gateway may still have made ' +
+					"(and billed) it: look at the key's usage log before running this item again. " +
+					'Our node never resends it by itself.'
+				: 'The request was sent but its answer was lost. The gateway may still run ' +
+					"(and bill) the job: check the account's task list before running this " +
+					'item again. Our node never resends it by itself.',
 	};
 }

@@ -9,7 +9,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { RequestBlocked, type Blocked } from './addresses';
 import { cancelSignalOf, gatewayCredentials, type GatewayContext } from './context';
-import { CREATED_NOTE, refusedBeforeBilling } from './created';
+import { AT_ONCE_NOTE, CREATED_NOTE, refusedBeforeBilling } from './created';
 import { explainGatewayError, gatewayText, type ErrorFacts } from './errors';
 import { stopError } from './nodeError';
 import { pacerFor } from './pacer';
@@ -70,6 +70,11 @@ export interface GatewayRequest {
 	 * overload guard), and its errors say created yes/no/unknown.
 	 */
 	billed?: boolean;
+	/**
+	 * A billed call answered at once (a chat, a synchronous image, speech, a transcript): no task,
+	 * its charge in the relay's usage log; the words of its errors say so (errorRules.ts).
+	 */
+	answeredAtOnce?: boolean;
 	/** What a low balance cannot pay for, for the quota message: "the video pre-charge". */
 	charge?: string;
 	model?: string;
@@ -280,9 +285,12 @@ async function sendWithRetry<T>(
 		action: req.action,
 		model: req.model,
 		billed: req.billed,
+		...(req.answeredAtOnce ? { answeredAtOnce: true } : {}),
 		charge: req.charge,
 		timeoutMs: req.timeoutMs ?? DEFAULT_TIMEOUT_MS,
 	};
+	// Answers refused unprocessed (429, overload) so far: what a give-up says it tried.
+	let limited = 0;
 	for (let attempt = 0, limitedAttempt = 0; ; attempt++) {
 		const canRetry = idempotent && attempt + 1 < RETRY.maxAttempts;
 		const ticket = pacer ? await pacer.acquire(ctx) : undefined;
@@ -342,11 +350,12 @@ async function sendWithRetry<T>(
 		// overloaded relay is given room the same way, by the run's pacer.
 		if ((status === 429 || refusedBeforeBilling(status, body)) && pacer && ticket) {
 			pacer.limited(ticket, hinted);
+			limited++;
 			const delay = hinted ?? backoffDelay(limitedAttempt++);
 			if (
 				delay <= RETRY.maxRetryAfterMs &&
 				Date.now() - started + delay <= RATE_LIMIT.budgetMs &&
-				limitedAttempt < RATE_LIMIT.maxAttempts &&
+				limited < RATE_LIMIT.maxAttempts &&
 				retryFits(req, delay)
 			) {
 				ctx.logger?.debug(
@@ -381,9 +390,19 @@ async function sendWithRetry<T>(
 		// Worked out for an error only: two URL parses on every answer otherwise.
 		const redirectedTo =
 			originOf(response.url) !== originOf(String(options.url)) ? originOf(response.url) : undefined;
+		// A refusal given up on after sending again: how often and how long, for its words.
+		const limitedTries =
+			limited > 1 ? { sends: limited, waitedMs: Date.now() - started } : undefined;
 		const error = buildError(
 			ctx,
-			{ ...facts, status, body, redirectedTo, unfollowedRedirect: response.unfollowedRedirect },
+			{
+				...facts,
+				status,
+				body,
+				redirectedTo,
+				unfollowedRedirect: response.unfollowedRedirect,
+				...(limitedTries ? { limitedTries } : {}),
+			},
 			req,
 			secrets,
 		);
@@ -462,7 +481,7 @@ function buildError(
 ): GatewayRequestError {
 	const explained = explainGatewayError(facts);
 	const created = explained.created;
-	const note = created ? CREATED_NOTE[created] : undefined;
+	const note = created ? (req.answeredAtOnce ? AT_ONCE_NOTE : CREATED_NOTE)[created] : undefined;
 	const message = redact(`${explained.message}${note?.suffix ?? ''}`, secrets);
 	const description = redact(
 		[explained.description, note?.advice].filter(Boolean).join('\n'),

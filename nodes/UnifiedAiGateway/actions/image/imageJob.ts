@@ -127,6 +127,7 @@ export async function sendImageJob(
 		body: request,
 		model: model.id,
 		sync: model.spec.mode !== 'task',
+		atOnce: model.spec.mode === 'sync',
 		itemIndex,
 	});
 	const urls = extractResultUrls(body, await resultUrlOptions(ctx, model, request));

@@ -14,7 +14,7 @@ import { forEachItem, type RunOptions } from '../../engine/running/perItem';
 import { cancelSignalOf } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
 import { gatewayText } from '../../transport/errors';
-import { CREATED_NOTE } from '../../transport/created';
+import { AT_ONCE_NOTE } from '../../transport/created';
 import type { ByteStream } from '../../transport/request';
 import {
 	ANSWER_LIMITS,
@@ -273,7 +273,7 @@ function checkCompletion(
 		ctx.getNode(),
 		`The gateway's answer from model '${model}' holds no chat completion` +
 			(said ? `: ${said}` : '') +
-			CREATED_NOTE.unknown.suffix,
+			AT_ONCE_NOTE.unknown.suffix,
 		{
 			itemIndex: i,
 			description: [
@@ -282,7 +282,7 @@ function checkCompletion(
 					: 'The answer had no choices. If it was an HTML page, the Base URL in the ' +
 						'credential points at a website instead of the gateway API (for example ' +
 						'https://gateway.example.com/v1).',
-				CREATED_NOTE.unknown.advice,
+				AT_ONCE_NOTE.unknown.advice,
 			].join('\n'),
 		},
 	);
