@@ -258,11 +258,12 @@ describe("checkAddress: n8n 2.x's SSRF settings may allow it", () => {
 		expect(error.blocked).toMatchObject({ kind: 'loopback', settings: true });
 	});
 
-	test('[::] is asked about as ::1 (the loopback it reaches), Alibaba Cloud\'s metadata address as 169.254.169.254', async () => {
-		const { ctx, asked } = fakeContext({ allowed: { hosts: ['::1', '169.254.169.254'], urls: ['http://[::]/x', 'http://100.100.100.200/x'] } });
-		await expect(addresses.checkAddress(ctx, 'http://[::]/x', GATEWAY)).resolves.toBeUndefined();
+	test('[::] is never allowed, whatever n8n allows; Alibaba Cloud\'s metadata address is asked about as 169.254.169.254', async () => {
+		const { ctx, asked } = fakeContext({ allowed: { hosts: ['::', '::1', '0.0.0.0', '169.254.169.254'], urls: ['http://[::]/x', 'http://0.0.0.0/x', 'http://100.100.100.200/x'] } });
+		await expect(addresses.checkAddress(ctx, 'http://[::]/x', GATEWAY)).rejects.toThrow(addresses.RequestBlocked);
+		await expect(addresses.checkAddress(ctx, 'http://0.0.0.0/x', GATEWAY)).rejects.toThrow(addresses.RequestBlocked);
 		await expect(addresses.checkAddress(ctx, 'http://100.100.100.200/x', GATEWAY)).resolves.toBeUndefined();
-		expect(asked.filter(([what]) => what === 'host').map(([, , host]) => host)).toEqual(['::1', '169.254.169.254']);
+		expect(asked.filter(([what]) => what === 'host').map(([, , host]) => host)).toEqual(['169.254.169.254']);
 	});
 
 	test('by its name (N8N_SSRF_ALLOWED_HOSTNAMES): a name whose address is not allowed is asked by URL', async () => {
@@ -305,8 +306,9 @@ describe('what a refusal tells the user to allow', () => {
 	test.each([
 		[{ kind: 'loopback', address: '127.0.0.1' }, '127.0.0.1/32'],
 		[{ kind: 'loopback', address: '::1' }, '::1/128'],
-		[{ kind: 'unspecified', address: '::' }, '::1/128'],
-		[{ kind: 'unspecified', address: '0.0.0.0' }, '0.0.0.0/32'],
+		// No range allows the unspecified address: none is named.
+		[{ kind: 'unspecified', address: '::' }, undefined],
+		[{ kind: 'unspecified', address: '0.0.0.0' }, undefined],
 		[{ kind: 'metadata', address: '100.100.100.200' }, '169.254.169.254/32'],
 		[{ kind: 'metadata', address: 'fd00:ec2::254' }, 'fd00:ec2::254/128'],
 		[{ address: '10.0.0.8' }, '10.0.0.8/32'],

@@ -181,6 +181,10 @@ describe('pollPolicy: what a failed poll means, and what the user is told', () =
 		[3_000, 9, 0, 0, 4_000],
 		[3_000, 1, 20_000, 1, 20_000],
 		[100, 2, undefined, 1, 2_000],
+		// A Retry-After is capped at a minute (POLL_POLICY.maxRetryAfterMs), or the interval if longer.
+		[3_000, 1, 3_600_000, 0, 60_000],
+		[120_000, 1, 3_600_000, 0, 120_000],
+		[3_000, 1, Infinity, 0, 60_000],
 	])('interval %p, failure %p, Retry-After %p (random %p): wait %p ms', (interval, failures, retryAfter, random, wait) => {
 		jest.spyOn(Math, 'random').mockReturnValue(random);
 		expect(waitPolicy.failedPollDelay(interval, failures, retryAfter)).toBe(wait);

@@ -372,18 +372,22 @@ describe('waitForTasks: the one polling loop', () => {
 		expect(outcome.message).toContain("'IN_PROGRESS' at 40%");
 	});
 
-	test('a Retry-After past the end of the wait: ended now, naming the time to the second', async () => {
-		const { ctx, sent } = gateway(() => ({ ...down, status: 429, headers: { 'retry-after': '120' } }), { baseUrl: LOOPBACK });
-		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10_000 });
-		expect(sent).toHaveLength(1);
-		expect(outcome.kind).toBe('timeout');
-		expect(outcome.message).toBe(`Task task_1 was not read again: the gateway asked to wait until ${new Date(NOW + 121_000).toISOString()} (Retry-After), past the end of this wait (no answer read). That is not soon, so the wait ended now. It may still finish: resume it later with Task → Wait for Completion; do not submit it again.`);
+	test('a Retry-After of two minutes is capped at a minute: the task read again then, and it succeeds', async () => {
+		const at = [];
+		const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': '120' } } : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10 * 60_000 });
+		expect(at).toEqual([1_000, 61_000]);
+		expect(outcome.kind).toBe('succeeded');
 	});
 
-	test('a Retry-After beyond any date: said so', async () => {
-		const { ctx } = gateway(() => ({ ...down, status: 429, headers: { 'retry-after': '999999999999999999' } }), { baseUrl: LOOPBACK });
-		const [outcome] = await wait(ctx, [task('task_1')]);
-		expect(outcome.message).toMatch(/^Task task_1 was not read again: the gateway asked to wait until a date far away \(Retry-After\)/);
+	test('a Retry-After beyond any date (or an HTTP date in the year 9999): read again after the cap, the wait goes on', async () => {
+		for (const hint of ['999999999999999999', 'Fri, 31 Dec 9999 23:59:59 GMT']) {
+			const at = [];
+			const { ctx } = gateway((r, n) => (n === 1 ? { ...down, status: 429, headers: { 'retry-after': hint } } : done('task_1')), { baseUrl: LOOPBACK, before: () => at.push(Date.now() - NOW) });
+			const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10 * 60_000 });
+			expect(at[1] - at[0]).toBe(60_000);
+			expect(outcome.kind).toBe('succeeded');
+		}
 	});
 
 	test('a Retry-After ending exactly at the end of the wait is obeyed: read once more then, and the wait ends at Max Wait', async () => {
@@ -394,10 +398,11 @@ describe('waitForTasks: the one polling loop', () => {
 		expect(outcome.message).toMatch(/^Task task_1 did not finish within 10 s \(last status 'IN_PROGRESS' at 40%\)\./);
 	});
 
-	test('a Retry-After past the end of the wait after the task was read: its last status is named', async () => {
+	test('a Retry-After past the end of the wait after the task was read: the wait ends at Max Wait, as ever, naming its last status', async () => {
 		const { ctx } = gateway((r, n) => (n === 1 ? running('task_1') : { ...down, status: 429, headers: { 'retry-after': '120' } }), { baseUrl: LOOPBACK });
 		const [outcome] = await wait(ctx, [task('task_1')], { deadlineMs: 10_000 });
-		expect(outcome.message).toMatch(/past the end of this wait \(last status 'IN_PROGRESS' at 40%\)\. That is not soon/);
+		expect(outcome.kind).toBe('timeout');
+		expect(outcome.message).toMatch(/^Task task_1 did not finish within 10 s \(last status 'IN_PROGRESS' at 40%; last answer: The gateway is rate limiting requests \(429\)/);
 	});
 
 	test('a failed read followed by readings: the timeout names no last answer', async () => {
@@ -435,7 +440,7 @@ describe('waitForTasks: the one polling loop', () => {
 		]);
 	});
 
-	test('leaders whose wait ended early (a Retry-After past it) no longer hold the others back', async () => {
+	test('leaders told to wait two minutes (Retry-After) hold the others back only to the capped minute', async () => {
 		const at = [];
 		const answer = (id) => {
 			if (id === 't0' || id === 't1') return { ...down, status: 429, headers: { 'retry-after': '120' } };
@@ -444,7 +449,8 @@ describe('waitForTasks: the one polling loop', () => {
 		const { ctx } = gateway((r) => answer(idOf(r.path)), { baseUrl: LOOPBACK, before: (r) => at.push([idOf(r.path), Date.now() - NOW]) });
 		const outcomes = await wait(ctx, Array.from({ length: 9 }, (_, i) => task(`t${i}`)));
 		expect(outcomes.map((o) => o.kind)).toEqual(['timeout', 'timeout', ...Array(7).fill('succeeded')]);
-		expect(at.filter(([id]) => !['t0', 't1', 't2'].includes(id))).toEqual(['t3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 3_000]));
+		// The key is being rate limited: the followers wait for the leaders' next read, a minute on.
+		expect(at.filter(([id]) => !['t0', 't1', 't2'].includes(id))).toEqual(['t3', 't4', 't5', 't6', 't7', 't8'].map((id) => [id, 60_000]));
 	});
 
 	test.each([

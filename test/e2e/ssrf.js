@@ -12,7 +12,8 @@
  *   2.41.1  protection off (2.x's default)        every address refused by the node; the service sees nothing
  *   2.41.1  protection on                         the same (n8n 2.41 itself misses [::]); a LAN file host n8n
  *                                                 blocks is said to be blocked by n8n, naming the setting
- *   2.41.1  protection on, ::1/128 + 127.0.0.1/32 allowed    [::] and 127.0.0.1 fetched: n8n's settings followed
+ *   2.41.1  protection on, ::1/128 + 127.0.0.1/32 allowed    loopback fetched: n8n's settings followed; [::] and
+ *                                                 0.0.0.0 still refused: no setting allows the unspecified address
  *   2.41.1  protection off, the same ranges allowed          the same: followed with protection off too
  *   1.123.81 (no SSRF settings)                   every address refused by the node, the 1.x words
  *
@@ -97,7 +98,7 @@ function workflow(rows) {
 
 /** What each address should give in a setting: the node refuses, n8n blocks, or the file is fetched. */
 function expected(setting, name) {
-	const allowed = setting.allow && ['[::]', '127.0.0.1', 'decimal 2130706433', 'octal 0177.0.0.1', '[::1]', '[::ffff:127.0.0.1]', 'localhost', 'a redirect to [::]'].includes(name);
+	const allowed = setting.allow && ['127.0.0.1', 'decimal 2130706433', 'octal 0177.0.0.1', '[::1]', '[::ffff:127.0.0.1]', 'localhost'].includes(name);
 	if (name === 'a LAN file store (10.255.255.1)') return setting.protection ? 'n8n' : 'skip';
 	if (allowed) return 'fetch';
 	return 'refuse';
@@ -206,7 +207,9 @@ async function main() {
 							assert.match(json.description, /N8N_SSRF_ALLOWED_IP_RANGES=10\.255\.255\.1\/32/);
 						} else {
 							assert.match(json.error, /^The result was not fetched: .* points at .*: the node does not send n8n there on a gateway's word$/);
-							assert.match(json.description, setting.oneX ? /n8n 1\.x has no SSRF settings/ : /N8N_SSRF_ALLOWED_IP_RANGES=\S+ .*whether or not N8N_SSRF_PROTECTION_ENABLED is on/);
+							// The unspecified address: no setting allows it, on either line.
+							const unspecified = ['[::]', '0.0.0.0', 'a redirect to [::]'].includes(row.name);
+							assert.match(json.description, unspecified ? /No n8n setting allows it/ : setting.oneX ? /n8n 1\.x has no SSRF settings/ : /N8N_SSRF_ALLOWED_IP_RANGES=\S+ .*whether or not N8N_SSRF_PROTECTION_ENABLED is on/);
 						}
 						assert.match(json.description, /Nothing was requested, and it was not asked again/);
 						assert.doesNotMatch(`${json.error} ${json.description}`, /Could not reach|connection failed|download its result again .* soon/);

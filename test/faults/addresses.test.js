@@ -51,10 +51,11 @@ const baseOn = (host) => ({ ...ctx.creds, baseUrl: ctx.creds.baseUrl.replace('12
 
 /** [url (P = the internal port), words naming its kind, the address shown, the range that would allow it] */
 const REFUSED_BESIDE_A_LOOPBACK_GATEWAY = [
-	['http://[::]:P/media.png', 'the unspecified address', '[::]:P', '::1/128'],
-	['http://0.0.0.0:P/media.png', 'the unspecified address', '0.0.0.0:P', '0.0.0.0/32'],
-	['http://0:P/media.png', 'the unspecified address', '0.0.0.0:P', '0.0.0.0/32'],
-	['http://[::ffff:0.0.0.0]:P/media.png', 'the unspecified address', '[::ffff:0:0]:P', '0.0.0.0/32'],
+	// The unspecified address: no setting allows it (null: none is named), on either line.
+	['http://[::]:P/media.png', 'the unspecified address', '[::]:P', null],
+	['http://0.0.0.0:P/media.png', 'the unspecified address', '0.0.0.0:P', null],
+	['http://0:P/media.png', 'the unspecified address', '0.0.0.0:P', null],
+	['http://[::ffff:0.0.0.0]:P/media.png', 'the unspecified address', '[::ffff:0:0]:P', null],
 	['http://169.254.169.254/latest/meta-data/iam.json', "a cloud metadata service's address", '169.254.169.254', '169.254.169.254/32'],
 	['http://metadata.google.internal/computeMetadata/v1/x.json', "a cloud metadata service's address", 'metadata.google.internal', '169.254.169.254/32'],
 	['http://100.100.100.200/latest/meta-data/x.json', "a cloud metadata service's address", '100.100.100.200', '169.254.169.254/32'],
@@ -88,7 +89,10 @@ function expectRefused({ taskId, item, text }, url, kindWords, shownHost, range)
 	expect(item.json.description).toContain('Nothing was requested, and it was not asked again');
 	expect(item.json.description).toContain(`Task ${taskId} finished and was paid for: do not submit it again.`);
 	expect(item.json.description).not.toMatch(/download its result again with Task → Download Result soon/);
-	if (LINE2) expect(item.json.description).toContain(`N8N_SSRF_ALLOWED_IP_RANGES=${range}`);
+	if (range === null) {
+		expect(item.json.description).toContain('No n8n setting allows it: 0.0.0.0 and :: are no host of their own');
+		expect(item.json.description).not.toContain('N8N_SSRF_ALLOWED_IP_RANGES');
+	} else if (LINE2) expect(item.json.description).toContain(`N8N_SSRF_ALLOWED_IP_RANGES=${range}`);
 	else expect(item.json.description).toContain('n8n 1.x has no SSRF settings to allow it');
 	// Nothing reached the service, nothing of it is anywhere in the item.
 	expect(internal.hits).toEqual([]);
@@ -169,12 +173,15 @@ describe('what a non-media answer shows: its kind and size, never its bytes', ()
 	}
 	afterEach(() => settings({ enabled: false }));
 
-	test.each([false, true])('N8N_SSRF_ALLOWED_IP_RANGES=::1/128 allows [::] (protection enabled: %s)', async (enabled) => {
+	test.each([false, true])('N8N_SSRF_ALLOWED_IP_RANGES=::1/128 allows [::1], never [::] (protection enabled: %s)', async (enabled) => {
 		// The gateway itself is on 127.0.0.1: allowed too when protection is on.
-		settings({ enabled, allowedIpRanges: ['::1/128', '127.0.0.1/32'] });
-		const { item } = await waitFor(port('http://[::]:P/media.png'));
+		settings({ enabled, allowedIpRanges: ['::1/128', '127.0.0.1/32', '0.0.0.0/0', '::/0'] });
+		const { item } = await waitFor(port('http://[::1]:P/media.png'));
 		expect(item.json.error).toBeUndefined();
 		expect(internal.hits).toEqual(['/media.png']);
+		// Every range allowed, and still: the unspecified address names no host.
+		internal.hits.length = 0;
+		expectRefused(await waitFor(port('http://[::]:P/media.png')), 'http://[::]:P/media.png', 'the unspecified address', '[::]:P', null);
 	});
 
 	test('N8N_SSRF_ALLOWED_HOSTNAMES=localhost allows localhost beside a gateway on 0.0.0.0', async () => {
@@ -186,7 +193,7 @@ describe('what a non-media answer shows: its kind and size, never its bytes', ()
 
 	test('protection on: [::] (which n8n 2.41 does not block) is refused by the node', async () => {
 		settings({ enabled: true, allowedIpRanges: ['127.0.0.1/32'] });
-		expectRefused(await waitFor(port('http://[::]:P/media.png')), 'http://[::]:P/media.png', 'the unspecified address', '[::]:P', '::1/128');
+		expectRefused(await waitFor(port('http://[::]:P/media.png')), 'http://[::]:P/media.png', 'the unspecified address', '[::]:P', null);
 	});
 
 	test('protection on: a result URL n8n blocks is said to be blocked by n8n, naming the host and both settings; not asked again, no "download again"', async () => {

@@ -177,11 +177,10 @@ export async function classifyHost(
 /**
  * The address n8n's SSRF lists are asked about for a refused one. n8n's default blocked ranges
  * (2.41) hold loopback, `0.0.0.0/8`, link-local and `fd00::/8`, so "allowed" by its lists means the
- * user allowed it, except for what they miss: `::` stands for the loopback it reaches (`::1`),
- * Alibaba Cloud's metadata address (in 100.64.0.0/10) for the link-local metadata address.
+ * user allowed it, except for what they miss: Alibaba Cloud's metadata address (in 100.64.0.0/10)
+ * stands for the link-local metadata address. (`::`, which they miss too, is never asked about.)
  */
 function standIn(found: Classified): string {
-	if (found.kind === 'unspecified' && found.address.includes(':')) return '::1';
 	if (found.kind === 'metadata' && found.address === '100.100.100.200') return '169.254.169.254';
 	return found.address;
 }
@@ -277,7 +276,9 @@ export async function checkAddress(
 	const found = await classifyHost(ctx, parsed.hostname);
 	if (!found) return;
 	if (found.kind !== 'metadata' && (await gatewayKinds(ctx, gatewayUrls)).has(found.kind)) return;
-	if (await allowedByN8n(ctx, url, found)) return;
+	// The unspecified address is no host's own: no setting makes it one. n8n 2.41 does not block `::`,
+	// and a range allowed for the loopback it reaches must not open it too (NEVER_ALLOWED).
+	if (!NEVER_ALLOWED.has(found.kind) && (await allowedByN8n(ctx, url, found))) return;
 	throw new RequestBlocked(ctx.getNode(), {
 		by: 'node',
 		url,
@@ -289,9 +290,15 @@ export async function checkAddress(
 	});
 }
 
-/** The N8N_SSRF_ALLOWED_IP_RANGES entry that would allow an address (its stand-in for `::`). */
+/**
+ * Kinds no n8n setting allows: only a gateway whose own Base URL is on that kind may send n8n
+ * there. 0.0.0.0 and `::` name no host; a link there reaches n8n's own host by accident of the OS.
+ */
+export const NEVER_ALLOWED: ReadonlySet<AddressKind> = new Set(['unspecified']);
+
+/** The N8N_SSRF_ALLOWED_IP_RANGES entry that would allow an address (its stand-in, for metadata). */
 export function allowedRangeFor(blocked: Pick<Blocked, 'address' | 'kind'>): string | undefined {
-	if (!blocked.address) return undefined;
+	if (!blocked.address || (blocked.kind && NEVER_ALLOWED.has(blocked.kind))) return undefined;
 	const address = blocked.kind
 		? standIn({ kind: blocked.kind, address: blocked.address })
 		: blocked.address;

@@ -1,5 +1,11 @@
 import { relayWords } from './relayWords';
-import { ADDRESS_KINDS, addressKind, allowedRangeFor, type Blocked } from './addresses';
+import {
+	ADDRESS_KINDS,
+	addressKind,
+	allowedRangeFor,
+	NEVER_ALLOWED,
+	type Blocked,
+} from './addresses';
 import { OVERLOADED_CODE, refusedBeforeBilling, type Created } from './created';
 import { asObject, certificateProblem, isTimeoutCode } from './responses';
 
@@ -234,6 +240,12 @@ function hostName(host: string): string {
  * (engine/files/downloadWords.ts).
  */
 export function allowWords(blocked: Blocked): string {
+	if (blocked.by === 'node' && blocked.kind && NEVER_ALLOWED.has(blocked.kind))
+		return (
+			'No n8n setting allows it: 0.0.0.0 and :: are no host of their own, and a link there ' +
+			"reaches n8n's own host. The gateway's admin can set its server address so that its " +
+			'links name the real host.'
+		);
 	const range = allowedRangeFor(blocked);
 	const name = hostName(blocked.host);
 	// Neither read off the block (no address known, and a host that is digits but no address):

@@ -22,6 +22,12 @@ export const POLL_POLICY = {
 	 * may flag it completed one read before it writes the URL.
 	 */
 	readsWithoutUrl: 3,
+	/**
+	 * The longest Retry-After a read of a task is held back by. The header is the gateway's hint,
+	 * not its verdict: a date in the year 9999 or a day is read as "later", the task read again
+	 * after this, and the wait goes on to its Max Wait as ever.
+	 */
+	maxRetryAfterMs: 60_000,
 };
 
 /**
@@ -41,13 +47,17 @@ export function isAccountRefusal(error: unknown): boolean {
 	return error instanceof GatewayRequestError && ['401', '403'].includes(String(error.httpCode));
 }
 
-/** The wait after a failed poll: backoff with jitter, at least the interval and any Retry-After. */
+/**
+ * The wait after a failed poll: backoff with jitter, at least the interval and any Retry-After,
+ * that capped at POLL_POLICY.maxRetryAfterMs (or the interval, if longer).
+ */
 export function failedPollDelay(
 	intervalMs: number,
 	failuresInRow: number,
 	retryAfterMs = 0,
 ): number {
-	return Math.max(retryAfterMs, intervalMs, backoffDelay(failuresInRow));
+	const hinted = Math.min(retryAfterMs, Math.max(POLL_POLICY.maxRetryAfterMs, intervalMs));
+	return Math.max(hinted, intervalMs, backoffDelay(failuresInRow));
 }
 
 /**

@@ -350,34 +350,14 @@ async function pollOnce(
 				error: read.error,
 			};
 		}
-		// A Retry-After past the wait's end is no "soon": the wait ends now, saying so, instead of
-		// holding the task's next read until its deadline.
-		const retryAfter = read.error.retryAfterMs;
-		if (retryAfter !== undefined && Date.now() + retryAfter > watch.deadlineAt)
-			return retryAfterOutcome(watch, Date.now() + retryAfter);
+		// A Retry-After is capped (failedPollDelay): an absurd one neither holds the task's next read
+		// to its deadline nor ends the wait; the task is read again and may well have finished.
 		schedule.faulted(watch.paced);
 		pace.faulted(watch.paced);
 		watch.notBefore =
-			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, retryAfter);
+			Date.now() + failedPollDelay(watch.paced.intervalMs, watch.failures, read.error.retryAfterMs);
 	}
 	return Date.now() >= watch.deadlineAt ? timeoutOutcome(watch) : undefined;
-}
-
-/** The gateway asked not to be read again before `until`, past the wait's end: a timeout, said so. */
-function retryAfterOutcome(watch: Watch, until: number): WaitOutcome {
-	// To the second: the header names whole seconds, and reading it took a few milliseconds.
-	const when =
-		until > 8.64e15 || !Number.isFinite(until)
-			? 'a date far away'
-			: new Date(Math.round(until / 1000) * 1000).toISOString();
-	const last = watch.snapshot ? `last status ${lastSeen(watch.snapshot)}` : 'no answer read';
-	return timedOut(
-		watch,
-		`Task ${watch.task.taskId} was not read again: the gateway asked to wait ` +
-			`until ${when} (Retry-After), past the end of this wait (${last}). That ` +
-			`is not soon, so the wait ended now. It may still finish: resume it later ` +
-			`with Task → Wait for Completion; do not submit it again.`,
-	);
 }
 
 /** The wait of one task ended before the task did: what it saw, and why it ended. */
