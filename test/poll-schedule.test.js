@@ -70,7 +70,10 @@ test('estimated_time in an answer: the next read waits for it', async () => {
 });
 
 test('Max Wait ends the wait on time for tasks waiting for their leaders, with every task read', async () => {
-	const ids = await tasks(9, { outcome: 'never' });
+	// Running, their progress moving every 0.2 s: a record that sat unchanged for a second (a task at
+	// 99 % forever) would look like a relay refreshing in rounds, whose pace reads every task
+	// (refreshPace.ts): on a loaded machine the leaders' reads lag enough to show it.
+	const ids = await tasks(9, { outcome: 'never', durationMs: 20_000 });
 	const result = await runNode({ parameters: wait({ waiting: { maxWaitMinutes: 0.05 } }), credentials: ctx.creds, items: items(ids) });
 	expect(result.items.map((i) => i.json.pending)).toEqual(ids.map(() => true));
 	for (const item of result.items) expect(item.json.message).toMatch(/did not finish within 3 s/);
