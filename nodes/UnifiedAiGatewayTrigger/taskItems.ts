@@ -6,7 +6,12 @@ import { readDownloadLimits } from '../UnifiedAiGateway/params/downloadOptions';
 import { fileKindOf, type QueryRoute } from '../UnifiedAiGateway/api/tasks/routes';
 import type { TaskSnapshot } from '../UnifiedAiGateway/api/tasks/snapshot';
 import { withoutUrlVerdict } from '../UnifiedAiGateway/engine/waiting/pollPolicy';
-import { rawJson, resultFile, taskJson } from '../UnifiedAiGateway/pipeline/taskOutput';
+import {
+	fetchedFrom,
+	rawJson,
+	resultFile,
+	taskJson,
+} from '../UnifiedAiGateway/pipeline/taskOutput';
 import { FILE_KINDS } from '../UnifiedAiGateway/registry/fileKinds';
 import type { WatchedTask } from './state';
 
@@ -131,7 +136,7 @@ export async function finishedItem(
 	const kept = Object.keys(binary).length > 0 ? { binary } : {};
 	// The gateway's content route delivered instead of a result URL on the relay's own address
 	// (engine/files/downloads.ts). (A video task has one file; its route is the task's.)
-	const from = deliveredFrom.length > 0 ? { ...json, downloadedFrom: deliveredFrom[0] } : json;
+	const from = deliveredFrom.length > 0 ? fetchedFrom(json, deliveredFrom[0]) : json;
 	if (failed.length === 0) return { json: from, ...kept };
 	const downloadError = [failed[0].message, failed[0].description].filter(Boolean).join('\n');
 	return {

@@ -445,8 +445,10 @@ describe("a result URL on the relay's own server address", () => {
 		const item = result.items[0];
 		expect(item.json.error).toBeUndefined();
 		expect(item.binary.data.mimeType).toBe('video/mp4');
-		// The task's own result URL stays the item's url (the receipt); the route that delivered is named beside it.
-		expect(item.json.url).toBe(`${address()}/v1/videos/${item.json.taskId}/content`);
+		// The item's url is where the file was fetched from; the relay's dead link is kept beside it.
+		expect(item.json.url).toBe(ownRoute(item.json.taskId));
+		expect(item.json.urls).toEqual([ownRoute(item.json.taskId)]);
+		expect(item.json.relayUrl).toBe(`${address()}/v1/videos/${item.json.taskId}/content`);
 		expect(item.json.downloadedFrom).toBe(ownRoute(item.json.taskId));
 		expect(ctx.sim.requests.filter((r) => r.path.endsWith('/content'))).toHaveLength(1);
 		keyStayed(new URL(ctx.sim.mainUrl).host);
@@ -479,7 +481,8 @@ describe("a result URL on the relay's own server address", () => {
 			const item = result.items[0];
 			expect(item.json.error).toBeUndefined();
 			expect(item.binary.data.mimeType).toBe('video/mp4');
-			expect(item.json.url).toBe(`${proxied}/v1/videos/${item.json.taskId}/content`);
+			expect(item.json.url).toBe(ownRoute(item.json.taskId, `${proxied}/relay`));
+			expect(item.json.relayUrl).toBe(`${proxied}/v1/videos/${item.json.taskId}/content`);
 			expect(item.json.downloadedFrom).toBe(ownRoute(item.json.taskId, `${proxied}/relay`));
 		} finally {
 			proxy.closeAllConnections();
@@ -511,11 +514,13 @@ describe("a result URL on the relay's own server address", () => {
 		const download = await runNode({ parameters: { resource: 'task', operation: 'downloadResult', taskId: id, queryRoute: 'video' }, credentials: ctx.creds });
 		expect(download.error).toBeUndefined();
 		expect(download.items[0].json.downloadedFrom).toBe(ownRoute(id));
+		expect(download.items[0].json).toMatchObject({ url: ownRoute(id), relayUrl: `http://localhost:${port()}/v1/videos/${id}/content` });
 		expect(download.items[0].binary.data.mimeType).toBe('video/mp4');
 		const { result } = await pollTrigger({ parameters: { event: 'taskFinished', taskIds: id, queryRoute: 'video', download: true }, credentials: ctx.creds, workflowId: `relay-address-${id}` });
 		const item = result[0][0];
 		expect(item.json.downloadError).toBeUndefined();
 		expect(item.json.downloadedFrom).toBe(ownRoute(id));
+		expect(item.json).toMatchObject({ url: ownRoute(id), relayUrl: `http://localhost:${port()}/v1/videos/${id}/content` });
 		expect(item.binary.data.mimeType).toBe('video/mp4');
 		keyStayed(new URL(ctx.sim.mainUrl).host);
 	}, 30_000);

@@ -26,6 +26,25 @@ import type { Batch } from '../engine/running/batch';
 import type { Submitted } from '../engine/running/types';
 import { readBoolean } from '../params/inputs';
 
+/**
+ * An item whose file the gateway's content route delivered instead of the relay's own address
+ * (a dead `http://localhost:3000/…` link): `url` is the address it was fetched from, the relay's
+ * link kept as `relayUrl`, and `downloadedFrom` names the route as before.
+ */
+export function fetchedFrom(json: IDataObject, from: string): IDataObject {
+	const advertised = typeof json.url === 'string' ? json.url : undefined;
+	const shown = shownUrl(from);
+	return {
+		...json,
+		url: shown,
+		...(Array.isArray(json.urls)
+			? { urls: json.urls.map((u) => (u === advertised ? shown : u)) }
+			: {}),
+		...(advertised !== undefined ? { relayUrl: advertised } : {}),
+		downloadedFrom: from,
+	};
+}
+
 /** A task as our outputs show it, whatever route and shape it came from. */
 export function taskJson(snapshot: TaskSnapshot): IDataObject {
 	return {
@@ -267,7 +286,7 @@ export async function itemsPerUrl(
 			// The gateway's content route delivered instead of a result URL on the relay's own address
 			// (engine/files/downloads.ts).
 			items.push({
-				json: file.from ? { ...itemJson, downloadedFrom: file.from } : itemJson,
+				json: file.from ? fetchedFrom(itemJson, file.from) : itemJson,
 				binary: { [download.binaryProperty]: file.binary },
 			});
 			continue;
