@@ -291,6 +291,8 @@ export interface Simulator {
   ): void;
   /** The key's group ('default' after reset): its charges follow that group's ratio; no route tells it. */
   setKeyGroup(group: string): void;
+  /** The key used up, expired or disabled at the relay once `afterCalls` more POSTs passed (bare 401 on plain relays). */
+  setKeyState(state: 'active' | 'exhausted' | 'expired' | 'disabled', options?: { afterCalls?: number }): void;
   /** The token's and the user's quota now (USD): plain new-api and one-api take each billed call from it. */
   readonly balances: { token: BalanceValues; user: BalanceValues };
   task(taskId: string): TaskRecord | undefined;

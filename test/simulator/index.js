@@ -126,6 +126,7 @@ async function startSimulator(options = {}) {
     setSiteStatus: (values) => sim.setSiteStatus(values),
     setPricing: (entries, options) => sim.setPricing(entries, options),
     setKeyGroup: (group) => sim.setKeyGroup(group),
+    setKeyState: (state, options) => sim.setKeyState(state, options),
     /** The key's and its user's quota now, in USD: what the billed calls took from it. */
     get balances() {
       return { token: { ...sim.balances.token }, user: { ...sim.balances.user } };

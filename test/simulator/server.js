@@ -9,7 +9,7 @@ const { isMultipart, parseMultipart, describeParts } = require('./multipart');
 const { takeFault, applyFault } = require('./faults');
 const { applyGates } = require('./gates');
 const { requestId } = require('./ids');
-const { byName, relayText, relayEnvelope } = require('./relay-texts');
+const { RELAY_TEXTS, byName, relayText, relayEnvelope } = require('./relay-texts');
 const { lacks } = require('./profiles');
 
 const MAX_BODY = 128 * 1024 * 1024;
@@ -113,6 +113,30 @@ function authError(route) {
   return new HttpError(401, 'Invalid token', { code: 'invalid_api_key', type: 'new_api_error', style: 'openai' });
 }
 
+const KEY_STATE_TEXTS = { exhausted: 'token quota used up', expired: 'token expired', disabled: 'token disabled' };
+
+/** The key's state refuses this relay call (sim.setKeyState); a POST before that counts down. */
+function keyRefused(ctx) {
+  const { keyState } = ctx.sim;
+  if (keyState.state === 'active') return false;
+  if (keyState.afterCalls > 0) {
+    if (ctx.method === 'POST') keyState.afterCalls--;
+    return false;
+  }
+  return true;
+}
+
+/**
+ * new-api's auth middleware (middleware/auth.go TokenAuth) on a used-up, expired or disabled key:
+ * plain new-api and one-api answer all three, as a wrong key, with a bare `401 Invalid token`
+ * (gateway-notes); a build that passes the validation's words on (the commercial profile) names it.
+ */
+function keyStateError(ctx) {
+  const plain = ctx.sim.profile !== 'commercial';
+  const text = plain ? 'Invalid token' : RELAY_TEXTS.find((t) => t.name === KEY_STATE_TEXTS[ctx.sim.keyState.state]).en;
+  return new HttpError(401, `${text} (request id: ${ctx.reqId})`, { code: '', type: 'new_api_error', style: 'openai' });
+}
+
 async function handle(sim, origin, routes, req, res) {
   const at = Date.now();
   const url = new URL(req.url, 'http://simulator.invalid');
@@ -169,6 +193,7 @@ async function handle(sim, origin, routes, req, res) {
   const style = route.auth === 'balance' ? 'balance' : route.style || 'openai';
   try {
     if (route.auth !== false && !authValid) throw authError(route);
+    if (route.auth !== false && keyRefused(ctx)) throw keyStateError(ctx);
     if (retiredAnswer(ctx)) return;
     if (size > MAX_BODY) throw new HttpError(413, `Request body is too large (limit ${MAX_BODY} bytes)`, { code: 'body_too_large' });
     await route.handler(ctx);

@@ -50,6 +50,8 @@ function checkScenario(opts) {
   if (opts.videoBytes !== undefined && !(Number.isSafeInteger(opts.videoBytes) && opts.videoBytes >= 0)) throw new TypeError('scenario: videoBytes must be a whole number of bytes');
 }
 
+const KEY_STATES = ['active', 'exhausted', 'expired', 'disabled'];
+
 class SimState {
   constructor(options = {}) {
     const { apiKey = 'sk-sim-good', timeScale = 1, quiet = true, log, retiredModels = [] } = options;
@@ -102,6 +104,8 @@ class SimState {
     };
     // The key's group (new-api's token group, else its user's): what it pays, told in no answer to the key.
     this.keyGroup = 'default';
+    // The key's own state (setKeyState): refused by the relay's auth once `afterCalls` billed calls passed.
+    this.keyState = { state: 'active', afterCalls: 0 };
     this.usageTokenReads = [];
     // The relay's consume log (GET /api/log/token): one row per billed synchronous call, newest last.
     this.usageLog = [];
@@ -139,6 +143,22 @@ class SimState {
   setKeyGroup(group) {
     if (typeof group !== 'string' || group === '') throw new TypeError('setKeyGroup: group must be a non-empty string');
     this.keyGroup = group;
+  }
+
+  /**
+   * The key's state at the relay: 'active', or 'exhausted' | 'expired' | 'disabled', which new-api's
+   * auth refuses on every relay route (a bare 401 on plain new-api and one-api) once `afterCalls`
+   * more POSTs have passed: a key that runs out mid-batch.
+   */
+  setKeyState(state, { afterCalls = 0 } = {}) {
+    if (!KEY_STATES.includes(state)) throw new TypeError(`setKeyState: state must be one of ${KEY_STATES.join(', ')}`);
+    if (!Number.isInteger(afterCalls) || afterCalls < 0) throw new TypeError('setKeyState: afterCalls must be a whole number');
+    this.keyState = { state, afterCalls };
+  }
+
+  /** The key's refused state now ('exhausted', …), or undefined while it is accepted. */
+  refusedKeyState() {
+    return this.keyState.state !== 'active' && this.keyState.afterCalls === 0 ? this.keyState.state : undefined;
   }
 
   hasModel(id) {

@@ -4,6 +4,7 @@ import { modelKind, type KindSource, type ModelGroup } from '../registry/models'
 import type { GatewayContext } from '../transport/context';
 import { MODEL_NOT_OFFERED } from '../transport/errorRules';
 import { GatewayRequestError, gatewayRequest } from '../transport/request';
+import { explainKeyRefusal } from './keyState';
 
 export interface GatewayModel {
 	id: string;
@@ -84,6 +85,9 @@ export async function namingModelsOffered<T>(
 	);
 	if (outcome.ok) return outcome.value;
 	const refused = outcome.error;
+	// A bare 401: the key's own state, where the gateway lets it be known (api/keyState.ts).
+	if (refused instanceof GatewayRequestError && refused.rule === 'key-rejected')
+		await explainKeyRefusal(ctx, refused, itemIndex);
 	if (refused instanceof GatewayRequestError && refused.rule === MODEL_NOT_OFFERED) {
 		const models = await modelsOnce(ctx, itemIndex);
 		if (models)

@@ -271,6 +271,14 @@ function retryFits(req: GatewayRequest, delay: number): boolean {
 	return req.deadlineAt === undefined || Date.now() + delay + 1_000 <= req.deadlineAt;
 }
 
+/** The runs (their contexts) in which a billed call was answered with the credential's key. */
+const keysThatWorked = new WeakSet<object>();
+
+/** Whether the key was accepted for a billed call earlier in this node run. */
+export function keyWorkedThisRun(ctx: GatewayContext): boolean {
+	return keysThatWorked.has(ctx);
+}
+
 async function sendWithRetry<T>(
 	ctx: GatewayContext,
 	options: IHttpRequestOptions,
@@ -328,6 +336,8 @@ async function sendWithRetry<T>(
 		const status = response.statusCode;
 		if (status >= 200 && status < 300) {
 			pacer?.succeeded();
+			// A billed call answered with the key: a 401 later in this run is no wrong key (api/keyState.ts).
+			if (req.billed) keysThatWorked.add(ctx);
 			// What the gateway says is read within its limit, and redacted before anything can copy it
 			// into an item, a message or a log.
 			const body = req.stream

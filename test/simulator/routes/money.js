@@ -62,9 +62,14 @@ function usageToken(ctx) {
   if (keyRefused(ctx, 'usage')) return;
   const b = sim.balances.token;
   if (b.message) return sendJson(ctx, 200, { success: false, message: b.message });
+  // As the real relay answered (gateway-notes): a disabled key is named, a used-up one still read,
+  // below zero. An expired one is assumed named as its auth names it (not seen on the real server).
+  const refused = sim.refusedKeyState();
+  if (refused === 'disabled') return sendJson(ctx, 200, { success: false, message: 'This token status is unavailable' });
+  if (refused === 'expired') return sendJson(ctx, 200, { success: false, message: 'This token has expired' });
   const quota = (usd) => Math.round(usd * sim.site.quota_per_unit);
   const used = quota(b.used);
-  const available = quota(b.remain);
+  const available = refused === 'exhausted' ? Math.min(quota(b.remain), -50) : quota(b.remain);
   sendJson(ctx, 200, {
     code: true,
     message: 'ok',
