@@ -7,6 +7,7 @@ const { jsonBody, requireString } = require('../validate');
 const { randomAlnum, unixSeconds } = require('../ids');
 const { agentReply, textOf } = require('../chat-agent');
 const { chatChargeUsd, settle, logConsume } = require('../prices');
+const { pngFor } = require('../png');
 
 function validateMessage(m, i, callIds) {
   if (!m || typeof m !== 'object' || typeof m.role !== 'string') {
@@ -46,6 +47,11 @@ function answerFor(body) {
   const text = lastUser ? textOf(lastUser.content) : '';
   const format = body.response_format && body.response_format.type;
   if (format === 'json_object' || format === 'json_schema') return JSON.stringify({ echo: text, model: body.model });
+  // An image model through chat answers as new-api's Gemini conversion does (real-newapi/chat-markdown-image.json):
+  // text, then the picture as a Markdown image with a data: URL (streamed in pieces that cut it).
+  if (/image|banana/.test(body.model)) {
+    return `Here is your image.\n\n![image](data:image/png;base64,${pngFor(`${body.model} ${text}`).toString('base64')})`;
+  }
   return `Echo: ${text}`;
 }
 

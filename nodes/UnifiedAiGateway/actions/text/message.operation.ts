@@ -29,6 +29,7 @@ import { postChatCompletion } from '../../api/chat';
 import { NOT_REPORTED } from '../../api/charges';
 import { relayRequestId } from '../../api/usageLog';
 import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
+import { takePictures } from './chatPictures';
 import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
 const show = { resource: ['text'], operation: ['message'] };
@@ -178,9 +179,16 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		run,
 		async (i) => {
 			const request = readChatRequest(this, i);
-			const { completion, requestId } = await sendChat(this, request, i);
-			const json = request.simplify ? simplify(completion, request.model) : completion;
-			return requestId ? { ...json, charge: { ...CHAT_UNSETTLED, requestId } } : json;
+			const answer = await sendChat(this, request, i);
+			// A picture in the answer (an image model through chat) becomes a binary, its text a mark.
+			const { completion, binary, pictures } = await takePictures(this, answer.completion);
+			const simplified = request.simplify ? simplify(completion, request.model) : completion;
+			const json: IDataObject = {
+				...simplified,
+				...(pictures.length > 0 ? { images: pictures } : {}),
+				...(answer.requestId ? { charge: { ...CHAT_UNSETTLED, requestId: answer.requestId } } : {}),
+			};
+			return Object.keys(binary).length > 0 ? [{ json, binary }] : json;
 		},
 		concurrency,
 		// A chat answer is billed: a Retry On Fail after another item failed does not ask again.
