@@ -9,6 +9,22 @@ const { agentReply, textOf } = require('../chat-agent');
 const { chatChargeUsd, settle, logConsume } = require('../prices');
 const { pngFor } = require('../png');
 
+// The content parts new-api reads (dto/openai_request.go MediaContent; real-newapi/chat-content-parts.json),
+// each checked for the fields it must have: what an OpenAI-type upstream would refuse.
+const PARTS = {
+  text: (p) => typeof p.text === 'string',
+  image_url: (p) => typeof (p.image_url?.url ?? p.image_url) === 'string',
+  input_audio: (p) => typeof p.input_audio?.data === 'string' && ['mp3', 'wav'].includes(p.input_audio?.format),
+  file: (p) => typeof p.file?.file_data === 'string' || typeof p.file?.file_id === 'string',
+  video_url: (p) => typeof (p.video_url?.url ?? p.video_url) === 'string',
+};
+
+function validatePart(part, where) {
+  const check = part && PARTS[part.type];
+  if (!check) throw badRequest(`${where}: unknown content part type ${JSON.stringify(part && part.type)}`, where);
+  if (!check(part)) throw badRequest(`${where}: a ${part.type} part lacks its fields`, where);
+}
+
 function validateMessage(m, i, callIds) {
   if (!m || typeof m !== 'object' || typeof m.role !== 'string') {
     throw badRequest(`messages[${i}] must be an object with role and content`, 'messages');
@@ -19,6 +35,7 @@ function validateMessage(m, i, callIds) {
     return;
   }
   if (m.content === undefined) throw badRequest(`messages[${i}] must be an object with role and content`, 'messages');
+  if (Array.isArray(m.content)) m.content.forEach((part, j) => validatePart(part, `messages[${i}].content[${j}]`));
   if (m.role === 'tool' && !callIds.has(m.tool_call_id)) {
     throw badRequest(
       `messages[${i}]: a message with role 'tool' must answer a preceding assistant tool call (tool_call_id ${JSON.stringify(m.tool_call_id)} is unknown)`,

@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { ADDITIONAL_BODY_LABEL, parseAdditionalBody } from '../../params/additionalBody';
 import { readBoolean, readNumber } from '../../params/inputs';
 import type { NumberField } from '../../registry/limits';
+import { messageContent } from './chatAttachments';
 
 export interface ChatRequest {
 	model: string;
@@ -16,6 +17,8 @@ export interface ChatRequest {
 interface MessageRow {
 	role?: string;
 	content?: unknown;
+	attachBinary?: unknown;
+	attachUrls?: unknown;
 }
 
 /** Body keys that have their own field: set twice, one of them would be silently lost. */
@@ -29,7 +32,7 @@ const OWN_FIELDS: Record<string, string> = {
  * Reads the item's parameters into a POST /v1/chat/completions body (docs/gateway-contract.md
  * §4.3); sends nothing.
  */
-export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest {
+export async function readChatRequest(ctx: IExecuteFunctions, i: number): Promise<ChatRequest> {
 	const fail = (message: string, description: string) =>
 		new NodeOperationError(ctx.getNode(), message, { itemIndex: i, description });
 
@@ -45,16 +48,21 @@ export function readChatRequest(ctx: IExecuteFunctions, i: number): ChatRequest 
 	const messages: IDataObject[] = [];
 	const system = typeof options.systemMessage === 'string' ? options.systemMessage.trim() : '';
 	if (system) messages.push({ role: 'system', content: system });
-	for (const row of rows) {
-		const content =
+	for (const [index, row] of rows.entries()) {
+		const text =
 			typeof row.content === 'string'
 				? row.content
 				: row.content == null
 					? ''
 					: JSON.stringify(row.content);
-		messages.push({ role: row.role || 'user', content });
+		const role = row.role || 'user';
+		// Files attached to it make the content a list of parts (chatAttachments.ts).
+		const content = await messageContent(ctx, i, { ...row, role, content: text }, index + 1);
+		messages.push({ role, content });
 	}
-	if (!messages.some((m) => m.role !== 'system' && String(m.content).trim() !== '')) {
+	const said = (m: IDataObject) =>
+		Array.isArray(m.content) ? m.content.length > 0 : String(m.content).trim() !== '';
+	if (!messages.some((m) => m.role !== 'system' && said(m))) {
 		throw fail(
 			'Messages has no user or assistant message with text',
 			'Add a message with role User and the text the model should answer, for example {{ $json.question }}.',

@@ -77,6 +77,26 @@ const properties: INodeProperties[] = [
 						placeholder: 'Write three taglines for a coffee shop',
 						description: 'The text of the message',
 					},
+					{
+						displayName: 'Attach Binary Files',
+						name: 'attachBinary',
+						type: 'string',
+						default: '',
+						placeholder: 'data, brief',
+						description:
+							'Binary properties of the input item to send with this message, comma-separated: images, ' +
+							'audio (MP3, WAV), video, PDF or text files, judged by their content. User messages only.',
+					},
+					{
+						displayName: 'Attach URLs',
+						name: 'attachUrls',
+						type: 'string',
+						default: '',
+						placeholder: 'https://shop.example.com/product.jpg',
+						description:
+							'Image or video URLs the gateway passes to the model, one per line or comma-separated ' +
+							'(.mp4, .webm and .mov are sent as video). A streamed chat makes the gateway fetch each image itself.',
+					},
 				],
 			},
 		],
@@ -178,7 +198,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 		this,
 		run,
 		async (i) => {
-			const request = readChatRequest(this, i);
+			const request = await readChatRequest(this, i);
 			const answer = await sendChat(this, request, i);
 			// A picture in the answer (an image model through chat) becomes a binary, its text a mark.
 			const { completion, binary, pictures } = await takePictures(this, answer.completion);

@@ -1,0 +1,142 @@
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
+
+import { describeBytes, sniffMedia } from '../../engine/files/media';
+import { kindOf } from '../../params/inputs';
+
+/*
+ * Files attached to a chat message (issue 56 item 1), sent as the OpenAI content parts every new-api
+ * build reads and converts for its other channels (real-newapi/chat-content-parts.json: each part
+ * passed on unchanged): `image_url` (a URL or a `data:` URL), `input_audio` (base64 and its format),
+ * `file` (a `data:` URL with its file name: PDFs and text) and new-api's own `video_url`. A binary's
+ * kind is judged by its bytes and its size bounded before anything is sent (and billed).
+ */
+
+/** What a binary of each kind may weigh: OpenAI's limits for images and files, the relay's for the rest. */
+const MAX_MB = { image: 20, audio: 25, video: 50, document: 32 } as const;
+
+type PartKind = keyof typeof MAX_MB;
+
+const VIDEO_URL = /\.(mp4|m4v|mov|webm)(?:[?#]|$)/i;
+
+/** Binary property names or URLs, from a field or an expression: "data, photo", one per line, or a list. */
+function namesIn(value: unknown, label: string, fail: (message: string) => Error): string[] {
+	if (value === undefined || value === null || value === '') return [];
+	const list = Array.isArray(value) ? value : [value];
+	return list.flatMap((entry) => {
+		if (typeof entry !== 'string')
+			throw fail(`${label} is ${kindOf(entry)}: give names or URLs as text, e.g. data, photo`);
+		return entry
+			.split(/[\n,]/)
+			.map((s) => s.trim())
+			.filter(Boolean);
+	});
+}
+
+/** Text, not a binary format: valid UTF-8 without control bytes (a CSV, Markdown, JSON, a transcript). */
+function isText(bytes: Buffer): boolean {
+	if (bytes.includes(0)) return false;
+	return Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
+}
+
+/** The content part of one binary property of the input item: its kind by its bytes, its size bounded. */
+async function binaryPart(
+	ctx: IExecuteFunctions,
+	i: number,
+	name: string,
+	fail: (message: string, description?: string) => Error,
+): Promise<IDataObject> {
+	const item = ctx.getInputData()[i];
+	if (!item?.binary?.[name]) {
+		const has = Object.keys(item?.binary ?? {});
+		throw fail(
+			`Attach Binary Files: the input item has no binary property '${name}'`,
+			has.length
+				? `Binary properties on this item: ${has.join(', ')}.`
+				: 'This item has no binary data.',
+		);
+	}
+	const binary = ctx.helpers.assertBinaryData(i, name);
+	const bytes = await ctx.helpers.getBinaryDataBuffer(i, name);
+	const fileName = binary.fileName ?? name;
+	const sniffed = sniffMedia(bytes.subarray(0, 16));
+	const pdf = bytes.subarray(0, 5).toString('latin1') === '%PDF-';
+	const kind: PartKind | undefined = sniffed?.startsWith('image/')
+		? 'image'
+		: sniffed?.startsWith('audio/')
+			? 'audio'
+			: sniffed?.startsWith('video/')
+				? 'video'
+				: pdf || (!sniffed && isText(bytes))
+					? 'document'
+					: undefined;
+	if (!kind)
+		throw fail(
+			`Attach Binary Files: '${fileName}' (${name}) is ${binary.mimeType || 'of no known kind'}; ` +
+				'a message takes images, audio (MP3, WAV), video, PDF or text files',
+		);
+	const max = MAX_MB[kind] * 1024 * 1024;
+	if (bytes.length > max)
+		throw fail(
+			`Attach Binary Files: '${fileName}' is ${describeBytes(bytes.length)}; ` +
+				`a message's ${kind} may be at most ${MAX_MB[kind]} MB`,
+		);
+	const base64 = bytes.toString('base64');
+	if (kind === 'image')
+		return { type: 'image_url', image_url: { url: `data:${sniffed};base64,${base64}` } };
+	if (kind === 'video')
+		return { type: 'video_url', video_url: { url: `data:${sniffed};base64,${base64}` } };
+	if (kind === 'audio') {
+		const format = sniffed === 'audio/mpeg' ? 'mp3' : sniffed === 'audio/wav' ? 'wav' : undefined;
+		if (!format)
+			throw fail(
+				`Attach Binary Files: '${fileName}' is ${sniffed}; audio in a message is MP3 or WAV ` +
+					'(input_audio takes only these)',
+			);
+		return { type: 'input_audio', input_audio: { data: base64, format } };
+	}
+	const type = pdf ? 'application/pdf' : 'text/plain';
+	return { type: 'file', file: { file_data: `data:${type};base64,${base64}`, filename: fileName } };
+}
+
+/** The content part of one URL: a video by its extension, else an image; a data: URL as its type says. */
+function urlPart(url: string, fail: (message: string) => Error): IDataObject {
+	const data = /^data:([\w.+-]+\/[\w.+-]+);base64,/i.exec(url);
+	if (data) {
+		if (/^video\//i.test(data[1])) return { type: 'video_url', video_url: { url } };
+		if (/^image\//i.test(data[1])) return { type: 'image_url', image_url: { url } };
+		throw fail(`Attach URLs: a data: URL of ${data[1]}; attach other files from binary data`);
+	}
+	if (!/^https?:\/\/\S+$/i.test(url))
+		throw fail(`Attach URLs: '${url.slice(0, 80)}' is not an http(s) URL of an image or a video`);
+	return VIDEO_URL.test(url)
+		? { type: 'video_url', video_url: { url } }
+		: { type: 'image_url', image_url: { url } };
+}
+
+/**
+ * One message's content: its text alone when nothing is attached, else the text part and a part per
+ * attachment, in the order given (binary properties, then URLs). Only a user message takes files.
+ */
+export async function messageContent(
+	ctx: IExecuteFunctions,
+	i: number,
+	row: { role: string; content: string; attachBinary?: unknown; attachUrls?: unknown },
+	position: number,
+): Promise<string | IDataObject[]> {
+	const fail = (message: string, description?: string) =>
+		new NodeOperationError(ctx.getNode(), `Message ${position}: ${message}`, {
+			itemIndex: i,
+			description: [description, 'Nothing was sent.'].filter(Boolean).join(' '),
+		});
+	const names = namesIn(row.attachBinary, 'Attach Binary Files', fail);
+	const urls = namesIn(row.attachUrls, 'Attach URLs', fail);
+	if (names.length === 0 && urls.length === 0) return row.content;
+	if (row.role !== 'user')
+		throw fail(
+			`${row.role === 'assistant' ? 'an' : 'a'} ${row.role} message cannot carry files: attach them to a User message`,
+		);
+	const parts: IDataObject[] = row.content.trim() ? [{ type: 'text', text: row.content }] : [];
+	for (const name of names) parts.push(await binaryPart(ctx, i, name, fail));
+	for (const url of urls) parts.push(urlPart(url, fail));
+	return parts;
+}
