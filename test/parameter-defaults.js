@@ -256,11 +256,14 @@ async function codeDefaults({ runNode, makeBinary, requireDist = (file) => requi
 				// Tasks done at once: a task operation reads a finished task, a wait ends at its first read.
 				sim.scenario('*', { durationMs: 0 });
 				const taskId = await createTask(sim);
-				// The input file is of the resource's own kind: a recording for Audio, a picture elsewhere.
-				const audio = requireDist('registry/groups.js').MODEL_GROUPS[context.split('/')[0]]?.files === 'audio';
-				const input = audio
-					? await makeBinary(require('./audio/wav').silentWav(0.25), 'input.wav', 'audio/wav')
-					: await makeBinary(pngFor('defaults'), 'ref.png', 'image/png');
+				// The input file is of the resource's own kind: a recording for Audio, a clip for Video, else a picture.
+				const files = requireDist('registry/groups.js').MODEL_GROUPS[context.split('/')[0]]?.files;
+				const input =
+					files === 'audio'
+						? await makeBinary(require('./audio/wav').silentWav(0.25), 'input.wav', 'audio/wav')
+						: files === 'video'
+							? await makeBinary(require('./simulator/mp4').smallMp4(), 'input.mp4', 'video/mp4')
+							: await makeBinary(pngFor('defaults'), 'ref.png', 'image/png');
 				for (const { parameters } of runsOf(description, context, { sim, taskId, registry })) {
 					const run = await runNode({ parameters, credentials: creds, items: [{ json: {}, binary: { data: input } }] });
 					if (run.error) throw new Error(`${context} with only its required fields (${JSON.stringify(parameters)}) failed: ${run.error.message}`);

@@ -34,8 +34,9 @@ describe('the Spend Guard options', () => {
 	const guards = properties.filter((p) => p.name === 'spendGuard');
 
 	test('one Spend Guard collection on each billed operation, with video prices for video only', () => {
+		// Image → Analyze and Video → Analyze are chat calls: no Spend Guard, as Text → Message a Model.
 		expect(guards.map((g) => g.displayOptions.show)).toEqual([
-			{ resource: ['image'] },
+			{ resource: ['image'], operation: ['generate', 'edit'] },
 			{ resource: ['video'], operation: ['generate'] },
 			{ resource: ['audio'], operation: ['speech'] },
 			{ resource: ['audio'], operation: ['transcribe'] },

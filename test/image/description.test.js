@@ -15,7 +15,7 @@ describe('node description', () => {
 		expect(resource.options[0].value).toBe('image');
 		expect(resource.default).toBe('image');
 		const operation = imageProps.find((p) => p.name === 'operation');
-		expect(operation.options.map((o) => o.value)).toEqual(['generate', 'edit']);
+		expect(operation.options.map((o) => o.value)).toEqual(['generate', 'edit', 'analyze']);
 		expect(operation.options.every((o) => /Returns/.test(o.description) && /cost/i.test(o.description))).toBe(true);
 	});
 
@@ -56,7 +56,9 @@ describe('node description', () => {
 		};
 		// The node's own fields, as each operation declares: one set while the two agree, one each
 		// when they differ (whichever is true of the shipped DEFAULTS).
-		const today = imageProps.filter((p) => ['waitForCompletion', 'waiting', 'options'].includes(p.name));
+		// Analyze is a chat call: its Options are its own, and it has no waiting.
+		const jobs = (p) => !(p.displayOptions?.show?.operation ?? []).every((o) => o === 'analyze');
+		const today = imageProps.filter((p) => ['waitForCompletion', 'waiting', 'options'].includes(p.name) && jobs(p));
 		const agree = JSON.stringify(generate) === JSON.stringify(edit);
 		expect(today).toHaveLength(agree ? 3 : 6);
 		expect(shown(today, 'generate')).toEqual({ maxWaitMinutes: generate.maxWaitMinutes, concurrency: generate.concurrency });

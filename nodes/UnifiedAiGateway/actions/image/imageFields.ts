@@ -80,7 +80,7 @@ export function hostField(): INodeProperties {
 			{ name: 'Alt (Alt Base URL)', value: 'alt', description: describe('alt') },
 		],
 		description: `${MULTI_HOST_IDS.join(', ')} is served by both hosts: pick the one to run it on`,
-		displayOptions: { show: { resource: ['image'], '/modelId': MULTI_HOST_IDS } },
+		displayOptions: { show: { ...show, '/modelId': MULTI_HOST_IDS } },
 	};
 }
 
@@ -88,7 +88,7 @@ export function hostField(): INodeProperties {
  * The fields every Image operation shows (Generate and Edit alike), defined once: index.ts places
  * them around each operation's own fields (its .operation.ts), in the order the form shows.
  */
-const show = { resource: ['image'] };
+const show = { resource: ['image'], operation: ['generate', 'edit'] };
 
 /** Before an operation's own fields: the model, and the host of an id served by both. */
 export const IMAGE_FIELDS_BEFORE: INodeProperties[] = [

@@ -1,4 +1,5 @@
 import { resourceModule } from '../resourceModule';
+import * as analyze from './analyze.operation';
 import * as edit from './edit.operation';
 import * as generate from './generate.operation';
 import { IMAGE_FIELDS_BEFORE, imageFieldsAfter } from './imageFields';
@@ -32,6 +33,18 @@ export const { operations, description } = resourceModule(
 					'data. Billed per call.',
 			},
 			edit,
+		],
+		[
+			{
+				name: 'Analyze',
+				value: 'analyze',
+				action: 'Analyze an image',
+				description:
+					'Ask a text model that reads images about one or more images (binary files or URLs): ' +
+					'a description, captions, what is in it. Returns the answer as text with its charge; ' +
+					"one chat call per item, its cost the model's token price on the gateway.",
+			},
+			analyze,
 		],
 	],
 	{

@@ -19,7 +19,7 @@ type PartKind = keyof typeof MAX_MB;
 const VIDEO_URL = /\.(mp4|m4v|mov|webm)(?:[?#]|$)/i;
 
 /** Binary property names or URLs, from a field or an expression: "data, photo", one per line, or a list. */
-function namesIn(value: unknown, label: string, fail: (message: string) => Error): string[] {
+export function namesIn(value: unknown, label: string, fail: (message: string) => Error): string[] {
 	if (value === undefined || value === null || value === '') return [];
 	const list = Array.isArray(value) ? value : [value];
 	return list.flatMap((entry) => {
@@ -39,17 +39,18 @@ function isText(bytes: Buffer): boolean {
 }
 
 /** The content part of one binary property of the input item: its kind by its bytes, its size bounded. */
-async function binaryPart(
+export async function binaryPart(
 	ctx: IExecuteFunctions,
 	i: number,
 	name: string,
 	fail: (message: string, description?: string) => Error,
+	label = 'Attach Binary Files',
 ): Promise<IDataObject> {
 	const item = ctx.getInputData()[i];
 	if (!item?.binary?.[name]) {
 		const has = Object.keys(item?.binary ?? {});
 		throw fail(
-			`Attach Binary Files: the input item has no binary property '${name}'`,
+			`${label}: the input item has no binary property '${name}'`,
 			has.length
 				? `Binary properties on this item: ${has.join(', ')}.`
 				: 'This item has no binary data.',
@@ -71,13 +72,13 @@ async function binaryPart(
 					: undefined;
 	if (!kind)
 		throw fail(
-			`Attach Binary Files: '${fileName}' (${name}) is ${binary.mimeType || 'of no known kind'}; ` +
+			`${label}: '${fileName}' (${name}) is ${binary.mimeType || 'of no known kind'}; ` +
 				'a message takes images, audio (MP3, WAV), video, PDF or text files',
 		);
 	const max = MAX_MB[kind] * 1024 * 1024;
 	if (bytes.length > max)
 		throw fail(
-			`Attach Binary Files: '${fileName}' is ${describeBytes(bytes.length)}; ` +
+			`${label}: '${fileName}' is ${describeBytes(bytes.length)}; ` +
 				`a message's ${kind} may be at most ${MAX_MB[kind]} MB`,
 		);
 	const base64 = bytes.toString('base64');
@@ -89,7 +90,7 @@ async function binaryPart(
 		const format = sniffed === 'audio/mpeg' ? 'mp3' : sniffed === 'audio/wav' ? 'wav' : undefined;
 		if (!format)
 			throw fail(
-				`Attach Binary Files: '${fileName}' is ${sniffed}; audio in a message is MP3 or WAV ` +
+				`${label}: '${fileName}' is ${sniffed}; audio in a message is MP3 or WAV ` +
 					'(input_audio takes only these)',
 			);
 		return { type: 'input_audio', input_audio: { data: base64, format } };
@@ -99,7 +100,7 @@ async function binaryPart(
 }
 
 /** The content part of one URL: a video by its extension, else an image; a data: URL as its type says. */
-function urlPart(url: string, fail: (message: string) => Error): IDataObject {
+export function urlPart(url: string, fail: (message: string) => Error): IDataObject {
 	const data = /^data:([\w.+-]+\/[\w.+-]+);base64,/i.exec(url);
 	if (data) {
 		if (/^video\//i.test(data[1])) return { type: 'video_url', video_url: { url } };

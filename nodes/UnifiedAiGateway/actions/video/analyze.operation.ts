@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
+
+import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
+import { forEachItem, type RunOptions } from '../../engine/running/perItem';
+import { readConcurrency } from '../../params/runSettings';
+import { analysisProperties, analyze, type AnalysisKind } from '../analysis';
+
+/*
+ * Video → Analyze: a text model that reads videos looks at the item's videos (binary fields or URLs)
+ * and answers a question about them, in one billed chat call per item (actions/analysis.ts).
+ */
+
+const OPERATION: AnalysisKind = {
+	kind: 'video',
+	part: 'video_url',
+	question: 'What happens in this video?',
+	show: { resource: ['video'], operation: ['analyze'] },
+};
+
+export const description = analysisProperties(OPERATION, {
+	displayName: 'Text Input',
+	name: 'text',
+	type: 'string',
+	typeOptions: { rows: 2 },
+	default: 'What happens in this video?',
+	placeholder: 'What happens in this video?',
+	description: 'What to ask about the video',
+});
+
+/** Each item's question and files in one chat call; the charges from the usage log after the run. */
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
+	const output = await forEachItem(
+		this,
+		run,
+		async (i) => await analyze(this, i, OPERATION),
+		readConcurrency(this),
+		// Billed: a Retry On Fail after another item failed does not ask again.
+		true,
+	);
+	await chargesFromUsageLog(this, output);
+	return output;
+}
