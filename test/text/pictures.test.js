@@ -56,11 +56,13 @@ describe('a picture in a chat answer becomes a binary', () => {
 		expect(result.items[0].binary).toBeUndefined();
 	});
 
-	test('a data URL labelled as an image whose bytes are none is not stored: the mark says why', async () => {
+	test('a data URL whose bytes are no image is not stored; a linked picture is fetched, a missing one said so', async () => {
 		const fake = Buffer.from('<html>not a picture</html>').toString('base64');
+		const linked = `${ctx.sim.filesUrl}/files/linked.png`;
+		const missing = `${ctx.sim.filesUrl}/files/missing.mp3`;
 		ctx.sim.inject({
 			method: 'POST', path: '/v1/chat/completions', status: 200,
-			body: { id: 'c1', object: 'chat.completion', model: 'nano-banana', choices: [{ index: 0, message: { role: 'assistant', content: `Done: ![x](data:image/png;base64,${fake})`, images: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${pngFor('second').toString('base64')}` } }, { type: 'image_url', image_url: { url: 'https://cdn.example.com/p.png' } }] }, finish_reason: 'stop' }] },
+			body: { id: 'c1', object: 'chat.completion', model: 'nano-banana', choices: [{ index: 0, message: { role: 'assistant', content: `Done: ![x](data:image/png;base64,${fake})`, images: [{ type: 'image_url', image_url: { url: `data:image/png;base64,${pngFor('second').toString('base64')}` } }, { type: 'image_url', image_url: { url: linked } }, { type: 'image_url', image_url: { url: missing } }] }, finish_reason: 'stop' }] },
 		});
 		const result = await run(ask());
 		const [item] = result.items;
@@ -68,8 +70,11 @@ describe('a picture in a chat answer becomes a binary', () => {
 		expect(item.json.images).toEqual([
 			{ notKept: 'labelled image/png but its bytes are no image' },
 			{ binaryField: 'data_2', mimeType: 'image/png', bytes: pngFor('second').length, fileName: 'image-2.png' },
-			{ url: 'https://cdn.example.com/p.png' },
+			{ binaryField: 'data_3', mimeType: 'image/png', fileName: expect.stringMatching(/\.png$/), url: linked },
+			{ url: missing, notKept: expect.stringMatching(/404/) },
 		]);
-		expect(Object.keys(item.binary)).toEqual(['data_2']);
+		expect(Object.keys(item.binary).sort()).toEqual(['data_2', 'data_3']);
+		// A linked picture is fetched without the key, as every result file is.
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files').every((r) => !r.hasAuth)).toBe(true);
 	});
 });

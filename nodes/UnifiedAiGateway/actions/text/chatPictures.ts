@@ -1,8 +1,10 @@
 import type { IBinaryData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { storeBinary } from '../../engine/files/binaryStore';
+import { deliverFile } from '../../engine/files/downloads';
 import { describeBytes, EXTENSIONS, sniffMedia } from '../../engine/files/media';
 import { FILE_KINDS } from '../../registry/fileKinds';
+import { isStop, nodeErrorOf } from '../../transport/nodeError';
 
 /*
  * Pictures a chat model answers with (issue 56 item 3). Image models served through chat
@@ -10,7 +12,9 @@ import { FILE_KINDS } from '../../registry/fileKinds';
  * Gemini conversion, streamed too: real-newapi/chat-markdown-image.json), an `images[]` list on the
  * message (OpenRouter's shape, which relays pass on), or image parts when `content` is a list. Each
  * picture becomes a binary of the item (`data`, `data_2`, …), judged by its bytes and bounded like
- * every image; the text keeps a short mark where it was, so it stays readable.
+ * every image; the text keeps a short mark where it was, so it stays readable. A picture the answer
+ * links to (an http(s) image part) is downloaded as every result is (engine/files/downloads.ts: the
+ * address rules, its bytes judged, bounded), the key never sent with it.
  */
 
 /** `![alt](data:image/…;base64,…)`: the base64 may hold line breaks. */
@@ -25,7 +29,7 @@ export interface ChatPicture extends IDataObject {
 	mimeType?: string;
 	bytes?: number;
 	fileName?: string;
-	/** An http(s) picture the answer links to: named, not fetched. */
+	/** An http(s) picture the answer links to, fetched from there. */
 	url?: string;
 	notKept?: string;
 }
@@ -47,6 +51,7 @@ const fieldOf = (n: number) => (n === 1 ? 'data' : `data_${n}`);
 export async function takePictures(
 	ctx: IExecuteFunctions,
 	completion: IDataObject,
+	itemIndex: number,
 ): Promise<TakenPictures> {
 	const choices = completion.choices as IDataObject[] | undefined;
 	const message = choices?.[0]?.message as IDataObject | undefined;
@@ -59,9 +64,14 @@ export async function takePictures(
 		const picture = await pictureOf(ctx, mimeType, base64, n);
 		pictures.push(picture.json);
 		if (picture.binary) binary[fieldOf(n)] = picture.binary;
-		return picture.json.notKept
-			? `[image ${n}: not kept, ${picture.json.notKept}]`
-			: `[image ${n}: binary field ${fieldOf(n)}]`;
+		return mark(n, picture.json);
+	};
+	const fetch = async (url: string): Promise<string> => {
+		const n = pictures.length + 1;
+		const picture = await linkedPicture(ctx, url, n, itemIndex);
+		pictures.push(picture.json);
+		if (picture.binary) binary[fieldOf(n)] = picture.binary;
+		return mark(n, picture.json);
 	};
 	const rewritten: IDataObject = { ...message };
 	if (typeof message.content === 'string')
@@ -73,11 +83,9 @@ export async function takePictures(
 			(message.content as IDataObject[]).map(async (part) => {
 				const url = imageUrlOf(part);
 				const data = url ? DATA_URL.exec(url) : null;
-				if (!data) {
-					if (url) pictures.push({ url });
-					return part;
-				}
-				return { type: 'text', text: await keep(data[1], data[2]) };
+				if (data) return { type: 'text', text: await keep(data[1], data[2]) };
+				if (url && /^https?:\/\//i.test(url)) return { type: 'text', text: await fetch(url) };
+				return part;
 			}),
 		);
 	if (Array.isArray(message.images)) {
@@ -86,10 +94,8 @@ export async function takePictures(
 			const url = imageUrlOf(entry);
 			const data = url ? DATA_URL.exec(url) : null;
 			if (data) await keep(data[1], data[2]);
-			else {
-				if (url) pictures.push({ url });
-				left.push(entry);
-			}
+			else if (url && /^https?:\/\//i.test(url)) await fetch(url);
+			else left.push(entry);
 		}
 		rewritten.images = left;
 	}
@@ -100,6 +106,38 @@ export async function takePictures(
 		binary,
 		pictures,
 	};
+}
+
+/** The text's mark of the n-th picture: where it went, or why it is not there. */
+function mark(n: number, picture: ChatPicture): string {
+	return picture.notKept
+		? `[image ${n}: not kept, ${picture.notKept}]`
+		: `[image ${n}: binary field ${fieldOf(n)}]`;
+}
+
+/** A linked picture fetched as a result image is; a failure is the picture's note, not the item's. */
+async function linkedPicture(
+	ctx: IExecuteFunctions,
+	url: string,
+	n: number,
+	itemIndex: number,
+): Promise<{ json: ChatPicture; binary?: IBinaryData }> {
+	try {
+		const { binary } = await deliverFile(ctx, url, {
+			itemIndex,
+			baseName: n === 1 ? 'image' : `image-${n}`,
+			defaultMimeType: FILE_KINDS.image.mimeType,
+			kind: 'image',
+		});
+		return {
+			json: { binaryField: fieldOf(n), mimeType: binary.mimeType, fileName: binary.fileName, url },
+			binary,
+		};
+	} catch (error) {
+		// Stop ends the run; any other failure is this picture's, said beside the answer.
+		if (isStop(error)) throw nodeErrorOf(ctx.getNode(), error, itemIndex);
+		return { json: { url, notKept: (error as Error).message } };
+	}
 }
 
 /** An image part's URL: `{type: 'image_url', image_url: {url}}` or `{image_url: '…'}`. */

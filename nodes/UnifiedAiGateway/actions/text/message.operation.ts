@@ -201,7 +201,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const request = await readChatRequest(this, i);
 			const answer = await sendChat(this, request, i);
 			// A picture in the answer (an image model through chat) becomes a binary, its text a mark.
-			const { completion, binary, pictures } = await takePictures(this, answer.completion);
+			const { completion, binary, pictures } = await takePictures(this, answer.completion, i);
 			const simplified = request.simplify ? simplify(completion, request.model) : completion;
 			const json: IDataObject = {
 				...simplified,
