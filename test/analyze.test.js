@@ -75,3 +75,26 @@ describe('Video → Analyze', () => {
 		expect(sent()[1].messages[0].content[1]).toEqual({ type: 'video_url', video_url: { url: 'https://cdn.example.com/watch?v=42' } });
 	});
 });
+
+describe('File → Analyze Document', () => {
+	const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n');
+	const NOTES = Buffer.from('Brief: spring collection, light fabrics.\n');
+
+	test('a PDF and a text file from binary data as file parts; the summary as text', async () => {
+		const items = [{ json: {}, binary: { data: await makeBinary(PDF, 'brief.pdf', 'application/pdf'), notes: await makeBinary(NOTES, 'notes.md', 'text/markdown') } }];
+		const result = await runNode({ parameters: { resource: 'file', operation: 'analyzeDocument', modelId: rl('gpt-5.6-sol'), binaryPropertyName: 'data, notes' }, credentials: ctx.creds, items });
+		expect(result.error).toBeUndefined();
+		expect(sent()[0].messages[0].content).toEqual([
+			{ type: 'text', text: 'Summarize this document.' },
+			{ type: 'file', file: { file_data: `data:application/pdf;base64,${PDF.toString('base64')}`, filename: 'brief.pdf' } },
+			{ type: 'file', file: { file_data: `data:text/plain;base64,${NOTES.toString('base64')}`, filename: 'notes.md' } },
+		]);
+		expect(result.items[0].json.text).toBe('Echo: Summarize this document.');
+	});
+
+	test('a picture is no document: refused before anything is sent', async () => {
+		const result = await runNode({ parameters: { resource: 'file', operation: 'analyzeDocument', modelId: rl('gpt-5.6-sol') }, credentials: ctx.creds, items: [{ json: {}, binary: { data: await makeBinary(PNG, 'photo.png', 'image/png') } }] });
+		expect(result.error?.message).toMatch(/^Input Data Field Name\(s\): 'data' is not a document/);
+		expect(sent()).toHaveLength(0);
+	});
+});

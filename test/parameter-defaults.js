@@ -256,16 +256,22 @@ async function codeDefaults({ runNode, makeBinary, requireDist = (file) => requi
 				// Tasks done at once: a task operation reads a finished task, a wait ends at its first read.
 				sim.scenario('*', { durationMs: 0 });
 				const taskId = await createTask(sim);
-				// The input file is of the resource's own kind: a recording for Audio, a clip for Video, else a picture.
+				// The input file: the first kind the operation takes, its resource's own kind first (a recording
+				// for Audio, a clip for Video), then a picture, a PDF. Refused inputs send nothing, so see nothing.
 				const files = requireDist('registry/groups.js').MODEL_GROUPS[context.split('/')[0]]?.files;
-				const input =
-					files === 'audio'
-						? await makeBinary(require('./audio/wav').silentWav(0.25), 'input.wav', 'audio/wav')
-						: files === 'video'
-							? await makeBinary(require('./simulator/mp4').smallMp4(), 'input.mp4', 'video/mp4')
-							: await makeBinary(pngFor('defaults'), 'ref.png', 'image/png');
+				const inputs = [
+					...(files === 'audio' ? [[require('./audio/wav').silentWav(0.25), 'input.wav', 'audio/wav']] : []),
+					...(files === 'video' ? [[require('./simulator/mp4').smallMp4(), 'input.mp4', 'video/mp4']] : []),
+					[pngFor('defaults'), 'ref.png', 'image/png'],
+					[Buffer.from('%PDF-1.4\n%%EOF\n'), 'input.pdf', 'application/pdf'],
+				];
 				for (const { parameters } of runsOf(description, context, { sim, taskId, registry })) {
-					const run = await runNode({ parameters, credentials: creds, items: [{ json: {}, binary: { data: input } }] });
+					let run;
+					for (const [bytes, fileName, mimeType] of inputs) {
+						const input = await makeBinary(bytes, fileName, mimeType);
+						run = await runNode({ parameters, credentials: creds, items: [{ json: {}, binary: { data: input } }] });
+						if (!run.error || !/Nothing was sent/.test(String(run.error.description))) break;
+					}
 					if (run.error) throw new Error(`${context} with only its required fields (${JSON.stringify(parameters)}) failed: ${run.error.message}`);
 				}
 			} finally {

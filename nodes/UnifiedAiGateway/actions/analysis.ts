@@ -2,31 +2,40 @@ import {
 	NodeOperationError,
 	type IDataObject,
 	type IExecuteFunctions,
+	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
 import { postChatCompletion } from '../api/chat';
+import { forEachItem, type RunOptions } from '../engine/running/perItem';
+import { chargesFromUsageLog } from '../engine/spend/usageCharges';
 import { usageLogCharge } from '../api/charges';
 import { relayRequestId } from '../api/usageLog';
 import { modelLocator } from '../params/fields';
 import { concurrencyOption } from '../params/runFields';
+import { readConcurrency } from '../params/runSettings';
 import { checkPrompt, readNumber } from '../params/inputs';
 import { gatewayText } from '../transport/errors';
 import { asObject } from '../transport/responses';
 import { binaryPart, namesIn, urlPart } from './text/chatAttachments';
 
+/** "an image", "a video", "a document": for messages. */
+const A_KIND = { image: 'an image', video: 'a video', document: 'a document' } as const;
+const RESOURCE = { image: 'Image', video: 'Video', document: 'File' } as const;
+
 /*
- * Image → Analyze and Video → Analyze (issue 56 item 2): one chat call that shows a text model the
- * files and asks the question, as n8n's OpenAI node does, through the gateway. The files are the
- * content parts of chat attachments (text/chatAttachments.ts), of the operation's kind only.
+ * Image → Analyze, Video → Analyze and File → Analyze Document (issue 56 item 2): one chat call
+ * that shows a text model the files and asks the question, as n8n's OpenAI node does, through the
+ * gateway. The files are the content parts of chat attachments (text/chatAttachments.ts), of the
+ * operation's kind only.
  */
 
 /** What one Analyze operation reads: its kind of file, its part type, its words. */
 export interface AnalysisKind {
-	/** 'image' | 'video': what the files must be. */
-	kind: 'image' | 'video';
+	/** What the files must be. A document comes from binary data only (its bytes go in the part). */
+	kind: 'image' | 'video' | 'document';
 	/** The content part type the files become. */
-	part: 'image_url' | 'video_url';
+	part: 'image_url' | 'video_url' | 'file';
 	question: string;
 	show: Record<string, string[]>;
 }
@@ -37,19 +46,24 @@ export interface AnalysisKind {
  */
 export function analysisProperties(op: AnalysisKind, question: INodeProperties): INodeProperties[] {
 	const { show } = op;
+	const byUrl = op.kind !== 'document';
 	return [
 		modelLocator('text', show, 'gpt-5.6-sol'),
 		question,
-		{
-			displayName: 'Input Type',
-			name: 'inputType',
-			type: 'options',
-			default: 'binary',
-			options: [
-				{ name: 'Binary File(s)', value: 'binary' },
-				{ name: 'URL(s)', value: 'url' },
-			],
-		},
+		...(byUrl
+			? [
+					{
+						displayName: 'Input Type',
+						name: 'inputType',
+						type: 'options',
+						default: 'binary',
+						options: [
+							{ name: 'Binary File(s)', value: 'binary' },
+							{ name: 'URL(s)', value: 'url' },
+						],
+					},
+				]
+			: []),
 		{
 			displayName: 'Input Data Field Name(s)',
 			name: 'binaryPropertyName',
@@ -57,17 +71,21 @@ export function analysisProperties(op: AnalysisKind, question: INodeProperties):
 			default: 'data',
 			placeholder: 'data, data2',
 			hint: `The binary fields of the input item with the ${op.kind}s, comma-separated`,
-			displayOptions: { show: { inputType: ['binary'] } },
+			...(byUrl ? { displayOptions: { show: { inputType: ['binary'] } } } : {}),
 		},
-		{
-			displayName: 'URL(s)',
-			name: 'urls',
-			type: 'string',
-			default: '',
-			placeholder: `https://example.com/${op.kind === 'video' ? 'clip.mp4' : 'photo.jpg'}`,
-			description: `${op.kind === 'video' ? 'Video' : 'Image'} URLs the gateway passes to the model, comma-separated`,
-			displayOptions: { show: { inputType: ['url'] } },
-		},
+		...(byUrl
+			? [
+					{
+						displayName: 'URL(s)',
+						name: 'urls',
+						type: 'string',
+						default: '',
+						placeholder: `https://example.com/${op.kind === 'video' ? 'clip.mp4' : 'photo.jpg'}`,
+						description: `${op.kind === 'video' ? 'Video' : 'Image'} URLs the gateway passes to the model, comma-separated`,
+						displayOptions: { show: { inputType: ['url'] } },
+					},
+				]
+			: []),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -92,6 +110,26 @@ export function analysisProperties(op: AnalysisKind, question: INodeProperties):
 	})) as INodeProperties[];
 }
 
+/**
+ * An Analyze operation's run: one billed chat call per item under Concurrency (a Retry On Fail after
+ * another item failed does not ask again), then each call's charge from the relay's usage log.
+ */
+export async function runAnalysis(
+	ctx: IExecuteFunctions,
+	run: RunOptions,
+	op: AnalysisKind,
+): Promise<INodeExecutionData[]> {
+	const output = await forEachItem(
+		ctx,
+		run,
+		async (i) => await analyze(ctx, i, op),
+		readConcurrency(ctx),
+		true,
+	);
+	await chargesFromUsageLog(ctx, output);
+	return output;
+}
+
 /** One item's analysis: the question and its files sent in one billed chat call, the answer as text. */
 export async function analyze(
 	ctx: IExecuteFunctions,
@@ -108,7 +146,8 @@ export async function analyze(
 		throw fail('Model is empty', 'Pick a text model that reads images, e.g. gpt-5.6-sol.');
 	const question = checkPrompt(ctx.getNodeParameter('text', i, op.question), 'Text Input');
 	if ('problem' in question) throw fail(question.problem);
-	const binary = ctx.getNodeParameter('inputType', i, 'binary') === 'binary';
+	const binary =
+		op.kind === 'document' || ctx.getNodeParameter('inputType', i, 'binary') === 'binary';
 	const field = binary ? 'Input Data Field Name(s)' : 'URL(s)';
 	const names = namesIn(
 		ctx.getNodeParameter(binary ? 'binaryPropertyName' : 'urls', i, ''),
@@ -126,9 +165,9 @@ export async function analyze(
 				: part;
 		if (given.type !== op.part)
 			throw fail(
-				`${field}: '${name}' is not ${op.kind === 'image' ? 'an image' : 'a video'}`,
-				`${op.kind === 'image' ? 'Image' : 'Video'} → Analyze takes ${op.kind}s; a chat message ` +
-					'takes other files (Text → Message a Model).',
+				`${field}: '${name}' is not ${A_KIND[op.kind]}`,
+				`${RESOURCE[op.kind]} → Analyze takes ${op.kind}s (a document: PDF or text); a chat ` +
+					'message takes other files (Text → Message a Model).',
 			);
 		parts.push(given);
 	}

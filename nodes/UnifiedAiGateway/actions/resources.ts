@@ -38,7 +38,7 @@ export const RESOURCES: Array<{
 	{
 		name: 'File',
 		value: 'file',
-		description: 'Upload images for use as reference URLs',
+		description: 'Upload images for use as reference URLs, analyze documents',
 		module: file,
 	},
 	{ name: 'Task', value: 'task', description: 'Read, wait for and download tasks', module: task },

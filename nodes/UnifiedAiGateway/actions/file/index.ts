@@ -1,4 +1,5 @@
 import { resourceModule } from '../resourceModule';
+import * as analyzeDocument from './analyzeDocument.operation';
 import * as uploadImage from './uploadImage.operation';
 
 export const { operations, description } = resourceModule('file', [
@@ -15,5 +16,17 @@ export const { operations, description } = resourceModule('file', [
 				'(expiresAt). Not a generation call, so not billed.',
 		},
 		uploadImage,
+	],
+	[
+		{
+			name: 'Analyze Document',
+			value: 'analyzeDocument',
+			action: 'Analyze a document',
+			description:
+				'Ask a text model about PDF or text files of the input item (a summary, the key ' +
+				'points, a brief): one chat call per item with the files attached, the answer as text. ' +
+				"Billed by its tokens at the model's price on the gateway.",
+		},
+		analyzeDocument,
 	],
 ]);

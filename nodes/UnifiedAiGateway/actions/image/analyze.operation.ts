@@ -1,9 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 
-import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
-import { forEachItem, type RunOptions } from '../../engine/running/perItem';
-import { readConcurrency } from '../../params/runSettings';
-import { analysisProperties, analyze, type AnalysisKind } from '../analysis';
+import type { RunOptions } from '../../engine/running/perItem';
+import { analysisProperties, runAnalysis, type AnalysisKind } from '../analysis';
 
 /*
  * Image → Analyze: a text model that reads images looks at the item's images (binary fields or URLs)
@@ -32,14 +30,5 @@ export async function execute(
 	this: IExecuteFunctions,
 	run: RunOptions,
 ): Promise<INodeExecutionData[]> {
-	const output = await forEachItem(
-		this,
-		run,
-		async (i) => await analyze(this, i, OPERATION),
-		readConcurrency(this),
-		// Billed: a Retry On Fail after another item failed does not ask again.
-		true,
-	);
-	await chargesFromUsageLog(this, output);
-	return output;
+	return await runAnalysis(this, run, OPERATION);
 }
