@@ -24,7 +24,7 @@ const A_KIND = { image: 'an image', video: 'a video', document: 'a document' } a
 const RESOURCE = { image: 'Image', video: 'Video', document: 'File' } as const;
 
 /*
- * Image → Analyze, Video → Analyze and File → Analyze Document (issue 56 item 2): one chat call
+ * Image → Analyze, Video → Analyze and File → Analyze Document (docs/gateway-contract.md §10.14): one chat call
  * that shows a text model the files and asks the question, as n8n's OpenAI node does, through the
  * gateway. The files are the content parts of chat attachments (text/chatAttachments.ts), of the
  * operation's kind only.

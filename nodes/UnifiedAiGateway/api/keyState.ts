@@ -4,7 +4,7 @@ import { asObject } from '../transport/responses';
 import { readUsageToken, type QuotaReading } from './quota';
 
 /*
- * What a bare 401 means (docs/gateway-contract.md §7, issue 55 item 2). new-api answers a used-up,
+ * What a bare 401 means (docs/gateway-contract.md §10.10). new-api answers a used-up,
  * expired or disabled key with the same `401 Invalid token` as a wrong one (its auth middleware
  * checks the key before anything else), so the words of the relay cannot tell them apart. Two
  * facts can: the key was accepted for a billed call earlier in this run, and the key's own usage

@@ -4,8 +4,8 @@ import { describeBytes, sniffMedia } from '../../engine/files/media';
 import { kindOf } from '../../params/inputs';
 
 /*
- * Files attached to a chat message (issue 56 item 1), sent as the OpenAI content parts every new-api
- * build reads and converts for its other channels (real-newapi/chat-content-parts.json: each part
+ * Files attached to a chat message (docs/gateway-contract.md §10.14), sent as the OpenAI content parts every new-api
+ * build reads and converts for its other channels (the real relay's recorded exchanges: each part
  * passed on unchanged): `image_url` (a URL or a `data:` URL), `input_audio` (base64 and its format),
  * `file` (a `data:` URL with its file name: PDFs and text) and new-api's own `video_url`. A binary's
  * kind is judged by its bytes and its size bounded before anything is sent (and billed).

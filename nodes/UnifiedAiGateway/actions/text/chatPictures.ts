@@ -7,9 +7,9 @@ import { FILE_KINDS } from '../../registry/fileKinds';
 import { isStop, nodeErrorOf } from '../../transport/nodeError';
 
 /*
- * Pictures a chat model answers with (issue 56 item 3). Image models served through chat
+ * Pictures a chat model answers with (docs/gateway-contract.md §10.14). Image models served through chat
  * completions put them inside the message: a Markdown image with a `data:` URL in `content` (new-api's
- * Gemini conversion, streamed too: real-newapi/chat-markdown-image.json), an `images[]` list on the
+ * Gemini conversion, streamed too, as the real relay was recorded doing), an `images[]` list on the
  * message (OpenRouter's shape, which relays pass on), or image parts when `content` is a list. Each
  * picture becomes a binary of the item (`data`, `data_2`, …), judged by its bytes and bounded like
  * every image; the text keeps a short mark where it was, so it stays readable. A picture the answer

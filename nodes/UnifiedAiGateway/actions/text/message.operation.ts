@@ -26,7 +26,7 @@ import {
 } from '../../transport/responses';
 import { readChatRequest, type ChatRequest } from './chatRequest';
 import { postChatCompletion } from '../../api/chat';
-import { NOT_REPORTED } from '../../api/charges';
+import { usageLogCharge } from '../../api/charges';
 import { relayRequestId } from '../../api/usageLog';
 import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
 import { takePictures } from './chatPictures';
@@ -206,7 +206,7 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 			const json: IDataObject = {
 				...simplified,
 				...(pictures.length > 0 ? { images: pictures } : {}),
-				...(answer.requestId ? { charge: { ...CHAT_UNSETTLED, requestId: answer.requestId } } : {}),
+				...(answer.requestId ? { charge: usageLogCharge(answer.requestId, 'its tokens') } : {}),
 			};
 			return Object.keys(binary).length > 0 ? [{ json, binary }] : json;
 		},
@@ -218,13 +218,6 @@ export async function execute(this: IExecuteFunctions, run: RunOptions) {
 	await chargesFromUsageLog(this, output);
 	return output;
 }
-
-/** A chat's charge before the usage log is read: a relay's answer names its request id, not its cost. */
-const CHAT_UNSETTLED = {
-	amount: null,
-	source: NOT_REPORTED,
-	note: "A chat's answer carries no charge (billed by its tokens); the gateway's usage log has it.",
-};
 
 /** POST /v1/chat/completions, plain or streamed; both give the same completion object. */
 async function sendChat(
