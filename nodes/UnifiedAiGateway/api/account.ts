@@ -49,7 +49,11 @@ export interface Balance {
 }
 
 /** How long a gateway's lack of `/v1/balance`, or a 429 of the quota route, is remembered across runs. */
-const ROUTE_MEMORY_MS = 10 * 60_000;
+export const ROUTE_MEMORY_MS = 10 * 60_000;
+/** What a token balance read remembers when the build has no `/v1/balance` (api/relayBuild.ts reads it too). */
+export const BALANCE_ROUTE_MISSING = 'noBalanceRoute:token';
+/** What a token balance read remembers when `/v1/balance` answered: the build has the document's routes. */
+export const BALANCE_ROUTE_SERVED = 'balanceRouteServed';
 
 /** A balance record (docs/gateway-contract.md §2.2); `success: false`, even with HTTP 200, is an error. */
 function balanceRecord(
@@ -161,7 +165,7 @@ export async function readBalance(
 	itemIndex?: number,
 	fresh?: 'fresh',
 ): Promise<Balance> {
-	const name = `noBalanceRoute:${kind}`;
+	const name = kind === 'token' ? BALANCE_ROUTE_MISSING : 'noBalanceRoute:user';
 	let missing = await recall<string>(ctx, name, ROUTE_MEMORY_MS);
 	if (missing === undefined) {
 		try {
@@ -171,6 +175,8 @@ export async function readBalance(
 				action: kind === 'token' ? 'checking the token balance' : 'checking the user balance',
 				itemIndex,
 			});
+			if (kind === 'token')
+				await remember(ctx, BALANCE_ROUTE_SERVED, `GET ${PATHS.token} answered`);
 			return balanceRecord(ctx, kind, body, itemIndex);
 		} catch (error) {
 			if (!routeMissing(error)) throw nodeErrorOf(ctx.getNode(), error, itemIndex);

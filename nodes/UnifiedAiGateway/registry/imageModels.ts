@@ -112,6 +112,7 @@ const GPT2_SIZE: FieldRule = {
 	suggest: true,
 	pattern: '^([1-9]\\d?:[1-9]\\d?|[1-9]\\d{2,3}x[1-9]\\d{2,3}|auto)$',
 	default: '1:1',
+	ratioExtension: true,
 	description:
 		'An aspect ratio (the pixel count then comes from Resolution) or ' +
 		'WIDTHxHEIGHT in pixels; the sizes the model takes depend on the channel',

@@ -77,6 +77,12 @@ export interface FieldRule {
 	 * typo and, for video, pre-charged by duration; refused unless the user turns on Allow Unusual Values.
 	 */
 	plausibleMax?: number;
+	/**
+	 * A ratio value (and the `resolution` beside it) is the document's extension, which the plain relay
+	 * forwards unread (docs/gateway-contract.md §10.11): there the ratio is sent as the pixel size of
+	 * `values` with its aspect at the resolution's tier, or refused before sending (pipeline/relaySizes.ts).
+	 */
+	ratioExtension?: boolean;
 	/** Sent only beside another value: gpt-image-2 `resolution` goes with ratio sizes (docs/gateway-contract.md §4.4). */
 	onlyWith?: { key: string; pattern: string };
 	default?: string | number | boolean;

@@ -54,6 +54,23 @@ function validateGpt(body, family) {
   optionalEnum(body, 'resolution', ['1k', '2k', '4k']);
 }
 
+// Plain new-api's image request (its dto.ImageRequest) has no `resolution`: the relay drops it and forwards `size` as
+// sent (real-newapi, gateway-notes.md: gpt-image-2's "1:1" went upstream unchanged). The OpenAI-type upstream of the
+// plain profiles refuses a ratio the way OpenAI does, a 400 the relay passes through; nothing is billed.
+function forwardedByRelay(sim, model, body) {
+  if (sim.profile === 'commercial' || catalog.isNano(model)) return body;
+  const { resolution, ...forwarded } = body;
+  if (typeof forwarded.size === 'string' && RATIO.test(forwarded.size)) {
+    throw badRequest(
+      `Invalid value: '${forwarded.size}'. Supported values are: '1024x1024', '1024x1536', '1536x1024', ` +
+        "'auto', or WIDTHxHEIGHT in pixels.",
+      'size',
+      'invalid_value',
+    );
+  }
+  return forwarded;
+}
+
 function validateEditInputs(model, body) {
   if (catalog.isNano(model) || catalog.gptFamily(model) === '2.5') {
     urlArray(body, 'images', { min: 1, max: 16 });
@@ -104,7 +121,7 @@ async function generations(ctx) {
   requireString(body, 'prompt');
   if (!catalog.isNano(model)) validateGpt(body, catalog.gptFamily(model));
   else optionalString(body, 'size');
-  return answer(ctx, body, model, 'generate');
+  return answer(ctx, forwardedByRelay(ctx.sim, model, body), model, 'generate');
 }
 
 async function edits(ctx) {
@@ -113,7 +130,7 @@ async function edits(ctx) {
   requireString(body, 'prompt');
   validateEditInputs(model, body);
   if (!catalog.isNano(model)) validateGpt(body, catalog.gptFamily(model));
-  return answer(ctx, body, model, 'edit');
+  return answer(ctx, forwardedByRelay(ctx.sim, model, body), model, 'edit');
 }
 
 module.exports = [

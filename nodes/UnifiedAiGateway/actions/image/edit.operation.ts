@@ -9,6 +9,7 @@ import {
 import type { UploadedImage } from '../../api/uploads';
 import {
 	checkSpend,
+	fitItems,
 	outputItems,
 	readItems,
 	submitItems,
@@ -34,6 +35,7 @@ import { refuse } from '../../pipeline/refusals';
 import { IMAGE_MODELS } from '../../registry/imageModels';
 import { IMAGE_ROUTES, modelFieldProperties } from './imageFields';
 import {
+	fitImageJob,
 	imageItems,
 	pendingImage,
 	readImageBody,
@@ -157,6 +159,7 @@ export async function execute(
 		() => readSpendSettings(this),
 		(job, _spend, prices) => imageEstimate(job.model, job.body, prices),
 	);
+	await fitItems(batch, async (job, i) => await fitImageJob(this, job, i));
 	const submits = submitItems(batch, async (job, i) => await submitJob(this, job, i));
 	const results = await waitForResults(batch, submits, async (job, answer, i, task) =>
 		imageItems(this, batch, job, answer, i, task),

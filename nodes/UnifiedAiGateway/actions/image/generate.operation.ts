@@ -7,6 +7,7 @@ import {
 
 import {
 	checkSpend,
+	fitItems,
 	outputItems,
 	readItems,
 	submitItems,
@@ -22,6 +23,7 @@ import { imageEstimate } from '../../pipeline/cost';
 import { readPrompt } from '../../pipeline/prepare';
 import { IMAGE_ROUTES, modelFieldProperties } from './imageFields';
 import {
+	fitImageJob,
 	imageItems,
 	pendingImage,
 	readImageBody,
@@ -63,6 +65,7 @@ export async function execute(
 		() => readSpendSettings(this),
 		(job, _spend, prices) => imageEstimate(job.model, job.body, prices),
 	);
+	await fitItems(batch, async (job, i) => await fitImageJob(this, job, i));
 	const submits = submitItems(
 		batch,
 		async (job, i) => await sendImageJob(this, job, job.body, [], i),

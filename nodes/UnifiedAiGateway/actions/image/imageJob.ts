@@ -15,6 +15,7 @@ import { readRegistryValues } from '../../params/registryValues';
 import { imageCostJson } from '../../pipeline/cost';
 import { describeModel, readExtraBody, requireHost, resolveModel } from '../../pipeline/prepare';
 import { registryRefusal } from '../../pipeline/refusals';
+import { fitToRelayBuild } from '../../pipeline/relaySizes';
 import { itemsPerUrl, resultDownload } from '../../pipeline/taskOutput';
 import { UNKNOWN_IMAGE_MODEL } from '../../registry/imageModels';
 import type { ModelSpec } from '../../registry/models';
@@ -43,6 +44,8 @@ export interface ImageJob {
 	model: ImageModel;
 	/** The body of the fields and Additional Body Fields (an edit's references join it at submit). */
 	body: IDataObject;
+	/** What the body's size became on the plain relay (pipeline/relaySizes.ts), for the item to say. */
+	sizeNote?: string;
 }
 
 /** What the billed call answered: a task, or the image URLs of a sync answer (receiptUrls). */
@@ -106,6 +109,21 @@ export async function readImageBody(
 		labels,
 	});
 	return mergeBody({ model: model.id, prompt, ...fields }, extra);
+}
+
+/**
+ * The job's body as this gateway's build reads it (engine/running/batch.ts fitItems, after the
+ * cost check): a ratio size as pixels on the plain relay (pipeline/relaySizes.ts), said on its items.
+ */
+export async function fitImageJob(
+	ctx: IExecuteFunctions,
+	job: ImageJob,
+	itemIndex: number,
+): Promise<void> {
+	const rules = job.model.spec.fields?.[job.operation] ?? {};
+	const { body, note } = await fitToRelayBuild(ctx, itemIndex, rules, job.body);
+	job.body = body;
+	if (note) job.sizeNote = note;
 }
 
 /**
@@ -209,6 +227,7 @@ export async function imageItems(
 		imageIndex: index,
 		imageCount: urls.length,
 		request: deepCopy(answer.request),
+		...(job.sizeNote ? { sizeNote: job.sizeNote } : {}),
 		estimatedCost: deepCopy(estimatedCost),
 		charge: deepCopy(charge),
 		...(answer.uploads.length > 0 ? { uploadedReferences: deepCopy(answer.uploads) } : {}),
@@ -250,6 +269,7 @@ export function pendingImage(
 	return {
 		model: job.model.id,
 		request: deepCopy(answer.request),
+		...(job.sizeNote ? { sizeNote: job.sizeNote } : {}),
 		estimatedCost: imageCostJson(
 			job.model.spec,
 			answer.request,

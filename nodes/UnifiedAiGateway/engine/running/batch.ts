@@ -144,6 +144,27 @@ export async function checkSpend<P>(
 	for (const i of toSubmit) Object.assign(batch.states[i], { error: refusal, created: 'no' });
 }
 
+/**
+ * Step 2b. What an item's request becomes on this gateway's build, once the run's cost is checked
+ * and before anything billed is sent (`fit`: may read the gateway's free routes, once per run, and
+ * changes the item's request in place: its estimate is kept by it); a refusal is an item's
+ * refusal, as at step 1: it stops the run unless Continue On Fail.
+ */
+export async function fitItems<P>(
+	batch: Batch<P>,
+	fit: (prepared: P, itemIndex: number) => Promise<void>,
+): Promise<void> {
+	for (const i of itemsToSubmit(batch)) {
+		const state = batch.states[i];
+		try {
+			await fit(state.prepared as P, i);
+		} catch (error) {
+			if (!batch.continueOnFail) throw nodeErrorOf(batch.ctx.getNode(), error, i);
+			Object.assign(state, { error: error as ItemError, created: 'no' });
+		}
+	}
+}
+
 /** An item's part of the run's estimate, made by checkSpend before anything was sent (for its output). */
 export function estimateOf<P>(batch: Batch<P>, prepared: P): ItemEstimate | undefined {
 	return batch.spendGuard?.estimateOf(prepared);
