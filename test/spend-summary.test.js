@@ -8,7 +8,8 @@ const { runSummary, spendHint, plannedText, customDataKey, writeCustomData } = r
 
 const NOTE = 'The account plan and the gateway decide the final charge.';
 const priced = (model, detail, amountUsd, unitUsd = amountUsd, per = 'call') => ({ model, detail, amountUsd, unitUsd, per });
-const unpriced = (model, detail, why) => ({ model, detail, amountUsd: null, ...(why ? { unpriced: why } : {}) });
+const unpriced = (model, detail, why, advice) => ({ model, detail, amountUsd: null, ...(why ? { unpriced: why } : {}), ...(advice ? { advice } : {}) });
+const VIDEO_ADVICE = "Video is pre-charged by your site's price and the duration; give Spend Guard → Video Prices per Second to include it.";
 const settings = (extra = {}) => ({ balanceUnitsPerUsd: 1, stopIfBalanceUnreadable: false, allowUnpriced: false, videoUsdPerSecond: {}, ...extra });
 
 describe('tally: a run counted per model and size', () => {
@@ -28,6 +29,7 @@ describe('tally: a run counted per model and size', () => {
 			lines: ['1 × nano-banana-pro (1:1) = 0.04 USD (0.04 USD per call)', '2 × gpt-image-2 (1:1, 1K) = 0.03 USD (0.015 USD per call)', '1 × flat = 0.001 USD'],
 			unpricedLines: [],
 			unpricedModels: [],
+			unpricedAdvice: [],
 			// No item with its group assumed and a dearer one shown: the cap judges the estimate itself.
 			capTotalUsd: 0.071,
 			assumedGroups: [],
@@ -52,7 +54,7 @@ describe('tally: a run counted per model and size', () => {
 	});
 
 	test('unpriced items: counted apart, with their reason or "no price", each model once', () => {
-		const run = tally([unpriced('sora-2', '8 s', 'video cost is not estimated'), unpriced('sora-2', '8 s', 'video cost is not estimated'), unpriced('x-model', '')]);
+		const run = tally([unpriced('sora-2', '8 s', 'video cost is not estimated', VIDEO_ADVICE), unpriced('sora-2', '8 s', 'video cost is not estimated', VIDEO_ADVICE), unpriced('x-model', '')]);
 		expect(run).toMatchObject({
 			items: 3,
 			totalUsd: 0,
@@ -60,6 +62,8 @@ describe('tally: a run counted per model and size', () => {
 			lines: [],
 			unpricedLines: ['2 × sora-2 (8 s): video cost is not estimated', '1 × x-model: no price'],
 			unpricedModels: ['sora-2', 'x-model'],
+			// What would price them, once, and only where an estimate gives it (a chat's reason says its own).
+			unpricedAdvice: [VIDEO_ADVICE],
 		});
 	});
 
@@ -79,7 +83,7 @@ describe('tally: a run counted per model and size', () => {
 
 describe('the summary (spendSummary of the first item)', () => {
 	const run = tally([priced('gpt-image-2', '1:1, 1K', 0.015)]);
-	const two = tally([priced('gpt-image-2', '1:1, 1K', 0.015), unpriced('sora-2', '8 s', 'video cost is not estimated')]);
+	const two = tally([priced('gpt-image-2', '1:1, 1K', 0.015), unpriced('sora-2', '8 s', 'video cost is not estimated', VIDEO_ADVICE)]);
 
 	test('one item, no cap, no balance: the fields and nothing else', () => {
 		expect(runSummary({ planned: run, submitted: run, settings: settings() })).toEqual({
@@ -114,7 +118,7 @@ describe('the summary (spendSummary of the first item)', () => {
 	});
 
 	test('two unpriced items are "items"; a balance that could not be read, before and after', () => {
-		const both = tally([unpriced('sora-2', '8 s'), unpriced('veo-3.1-flash', '8 s')]);
+		const both = tally([unpriced('sora-2', '8 s', undefined, VIDEO_ADVICE), unpriced('veo-3.1-flash', '8 s', undefined, VIDEO_ADVICE)]);
 		const summary = runSummary({ planned: both, submitted: both, settings: settings({ balance: 'token' }), reading: { kind: 'token', error: 'HTTP 500', afterError: 'HTTP 502' } });
 		expect(summary.notEstimated).toMatch(/^Cost not estimated for 2 items \(sora-2, veo-3\.1-flash\): 1 × sora-2 \(8 s\): no price; 1 × veo-3\.1-flash \(8 s\): no price\. /);
 		expect(summary).toMatchObject({

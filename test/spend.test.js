@@ -34,22 +34,30 @@ describe('the Spend Guard options', () => {
 	const guards = properties.filter((p) => p.name === 'spendGuard');
 
 	test('one Spend Guard collection on each billed operation, with video prices for video only', () => {
-		// Image → Analyze and Video → Analyze are chat calls: no Spend Guard, as Text → Message a Model.
-		expect(guards.map((g) => g.displayOptions.show)).toEqual([
+		// Every billed call has one: the chats (Text → Message a Model, the Analyze operations) too.
+		const shown = guards.map((g) => g.displayOptions.show);
+		expect(shown).toEqual(expect.arrayContaining([
+			{ resource: ['image'], operation: ['analyze'] },
 			{ resource: ['image'], operation: ['generate', 'edit'] },
 			{ resource: ['video'], operation: ['generate'] },
+			{ resource: ['video'], operation: ['analyze'] },
 			{ resource: ['audio'], operation: ['speech'] },
 			{ resource: ['audio'], operation: ['transcribe'] },
 			{ resource: ['audio'], operation: ['translate'] },
-		]);
-		expect(guards[2].options.map((o) => o.displayName)).not.toContain('Video Prices per Second');
+			{ resource: ['file'], operation: ['analyzeDocument'] },
+			{ resource: ['text'], operation: ['message'] },
+		]));
+		expect(shown).toHaveLength(9);
 		const names = (g) => g.options.map((o) => o.displayName);
-		expect(names(guards[0])).toEqual([
+		const imageGuard = guards[shown.findIndex((s) => s.operation.includes('generate') && s.resource[0] === 'image')];
+		const videoGuard = guards[shown.findIndex((s) => s.resource[0] === 'video' && s.operation[0] === 'generate')];
+		for (const g of guards) if (g !== videoGuard) expect(names(g)).not.toContain('Video Prices per Second');
+		expect(names(imageGuard)).toEqual([
 			'Allow Unpriced Items', 'Balance Units per USD', 'Check Balance Before Submitting', 'Key Group',
 			'Max Estimated Cost per Run (USD)', 'Stop If Balance Cannot Be Read',
 		]);
-		expect(names(guards[1])).toContain('Video Prices per Second');
-		expect(guards[0].options.find((o) => o.name === 'checkBalance').options.map((o) => o.value)).toEqual(['token', 'user']);
+		expect(names(videoGuard)).toContain('Video Prices per Second');
+		expect(imageGuard.options.find((o) => o.name === 'checkBalance').options.map((o) => o.value)).toEqual(['token', 'user']);
 	});
 
 	test('a cap that is not an amount is refused, naming the field', async () => {

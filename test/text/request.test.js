@@ -1,7 +1,7 @@
 'use strict';
 // Text → Message a Model (POST /v1/chat/completions) through n8n-core's execution engine against
 // the gateway simulator: the body sent, the output, and bad options refused before any request.
-const { MODEL, answerOf, useTextSuite } = require('./suite');
+const { MODEL, answerOf, answerFields, useTextSuite } = require('./suite');
 
 const { ctx, chat } = useTextSuite();
 
@@ -46,13 +46,13 @@ describe('request body', () => {
 		expect(calls[0].authValid).toBe(true);
 		expect(result.items).toHaveLength(1);
 		const { json } = result.items[0];
-		expect(json).toEqual({
+		expect(answerFields(json)).toEqual({
 			text: JSON.stringify({ echo: 'give JSON', model: MODEL }),
 			model: MODEL,
 			finishReason: 'stop',
 			usage: expect.objectContaining({ total_tokens: expect.any(Number) }),
 		});
-		expect(Object.keys(json).sort()).toEqual(['finishReason', 'model', 'text', 'usage']);
+		expect(Object.keys(json).sort()).toEqual(['estimatedCost', 'finishReason', 'model', 'spendSummary', 'text', 'usage']);
 	});
 
 	test('without options the body is only model and messages', async () => {

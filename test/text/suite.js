@@ -31,6 +31,9 @@ function expectNoKey(result) {
 const answerOf = (text) => `Echo: ${text}`;
 const firstPiece = (content) => Array.from(content).slice(0, Math.ceil(Array.from(content).length / 5)).join('');
 
+/** An item's json without the run's cost fields (test/text/spend.test.js holds those): the answer alone. */
+const answerFields = ({ estimatedCost, spendSummary, ...rest }) => rest;
+
 /** Call at the top of a test file: starts its simulator and returns the helpers bound to it. */
 function useTextSuite() {
 	const ctx = useSimulator();
@@ -44,4 +47,4 @@ function useTextSuite() {
 	return { ctx, chat };
 }
 
-module.exports = { MODEL, params, expectNoKey, answerOf, firstPiece, useTextSuite };
+module.exports = { MODEL, params, expectNoKey, answerOf, answerFields, firstPiece, useTextSuite };

@@ -7,8 +7,19 @@ import {
 } from 'n8n-workflow';
 
 import { postChatCompletion } from '../api/chat';
-import { forEachItem, type RunOptions } from '../engine/running/perItem';
-import { chargesFromUsageLog } from '../engine/spend/usageCharges';
+import {
+	checkSpend,
+	estimateOf,
+	outputItems,
+	readItems,
+	submitItems,
+	waitForResults,
+	type BatchSettings,
+} from '../engine/running/batch';
+import type { RunOptions } from '../engine/running/perItem';
+import type { Submitted } from '../engine/running/types';
+import { readSpendSettings, spendGuardOptions } from '../params/spendGuardOptions';
+import { chatCostJson, chatEstimate } from '../pipeline/cost';
 import { usageLogCharge } from '../api/charges';
 import { relayRequestId } from '../api/usageLog';
 import { modelLocator } from '../params/fields';
@@ -86,6 +97,7 @@ export function analysisProperties(op: AnalysisKind, question: INodeProperties):
 					},
 				]
 			: []),
+		spendGuardOptions(show, 'text'),
 		{
 			displayName: 'Options',
 			name: 'options',
@@ -110,32 +122,55 @@ export function analysisProperties(op: AnalysisKind, question: INodeProperties):
 	})) as INodeProperties[];
 }
 
+/** One item's analysis as read: the question and its files in a chat body; nothing is sent yet. */
+interface AnalysisJob {
+	model: string;
+	body: IDataObject;
+}
+
+/** The answer of an analysis call, read the moment it arrived. */
+interface AnalysisAnswer extends Submitted {
+	json: IDataObject;
+}
+
 /**
- * An Analyze operation's run: one billed chat call per item under Concurrency (a Retry On Fail after
- * another item failed does not ask again), then each call's charge from the relay's usage log.
+ * An Analyze operation's run: every item read and checked, the run's cost checked (the Spend
+ * Guard), then one billed chat call per item under Concurrency, never asked again (Retry On Fail
+ * takes up what an earlier try answered), each call's charge from the relay's usage log.
  */
 export async function runAnalysis(
 	ctx: IExecuteFunctions,
 	run: RunOptions,
 	op: AnalysisKind,
 ): Promise<INodeExecutionData[]> {
-	const output = await forEachItem(
-		ctx,
-		run,
-		async (i) => await analyze(ctx, i, op),
-		readConcurrency(ctx),
-		true,
+	const settings: BatchSettings = {
+		noun: `${op.kind} analysis`,
+		concurrency: readConcurrency(ctx),
+		wait: false,
+		work: 'billed',
+	};
+	const batch = await readItems(ctx, run, settings, async (i) => await readAnalysis(ctx, i, op));
+	await checkSpend(
+		batch,
+		() => readSpendSettings(ctx),
+		(job, _spend, prices) => chatEstimate(job.model, job.body, prices),
 	);
-	await chargesFromUsageLog(ctx, output);
-	return output;
+	const submits = submitItems(batch, async (job, i) => await sendAnalysis(ctx, job, i));
+	const results = await waitForResults(batch, submits, async (job, answer) => {
+		const estimate = estimateOf(batch, job);
+		return [
+			{ json: { ...answer.json, ...(estimate ? { estimatedCost: chatCostJson(estimate) } : {}) } },
+		];
+	});
+	return await outputItems(results);
 }
 
-/** One item's analysis: the question and its files sent in one billed chat call, the answer as text. */
-export async function analyze(
+/** One item's request: the question and its files, checked; nothing is sent. */
+async function readAnalysis(
 	ctx: IExecuteFunctions,
 	i: number,
 	op: AnalysisKind,
-): Promise<IDataObject> {
+): Promise<AnalysisJob> {
 	const fail = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), message, {
 			itemIndex: i,
@@ -178,6 +213,16 @@ export async function analyze(
 	};
 	if ('maxTokens' in options)
 		body.max_tokens = readNumber(ctx, 'maxTokens', i, { value: options.maxTokens });
+	return { model, body };
+}
+
+/** The one billed chat call of an item (never repeated) and its answer read: the text. */
+async function sendAnalysis(
+	ctx: IExecuteFunctions,
+	{ model, body }: AnalysisJob,
+	i: number,
+): Promise<AnalysisAnswer> {
+	const startedAt = Date.now();
 	const { body: answer, headers } = await postChatCompletion(ctx, {
 		body,
 		model,
@@ -204,10 +249,14 @@ export async function analyze(
 	}
 	const requestId = relayRequestId(headers);
 	return {
-		text: content,
-		model: answer.model ?? model,
-		finishReason: choice?.finish_reason ?? null,
-		usage: answer.usage ?? null,
-		...(requestId ? { charge: usageLogCharge(requestId, 'its tokens') } : {}),
+		startedAt,
+		raw: {},
+		json: {
+			text: content,
+			model: answer.model ?? model,
+			finishReason: choice?.finish_reason ?? null,
+			usage: answer.usage ?? null,
+			...(requestId ? { charge: usageLogCharge(requestId, 'its tokens') } : {}),
+		},
 	};
 }

@@ -40,8 +40,18 @@ export interface GatewayPrice {
 /** What the list says of one model: its price, or why it has none the node can use. */
 export type PriceLookup = { price: GatewayPrice } | { unpriced: string };
 
+/**
+ * A model the list prices by tokens (`quota_type` 0): `model_ratio` 1 is 2 USD per million input
+ * tokens, output × `completion_ratio` (docs/gateway-contract.md §10.11); `price.usd` is 0 (no call price).
+ */
+export type TokenLookup =
+	| { price: GatewayPrice; inputUsdPerMillion: number; outputUsdPerMillion: number }
+	| { unpriced: string };
+
 export interface PriceList {
 	find(model: string): PriceLookup;
+	/** A chat model's price by tokens, or why there is none (a per-call model: use find). */
+	findTokens(model: string): TokenLookup;
 	/**
 	 * The same list priced for a key in `keyGroup` (Spend Guard → Key Group: a group the list shows,
 	 * or a ratio as a number), or why that cannot be: a group the list does not show.
@@ -58,6 +68,7 @@ const KEEP_MS = 60_000;
 function unusable(reason: string): PriceList {
 	const list: PriceList = {
 		find: () => ({ unpriced: reason }),
+		findTokens: () => ({ unpriced: reason }),
 		forKeyGroup: () => list,
 		forLearnedGroup: () => list,
 	};
@@ -103,6 +114,60 @@ function dearestFor(
 	return dearest;
 }
 
+/** A price at the chosen group's ratio, with the dearest group a cap judges it at when assumed. */
+function groupPrice(
+	usd: number,
+	entry: IDataObject,
+	choice: GroupChoice,
+	ratios: Map<string, number>,
+): GatewayPrice {
+	const dearest = choice.assumed ? dearestFor(entry, ratios, choice.ratio) : undefined;
+	return {
+		usd,
+		groupRatio: choice.ratio,
+		...(choice.group !== undefined ? { group: choice.group } : {}),
+		groupAssumed: choice.assumed,
+		...(choice.learned ? { groupLearned: true } : {}),
+		...(dearest ? { dearest } : {}),
+		...(choice.note ? { groupRatioNote: choice.note } : {}),
+	};
+}
+
+/** USD per million input tokens at `model_ratio` 1 (new-api: 0.002 USD per 1K tokens). */
+const USD_PER_MILLION_AT_RATIO_1 = 2;
+
+/** What one entry says of its model's price by tokens (`quota_type` 0). */
+function entryTokens(
+	entry: IDataObject,
+	choice: GroupChoice,
+	ratios: Map<string, number>,
+): TokenLookup {
+	const quotaType = numberOf(entry.quota_type);
+	if (quotaType !== 0) {
+		const perCall = entryPrice(entry, choice, ratios);
+		return 'unpriced' in perCall ? perCall : { unpriced: 'the gateway prices it per call' };
+	}
+	const ratio = numberOf(entry.model_ratio);
+	if (ratio === UNSET_RATIO)
+		return {
+			unpriced: `the gateway has set no price for it (model_ratio ${UNSET_RATIO}, the relay's placeholder)`,
+		};
+	const completion = entry.completion_ratio === undefined ? 1 : numberOf(entry.completion_ratio);
+	if (ratio === undefined || ratio < 0 || completion === undefined || completion < 0)
+		return {
+			unpriced:
+				"the gateway's price list gives it no usable token ratio " +
+				`(model_ratio ${JSON.stringify(entry.model_ratio ?? null).slice(0, 20)}, ` +
+				`completion_ratio ${JSON.stringify(entry.completion_ratio ?? null).slice(0, 20)})`,
+		};
+	const input = ratio * USD_PER_MILLION_AT_RATIO_1;
+	return {
+		price: groupPrice(0, entry, choice, ratios),
+		inputUsdPerMillion: input,
+		outputUsdPerMillion: input * completion,
+	};
+}
+
 /** What one entry of the list says about its model. */
 function entryPrice(
 	entry: IDataObject,
@@ -118,18 +183,7 @@ function entryPrice(
 					"the gateway's price list gives it no usable per-call price " +
 					`(model_price ${JSON.stringify(entry.model_price ?? null).slice(0, 40)})`,
 			};
-		const dearest = choice.assumed ? dearestFor(entry, ratios, choice.ratio) : undefined;
-		return {
-			price: {
-				usd,
-				groupRatio: choice.ratio,
-				...(choice.group !== undefined ? { group: choice.group } : {}),
-				groupAssumed: choice.assumed,
-				...(choice.learned ? { groupLearned: true } : {}),
-				...(dearest ? { dearest } : {}),
-				...(choice.note ? { groupRatioNote: choice.note } : {}),
-			},
-		};
+		return { price: groupPrice(usd, entry, choice, ratios) };
 	}
 	if (quotaType === 0) {
 		const ratio = numberOf(entry.model_ratio);
@@ -187,6 +241,11 @@ function priceListOf(body: unknown): PriceList {
 			const entry = entries.get(model);
 			if (!entry) return { unpriced: "the model is not in the gateway's price list" };
 			return entryPrice(entry, choice, ratios);
+		},
+		findTokens: (model) => {
+			const entry = entries.get(model);
+			if (!entry) return { unpriced: "the model is not in the gateway's price list" };
+			return entryTokens(entry, choice, ratios);
 		},
 		forKeyGroup: (keyGroup) => {
 			const name = keyGroup.trim();

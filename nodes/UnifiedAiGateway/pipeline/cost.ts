@@ -18,6 +18,11 @@ import { listPrice, roundUsd } from '../registry/prices';
  * is what the request asks for, else the model's default.
  */
 
+/** What prices a video the gateway's list does not: the summary's advice. */
+const VIDEO_ADVICE =
+	"Video is pre-charged by your site's price and the duration; give Spend Guard → Video Prices per " +
+	'Second to include it.';
+
 const GROUP_GUESS =
 	"the default group's ratio (a guess: the key's own group is not readable with the key; " +
 	'Spend Guard → Key Group names it)';
@@ -322,13 +327,13 @@ function perSecondEstimate(
 		const why = known
 			? 'video cost is not estimated (no price per second given)'
 			: "unknown price: the model is not in the node's model table and no price per second is given";
-		return { model: modelId, detail, amountUsd: null, unpriced: why };
+		return { model: modelId, detail, amountUsd: null, unpriced: why, advice: VIDEO_ADVICE };
 	}
 	if (seconds === undefined) {
 		const why = known
 			? 'video cost is not estimated (set Seconds or Duration to price it)'
 			: 'unknown price: the length is set by the channel (set Duration to price it)';
-		return { model: modelId, detail, amountUsd: null, unpriced: why };
+		return { model: modelId, detail, amountUsd: null, unpriced: why, advice: VIDEO_ADVICE };
 	}
 	return {
 		model: modelId,
@@ -502,5 +507,101 @@ export function perCallCostJson(estimate: ItemEstimate): IDataObject {
 		...(estimate.source ? { source: PRICE_SOURCES[estimate.source] } : {}),
 		...(estimate.source === 'gateway' ? groupJson(estimate) : {}),
 		...(estimate.unpriced ? { unpriced: estimate.unpriced } : {}),
+	};
+}
+
+/** Characters per token the chat estimate assumes: the rule of thumb for English text, a guess. */
+const CHARS_PER_TOKEN = 4;
+
+/** What a chat body asks of the model's tokens: its text guessed in tokens, its files, its answer's bound. */
+function chatTokens(body: IDataObject): { input: number; files: number; maxOutput?: number } {
+	let characters = 0;
+	let files = 0;
+	const messages = Array.isArray(body.messages) ? (body.messages as IDataObject[]) : [];
+	for (const message of messages) {
+		const content = message?.content;
+		if (typeof content === 'string') characters += content.length;
+		else if (Array.isArray(content))
+			for (const part of content as IDataObject[]) {
+				if (part?.type === 'text' && typeof part.text === 'string') characters += part.text.length;
+				else files++;
+			}
+	}
+	const bound = [body.max_tokens, body.max_completion_tokens].find(
+		(n) => typeof n === 'number' && Number.isFinite(n) && n >= 0,
+	) as number | undefined;
+	return {
+		input: Math.ceil(characters / CHARS_PER_TOKEN),
+		files,
+		...(bound !== undefined ? { maxOutput: bound } : {}),
+	};
+}
+
+/**
+ * One chat call's part of a run's estimate (Text → Message a Model, the Analyze operations): the
+ * gateway's price per call where it lists one, else its token ratios × the text guessed in tokens
+ * (4 characters a token) plus the answer at its Maximum Number of Tokens, × the key's group ratio.
+ * Files are not counted (their tokens are the model's to decide); an answer without a bound, or a
+ * model the list does not price, is unpriced, saying why: a cap cannot judge it.
+ */
+export function chatEstimate(model: string, body: IDataObject, prices: PriceList): ItemEstimate {
+	const tokens = chatTokens(body);
+	const files =
+		tokens.files > 0 ? `, ${tokens.files} file${tokens.files > 1 ? 's' : ''} not counted` : '';
+	const perCall = prices.find(model);
+	if ('price' in perCall) return perCallEstimate(model, `chat${files}`, prices);
+	const lookup = prices.findTokens(model);
+	const detail = `≈${tokens.input} input tokens${
+		tokens.maxOutput !== undefined ? ` + at most ${tokens.maxOutput} output tokens` : ''
+	}${files}`;
+	if ('unpriced' in lookup) return { model, detail, amountUsd: null, unpriced: lookup.unpriced };
+	if (tokens.maxOutput === undefined)
+		return {
+			model,
+			detail,
+			amountUsd: null,
+			unpriced:
+				"the answer's length is not bounded: add Options → Maximum Number of Tokens so that " +
+				'its cost can be judged',
+		};
+	const { price } = lookup;
+	const at = (ratio: number) =>
+		((tokens.input * lookup.inputUsdPerMillion + tokens.maxOutput! * lookup.outputUsdPerMillion) /
+			1e6) *
+		ratio;
+	const amountUsd = roundUsd(at(price.groupRatio));
+	return {
+		model,
+		detail,
+		amountUsd,
+		unitUsd: amountUsd,
+		per: 'call',
+		units: 1,
+		source: 'gateway',
+		tokens: {
+			input: tokens.input,
+			maxOutput: tokens.maxOutput,
+			inputUsdPerMillion: lookup.inputUsdPerMillion,
+			outputUsdPerMillion: lookup.outputUsdPerMillion,
+		},
+		...groupFields(price, at),
+	};
+}
+
+/** A chat item's `estimatedCost`: the run's estimate, its source, its tokens and group, or why it is unpriced. */
+export function chatCostJson(estimate: ItemEstimate): IDataObject {
+	const base = perCallCostJson(estimate);
+	if (!estimate.tokens) return base;
+	return {
+		...base,
+		per: 'call',
+		inputTokens: estimate.tokens.input,
+		maxOutputTokens: estimate.tokens.maxOutput,
+		inputUsdPerMillion: estimate.tokens.inputUsdPerMillion,
+		outputUsdPerMillion: estimate.tokens.outputUsdPerMillion,
+		note:
+			`A guess: the gateway's token prices (GET /api/pricing) × the text at ${CHARS_PER_TOKEN} ` +
+			`characters a token and the answer at its Maximum Number of Tokens × ${groupWords(estimate)}; ` +
+			'files are not counted. The usage log gives what it charged in `charge`.',
 	};
 }

@@ -1,8 +1,10 @@
 import {
 	NodeOperationError,
 	updateDisplayOptions,
+	type IBinaryKeyData,
 	type IDataObject,
 	type IExecuteFunctions,
+	type INodeExecutionData,
 	type INodeProperties,
 } from 'n8n-workflow';
 
@@ -10,7 +12,20 @@ import { additionalBodyField } from '../../params/additionalBody';
 import { modelLocator } from '../../params/fields';
 import { concurrencyOption } from '../../params/runFields';
 import { readConcurrency } from '../../params/runSettings';
-import { forEachItem, type RunOptions } from '../../engine/running/perItem';
+import {
+	checkSpend,
+	estimateOf,
+	outputItems,
+	readItems,
+	submitItems,
+	waitForResults,
+	type BatchSettings,
+} from '../../engine/running/batch';
+import type { RunOptions } from '../../engine/running/perItem';
+import type { Submitted } from '../../engine/running/types';
+import type { ItemEstimate } from '../../engine/spend/types';
+import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
+import { chatCostJson, chatEstimate } from '../../pipeline/cost';
 import { cancelSignalOf } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
 import { gatewayText } from '../../transport/errors';
@@ -28,7 +43,6 @@ import { readChatRequest, type ChatRequest } from './chatRequest';
 import { postChatCompletion } from '../../api/chat';
 import { usageLogCharge } from '../../api/charges';
 import { relayRequestId } from '../../api/usageLog';
-import { chargesFromUsageLog } from '../../engine/spend/usageCharges';
 import { takePictures } from './chatPictures';
 import { ChatStreamError, readChatStream } from '../../api/chatStream';
 
@@ -107,8 +121,10 @@ const properties: INodeProperties[] = [
 		type: 'boolean',
 		default: true,
 		description:
-			'Whether to return only { text, model, finishReason, usage } instead of the full chat completion from the gateway',
+			'Whether to return only { text, model, finishReason, usage } and the cost fields instead of the full ' +
+			'chat completion from the gateway',
 	},
+	spendGuardOptions(show, 'text'),
 	{
 		displayName: 'Options',
 		name: 'options',
@@ -192,31 +208,74 @@ const properties: INodeProperties[] = [
 
 export const description = updateDisplayOptions(displayOptions, properties);
 
-export async function execute(this: IExecuteFunctions, run: RunOptions) {
-	const concurrency = readConcurrency(this);
-	const output = await forEachItem(
-		this,
-		run,
-		async (i) => {
-			const request = await readChatRequest(this, i);
-			const answer = await sendChat(this, request, i);
-			// A picture in the answer (an image model through chat) becomes a binary, its text a mark.
-			const { completion, binary, pictures } = await takePictures(this, answer.completion, i);
-			const simplified = request.simplify ? simplify(completion, request.model) : completion;
-			const json: IDataObject = {
-				...simplified,
-				...(pictures.length > 0 ? { images: pictures } : {}),
-				...(answer.requestId ? { charge: usageLogCharge(answer.requestId, 'its tokens') } : {}),
-			};
-			return Object.keys(binary).length > 0 ? [{ json, binary }] : json;
-		},
-		concurrency,
-		// A chat answer is billed: a Retry On Fail after another item failed does not ask again.
-		true,
+/** A chat call's answer: the completion read and its pictures stored, the moment it arrived. */
+interface ChatAnswer extends Submitted {
+	completion: IDataObject;
+	binary: IBinaryKeyData;
+	pictures: IDataObject[];
+	requestId?: string;
+}
+
+/** Every item read and checked, the run's cost checked, each chat sent once, its answer output. */
+export async function execute(
+	this: IExecuteFunctions,
+	run: RunOptions,
+): Promise<INodeExecutionData[]> {
+	const settings: BatchSettings = {
+		noun: 'chat call',
+		concurrency: readConcurrency(this),
+		wait: false,
+		work: 'billed',
+	};
+	const batch = await readItems(this, run, settings, async (i) => await readChatRequest(this, i));
+	await checkSpend(
+		batch,
+		() => readSpendSettings(this),
+		(request, _spend, prices) => chatEstimate(request.model, request.body, prices),
 	);
-	// The relay's usage log names each chat's charge: read once for the run, never per item.
-	await chargesFromUsageLog(this, output);
-	return output;
+	const submits = submitItems(batch, async (request, i) => await sendChatCall(this, request, i));
+	const results = await waitForResults(batch, submits, async (request, answer) => [
+		chatItem(request, answer, estimateOf(batch, request)),
+	]);
+	return await outputItems(results);
+}
+
+/** The one billed call (never repeated): the completion, a picture in it stored as a binary. */
+async function sendChatCall(
+	ctx: IExecuteFunctions,
+	request: ChatRequest,
+	i: number,
+): Promise<ChatAnswer> {
+	const startedAt = Date.now();
+	const answer = await sendChat(ctx, request, i);
+	// A picture in the answer (an image model through chat) becomes a binary, its text a mark.
+	const { completion, binary, pictures } = await takePictures(ctx, answer.completion, i);
+	return {
+		startedAt,
+		raw: {},
+		completion,
+		binary,
+		pictures,
+		...(answer.requestId ? { requestId: answer.requestId } : {}),
+	};
+}
+
+/** The item: the answer (simplified or whole), its pictures, the estimate and the charge. */
+function chatItem(
+	request: ChatRequest,
+	answer: ChatAnswer,
+	estimate: ItemEstimate | undefined,
+): INodeExecutionData {
+	const simplified = request.simplify
+		? simplify(answer.completion, request.model)
+		: answer.completion;
+	const json: IDataObject = {
+		...simplified,
+		...(answer.pictures.length > 0 ? { images: answer.pictures } : {}),
+		...(estimate ? { estimatedCost: chatCostJson(estimate) } : {}),
+		...(answer.requestId ? { charge: usageLogCharge(answer.requestId, 'its tokens') } : {}),
+	};
+	return Object.keys(answer.binary).length > 0 ? { json, binary: answer.binary } : { json };
 }
 
 /** POST /v1/chat/completions, plain or streamed; both give the same completion object. */

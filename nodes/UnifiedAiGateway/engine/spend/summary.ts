@@ -111,9 +111,7 @@ export function runSummary({
 	if (planned.unpricedItems > 0) {
 		summary.notEstimated =
 			`Cost not estimated for ${plural(planned.unpricedItems)} (${planned.unpricedModels.join(', ')}): ` +
-			`${planned.unpricedLines.join('; ')}. Video is pre-charged by your site's ` +
-			`price and the duration; give Spend Guard → Video Prices per Second to ` +
-			`include it.`;
+			[`${planned.unpricedLines.join('; ')}.`, ...planned.unpricedAdvice].join(' ');
 	}
 	Object.assign(summary, priceSources(planned));
 	if (charged && charged.items > 0) {

@@ -19,6 +19,8 @@ export interface RunEstimate {
 	unpricedLines: string[];
 	/** Models of the unpriced items, for hints. */
 	unpricedModels: string[];
+	/** What would price them, each once (ItemEstimate.advice). */
+	unpricedAdvice: string[];
 	/** Where the priced items' prices come from (PRICE_SOURCES), most items first. */
 	sources: string[];
 	/** Why the gateway's price list did not price some: "gpt-image-2, nano-banana: <reason>". */
@@ -91,6 +93,9 @@ export function tally(estimates: ItemEstimate[]): RunEstimate {
 			),
 		),
 		unpricedModels: [...new Set(unpriced.map((g) => g.estimate.model))],
+		unpricedAdvice: [
+			...new Set(unpriced.flatMap((g) => (g.estimate.advice ? [g.estimate.advice] : []))),
+		],
 		sources: sourcesOf(estimates),
 		fallbacks: fallbacksOf(estimates),
 		capTotalUsd: roundUsd(

@@ -14,6 +14,8 @@ export interface ItemEstimate {
 	units?: number;
 	/** Why there is no price: "video cost is not estimated"… */
 	unpriced?: string;
+	/** What would price it, for the run's summary: "give Spend Guard → Video Prices per Second"… */
+	advice?: string;
 	/** Where the price comes from (pipeline/cost.ts PRICE_SOURCES); none when unpriced. */
 	source?: PriceSource;
 	/** Why the gateway's own price list did not price it (the estimate fell back, or is unpriced). */
@@ -37,6 +39,13 @@ export interface ItemEstimate {
 	dearest?: { group: string; ratio: number };
 	/** A per-second family's size or resolution ratio. */
 	sizeRatio?: number;
+	/** A chat priced by tokens: the text guessed in tokens, the answer's bound, the list's prices. */
+	tokens?: {
+		input: number;
+		maxOutput: number;
+		inputUsdPerMillion: number;
+		outputUsdPerMillion: number;
+	};
 }
 
 /** The gateway's price list, the document's list price (docs/gateway-contract.md §2.8), your price per second. */
