@@ -23,7 +23,7 @@ const N8N_WORDS = [
 	'Settings', 'On Error', 'Continue (using error output)', 'Execute workflow', 'Executions',
 	'Import', 'From file', 'Publish', 'Overview', 'Data tables', 'Create', 'Data table', 'String',
 	'Read/Write Files from Disk', 'OpenAI', 'Base URL', 'API Key', 'Chat Trigger', 'Manual Trigger',
-	'Credentials', 'Add credential', 'Unified AI Gateway Tool',
+	'Credentials', 'Add credential', 'Unified AI Gateway Tool', 'HTTP Request',
 ];
 // n8n 1.x's words where 2.x says another: only inside a bracket that says "n8n 1.x".
 const N8N_1X_WORDS = ['Activate', 'Active', 'Import from File…'];

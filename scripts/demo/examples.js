@@ -21,6 +21,13 @@ const EXAMPLES = [
 		timeoutMin: 40, // the video node waits up to 30 minutes on a real gateway
 	},
 	{
+		name: 'photo-to-video-ad',
+		what: 'a product photo (HTTP Request) → captions (Image → Analyze) → a voice-over (Audio) → a short video (Video)',
+		items: 1,
+		files: ['Ad Assets'],
+		timeoutMin: 40, // the video node waits up to 30 minutes on a real gateway
+	},
+	{
 		name: 'reference-edit',
 		what: 'a local PNG → File → Upload Image → Image → Edit with the uploaded URL',
 		items: 1,

@@ -68,6 +68,21 @@ const indent = (msg) =>
 		.map((l) => `      ${l}`)
 		.join('\n');
 
+/**
+ * A workflow file that names an example ({ example, replace }) runs that example as shipped, with only
+ * what ties it to this n8n replaced (its credential, a URL on the simulator): one home for the workflow.
+ */
+function fromExample(file) {
+	const given = JSON.parse(fs.readFileSync(file, 'utf8'));
+	if (typeof given.example !== 'string') return file;
+	let text = fs.readFileSync(path.join(REPO_ROOT, 'examples', `${given.example}.json`), 'utf8');
+	for (const [from, to] of Object.entries(given.replace ?? {})) {
+		if (!text.includes(from)) throw new Error(`examples/${given.example}.json has no ${JSON.stringify(from)} to replace`);
+		text = text.split(from).join(to);
+	}
+	return JSON.parse(text);
+}
+
 /** Prints FAIL <name>: <first line>, the rest indented. */
 function reportFailure(name, e) {
 	const msg = redact(e && e.message ? e.message : String(e));
@@ -181,7 +196,7 @@ async function main(options = {}) {
 	const parse = (vars) => {
 		for (const w of workflows) {
 			try {
-				w.workflow = cli.loadWorkflow(w.file, vars);
+				w.workflow = cli.loadWorkflow(fromExample(w.file), vars);
 				({ id: w.id, nodes: w.nodes } = w.workflow);
 				if (!fs.existsSync(w.assertFile)) throw new Error(`missing ${path.basename(w.assertFile)}`);
 				w.check = require(w.assertFile);
