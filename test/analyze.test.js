@@ -53,6 +53,8 @@ describe('Image → Analyze', () => {
 		['a PDF in the binary field', async () => [{ json: {}, binary: { data: await makeBinary(Buffer.from('%PDF-1.4\n%%EOF\n'), 'a.pdf', 'application/pdf') } }], {}, /^Input Data Field Name\(s\): 'data' is not an image/],
 		['an empty question from an expression', undefined, { text: '={{ "" }}' }, /^Text Input is empty/],
 		['no field named', undefined, { binaryPropertyName: ' ' }, /^Input Data Field Name\(s\) is empty: name at least one image/],
+		// Its registry row reads text only (docs/gateway-contract.md §10.9).
+		['a model that reads no pictures', undefined, { modelId: rl('deepseek-chat') }, /^deepseek-chat cannot read images: it reads text only$/],
 	])('refused before anything is sent: %s', async (_what, items, parameters, message) => {
 		const result = await run('image', parameters, items && (await items()));
 		expect(result.error?.message).toMatch(message);
@@ -95,6 +97,14 @@ describe('File → Analyze Document', () => {
 	test('a picture is no document: refused before anything is sent', async () => {
 		const result = await runNode({ parameters: { resource: 'file', operation: 'analyzeDocument', modelId: rl('gpt-5.6-sol') }, credentials: ctx.creds, items: [{ json: {}, binary: { data: await makeBinary(PNG, 'photo.png', 'image/png') } }] });
 		expect(result.error?.message).toMatch(/^Input Data Field Name\(s\): 'data' is not a document/);
+		expect(sent()).toHaveLength(0);
+	});
+
+	test('a model that reads audio only is refused a PDF, before anything is sent', async () => {
+		const pdf = await makeBinary(Buffer.from('%PDF-1.4\n%%EOF\n'), 'brief.pdf', 'application/pdf');
+		const result = await runNode({ parameters: { resource: 'file', operation: 'analyzeDocument', modelId: rl('gpt-4o-audio-preview') }, credentials: ctx.creds, items: [{ json: {}, binary: { data: pdf } }] });
+		expect(result.error?.message).toBe('gpt-4o-audio-preview cannot read documents: it reads text and audio');
+		expect(result.error.description).toMatch(/Nothing was sent/);
 		expect(sent()).toHaveLength(0);
 	});
 });

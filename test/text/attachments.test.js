@@ -84,3 +84,34 @@ describe('refused before anything is sent', () => {
 		expect(sent()).toHaveLength(0);
 	});
 });
+
+describe('what the chosen model reads: its registry row (docs/gateway-contract.md §10.9)', () => {
+	const files = () => withFiles({ photo: [PNG, 'photo.png', 'image/png'], voice: [silentWav(), 'voice.wav', 'audio/wav'], deck: [PDF, 'deck.pdf', 'application/pdf'] });
+	test.each([
+		['a text-only model and a picture', 'deepseek-chat', { attachBinary: 'photo' }, 'Message 1: deepseek-chat cannot read images: it reads text only'],
+		['a video URL to a model that reads pictures and documents', 'gpt-4o', { attachUrls: 'https://cdn.example.com/clip.mp4' }, 'Message 1: gpt-4o cannot read videos: it reads text and images, documents'],
+		['a voice to a model that reads pictures and documents', 'claude-sonnet-4-5', { attachBinary: 'voice' }, 'Message 1: claude-sonnet-4-5 cannot read audio: it reads text and images, documents'],
+		['a PDF to an audio model', 'gpt-4o-audio-preview', { attachBinary: 'deck' }, 'Message 1: gpt-4o-audio-preview cannot read documents: it reads text and audio'],
+	])('%s is refused, nothing sent', async (_what, model, message, expected) => {
+		const result = await run(chat(message, { modelId: rl(model) }), await files());
+		expect(result.error?.message).toBe(expected);
+		expect(result.error.description).toBe('Pick a model that reads ' + expected.split(' cannot read ')[1].split(':')[0] + ' (for example gemini-2.5-flash), or leave the file out. Nothing was sent.');
+		expect(sent()).toHaveLength(0);
+	});
+
+	test.each([
+		['a model whose row reads every kind', 'gemini-2.5-flash'],
+		['the spec\'s example, whose row names nothing it reads', 'gpt-5.6-sol'],
+		['a model without a row', 'claude-sonnet-4'],
+	])('%s is sent every file', async (_what, model) => {
+		const result = await run(chat({ attachBinary: 'photo, voice, deck', attachUrls: 'https://cdn.example.com/clip.mp4' }, { modelId: rl(model) }), await files());
+		expect(result.error).toBeUndefined();
+		expect(sent()[0].messages[0].content.map((p) => p.type)).toEqual(['text', 'image_url', 'input_audio', 'file', 'video_url']);
+	});
+
+	test('a text-only model is sent a message without files', async () => {
+		const result = await run(chat({}, { modelId: rl('deepseek-chat') }), await files());
+		expect(result.error).toBeUndefined();
+		expect(sent()[0].messages[0].content).toBe('Write three captions for this.');
+	});
+});

@@ -12,7 +12,8 @@ describe('gateway errors', () => {
 	test('503 No available channel names the model, the key group and the text models the key can use', async () => {
 		const result = await chat({ modelId: { __rl: true, mode: 'id', value: 'model-outside-group' } });
 		expect(result.error?.message).toBe(NOT_OFFERED);
-		expect(result.error.description).toMatch(/^Text models this key can use \(GET \/v1\/models\): claude-sonnet-4, deepseek-v3, gpt-5\.6-sol\.\n/);
+		expect(result.error.description).toMatch(new RegExp('^Text models this key can use \\(GET /v1/models\\): claude-sonnet-4, claude-sonnet-4-5, deepseek-chat, deepseek-reasoner, deepseek-v3, gemini-2\\.5-flash, ' +
+			'gemini-2\\.5-pro, gpt-4\\.1, gpt-4o, gpt-4o-audio-preview, gpt-4o-mini, gpt-5, gpt-5-mini, gpt-5\\.6-sol\\.\\n'));
 		expect(result.error.description).toMatch(/No available channel for model model-outside-group/);
 		expect(ctx.sim.count('POST', '/v1/chat/completions')).toBe(1);
 		expect(ctx.sim.count('GET', '/v1/models')).toBe(1);

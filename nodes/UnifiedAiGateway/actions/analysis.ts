@@ -28,7 +28,7 @@ import { readConcurrency } from '../params/runSettings';
 import { checkPrompt, readNumber } from '../params/inputs';
 import { gatewayText } from '../transport/errors';
 import { asObject } from '../transport/responses';
-import { binaryPart, namesIn, urlPart } from './text/chatAttachments';
+import { binaryPart, checkModelReads, namesIn, urlPart } from './text/chatAttachments';
 
 /** "an image", "a video", "a document": for messages. */
 const A_KIND = { image: 'an image', video: 'a video', document: 'a document' } as const;
@@ -206,6 +206,7 @@ async function readAnalysis(
 			);
 		parts.push(given);
 	}
+	checkModelReads(model, parts, fail);
 	const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 	const body: IDataObject = {
 		model,

@@ -39,7 +39,15 @@ export interface ModelSpec {
 	 * per call (docs/gateway-contract.md §10.11): task channels that bill by the second.
 	 */
 	relayBilling?: RelayBilling;
+	/**
+	 * What a chat model reads beside text (docs/gateway-contract.md §10.9): a file of another kind is refused
+	 * before anything is billed. Without it the model is sent whatever it is given.
+	 */
+	inputs?: readonly ChatInput[];
 }
+
+/** The kinds of file a chat message carries as content parts (docs/gateway-contract.md §10.14). */
+export type ChatInput = 'image' | 'video' | 'audio' | 'document';
 
 /**
  * A task channel of the relay that bills by the second (docs/gateway-contract.md §10.11: Sora-style

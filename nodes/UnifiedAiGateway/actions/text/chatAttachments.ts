@@ -2,6 +2,7 @@ import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8
 
 import { describeBytes, sniffMedia } from '../../engine/files/media';
 import { kindOf } from '../../params/inputs';
+import { findModel, type ChatInput } from '../../registry/models';
 
 /*
  * Files attached to a chat message (docs/gateway-contract.md §10.14), sent as the OpenAI content parts every new-api
@@ -17,6 +18,39 @@ const MAX_MB = { image: 20, audio: 25, video: 50, document: 32 } as const;
 type PartKind = keyof typeof MAX_MB;
 
 const VIDEO_URL = /\.(mp4|m4v|mov|webm)(?:[?#]|$)/i;
+
+/** The kind of file each content part carries (the text part carries none). */
+const PART_KIND: Readonly<Record<string, ChatInput>> = {
+	image_url: 'image',
+	video_url: 'video',
+	input_audio: 'audio',
+	file: 'document',
+};
+
+/**
+ * A file the chosen model cannot read, refused before the call is billed: the model's registry row names what
+ * it reads (docs/gateway-contract.md §10.9). A model without a row, or a row that names nothing, is sent
+ * whatever it is given: the gateway may route the id to a model we do not know.
+ */
+export function checkModelReads(
+	model: string,
+	parts: readonly IDataObject[],
+	fail: (message: string, description?: string) => Error,
+): void {
+	const row = findModel(model);
+	const reads = row?.group === 'text' ? row.inputs : undefined;
+	if (!reads) return;
+	const plural = (kind: ChatInput) => (kind === 'audio' ? 'audio' : `${kind}s`);
+	for (const part of parts) {
+		const kind = PART_KIND[String(part.type)];
+		if (!kind || reads.includes(kind)) continue;
+		const what = reads.length ? `text and ${reads.map(plural).join(', ')}` : 'text only';
+		throw fail(
+			`${model} cannot read ${plural(kind)}: it reads ${what}`,
+			`Pick a model that reads ${plural(kind)} (for example gemini-2.5-flash), or leave the file out.`,
+		);
+	}
+}
 
 /** Binary property names or URLs, from a field or an expression: "data, photo", one per line, or a list. */
 export function namesIn(value: unknown, label: string, fail: (message: string) => Error): string[] {
@@ -123,6 +157,7 @@ export async function messageContent(
 	i: number,
 	row: { role: string; content: string; attachBinary?: unknown; attachUrls?: unknown },
 	position: number,
+	model: string,
 ): Promise<string | IDataObject[]> {
 	const fail = (message: string, description?: string) =>
 		new NodeOperationError(ctx.getNode(), `Message ${position}: ${message}`, {
@@ -139,5 +174,6 @@ export async function messageContent(
 	const parts: IDataObject[] = row.content.trim() ? [{ type: 'text', text: row.content }] : [];
 	for (const name of names) parts.push(await binaryPart(ctx, i, name, fail));
 	for (const url of urls) parts.push(urlPart(url, fail));
+	checkModelReads(model, parts, fail);
 	return parts;
 }

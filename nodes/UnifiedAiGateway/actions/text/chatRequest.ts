@@ -57,7 +57,7 @@ export async function readChatRequest(ctx: IExecuteFunctions, i: number): Promis
 					: JSON.stringify(row.content);
 		const role = row.role || 'user';
 		// Files attached to it make the content a list of parts (chatAttachments.ts).
-		const content = await messageContent(ctx, i, { ...row, role, content: text }, index + 1);
+		const content = await messageContent(ctx, i, { ...row, role, content: text }, index + 1, model);
 		messages.push({ role, content });
 	}
 	const said = (m: IDataObject) =>
