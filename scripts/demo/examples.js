@@ -28,6 +28,13 @@ const EXAMPLES = [
 		timeoutMin: 40, // the video node waits up to 30 minutes on a real gateway
 	},
 	{
+		name: 'brief-to-campaign-kit',
+		what: 'a PDF brief (HTTP Request) → summary (File) → clip described (Video) → poster through chat (Text) → voice-over and SRT (Audio)',
+		items: 1,
+		files: ['Campaign Kit'],
+		timeoutMin: 10,
+	},
+	{
 		name: 'reference-edit',
 		what: 'a local PNG → File → Upload Image → Image → Edit with the uploaded URL',
 		items: 1,

@@ -42,6 +42,35 @@ function mp4(ctx) {
   sendStream(ctx, 200, src.open(), src.length, { 'Content-Type': 'video/mp4', 'Content-Disposition': disposition(name), 'Accept-Ranges': 'none' });
 }
 
+/** A one-page PDF whose text names the file: a brief a workflow fetches and a chat model is asked about. */
+function pdfFor(name) {
+  const text = `Brief: ${name.replace(/[^\w .-]/g, ' ')}`;
+  const stream = `BT /F1 12 Tf 72 720 Td (${text}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
+    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let out = '%PDF-1.4\n';
+  const offsets = objects.map((body, i) => {
+    const at = out.length;
+    out += `${i + 1} 0 obj\n${body}\nendobj\n`;
+    return at;
+  });
+  const xref = out.length;
+  out += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const at of offsets) out += `${String(at).padStart(10, '0')} 00000 n \n`;
+  out += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(out, 'latin1');
+}
+
+function pdf(ctx) {
+  const name = `${ctx.params.name}.pdf`;
+  sendBuffer(ctx, 200, pdfFor(ctx.params.name), { 'Content-Type': 'application/pdf', 'Content-Disposition': disposition(name) });
+}
+
 function uploaded(ctx) {
   const file = ctx.sim.uploads.get(ctx.params.id);
   if (!file) return notFound(ctx);
@@ -53,9 +82,11 @@ for (const method of ['GET', 'HEAD']) {
   routes.push(
     { method, path: /^\/files\/(?<name>[\w.%-]+)\.png$/, auth: false, handler: png },
     { method, path: /^\/files\/(?<name>[\w.%-]+)\.mp4$/, auth: false, handler: mp4 },
+    { method, path: /^\/files\/(?<name>[\w.%-]+)\.pdf$/, auth: false, handler: pdf },
     { method, path: /^\/uploads\/(?<id>[A-Za-z0-9]+)\/[^/]+$/, auth: false, handler: uploaded },
   );
 }
 
 module.exports = routes;
 module.exports.videoSource = videoSource;
+module.exports.pdfFor = pdfFor;
