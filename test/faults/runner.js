@@ -6,6 +6,7 @@ const { Logger } = require('@n8n/backend-common');
 const { runNode, makeBinary } = require('../harness');
 const { API_KEY } = require('../support');
 const { pngFor } = require('../simulator/png');
+const { silentWav } = require('../audio/wav');
 
 const rl = (value) => ({ __rl: true, mode: 'id', value });
 const image = (model) => ({ resource: 'image', operation: 'generate', modelId: rl(model), prompt: 'a red bicycle', download: false, waiting: { pollIntervalSeconds: 0.1 } });
@@ -31,6 +32,24 @@ const SUBMIT_ROUTES = [
 		name: 'chat', path: '/v1/chat/completions', billed: true,
 		parameters: { resource: 'text', operation: 'message', modelId: rl('gpt-5.6-sol'), messages: { values: [{ role: 'user', content: 'hello' }] } },
 		timeout: { options: { timeoutSeconds: 1 } }, done: (j) => typeof j.text === 'string' && j.text !== '',
+	},
+	// The calls answered at once that issue 56 added: each billed, never repeated when it may have been.
+	{
+		name: 'speech', path: '/v1/audio/speech', billed: true,
+		parameters: { resource: 'audio', operation: 'speech', modelId: rl('tts-1'), input: 'Welcome to our spring collection.' },
+		done: (j) => j.mimeType === 'audio/mpeg' && j.bytes > 0,
+	},
+	{
+		name: 'transcribe', path: '/v1/audio/transcriptions', billed: true,
+		parameters: { resource: 'audio', operation: 'transcribe', modelId: rl('whisper-1') },
+		items: async () => [{ json: {}, binary: { data: await makeBinary(silentWav(), 'voice.wav', 'audio/wav') } }],
+		done: (j) => typeof j.text === 'string' && j.text !== '',
+	},
+	{
+		name: 'image analyze', path: '/v1/chat/completions', billed: true,
+		parameters: { resource: 'image', operation: 'analyze', modelId: rl('gpt-5.6-sol') },
+		items: async () => [{ json: {}, binary: { data: await makeBinary(pngFor('photo'), 'photo.png', 'image/png') } }],
+		done: (j) => typeof j.text === 'string' && j.text !== '',
 	},
 	{
 		name: 'upload', path: '/v1/uploads/images', billed: false,

@@ -232,7 +232,8 @@ export async function sendRecording(
 	const asText = job.format === 'text' || job.format in SUBTITLES;
 	const json = answer instanceof TooDeep ? (asText ? answer.text : undefined) : answer;
 	const isObject = typeof json === 'object' && json !== null && !Array.isArray(json);
-	const transcript = isObject ? (json as IDataObject).text : json;
+	// A JSON format answers an object: a body that is not one (cut off, a page) is no transcript.
+	const transcript = isObject ? (json as IDataObject).text : asText ? json : undefined;
 	const said = isObject && typeof transcript !== 'string' ? gatewayText(json) : '';
 	const text =
 		typeof transcript !== 'string'
