@@ -33,8 +33,11 @@ describe('Generate Speech: what is sent, what comes back', () => {
 		expect(item.json).toMatchObject({
 			model: 'tts-1', voice: 'alloy', format: 'mp3', characters: 44, mimeType: 'audio/mpeg', fileName: 'speech.mp3', bytes: 15846,
 		});
-		// new-api prices tts-1 by a ratio of the text's length: no per-call figure, said so.
-		expect(item.json.estimatedCost).toMatchObject({ amount: null, currency: 'USD', unpriced: expect.stringMatching(/model_ratio 7\.5/) });
+		// new-api prices tts-1 by a ratio of the text's length: 44 characters × 7.5 × 2 USD per million.
+		expect(item.json.estimatedCost).toEqual({
+			amount: 0.00066, currency: 'USD', per: 'call', source: "the gateway's price list", group: 'default', groupRatio: 1, groupAssumed: true,
+			characters: 44, inputUsdPerMillion: 15, note: expect.stringMatching(/^A guess: the gateway's ratio price \(GET \/api\/pricing\) × the text's characters/),
+		});
 		const bytes = await binaryBuffer(item.binary.data);
 		expect(bytes).toHaveLength(15846);
 		expect(bytes.subarray(0, 4).toString('hex')).toBe('fffb9064');
@@ -110,6 +113,17 @@ describe('Generate Speech: refused before anything is sent', () => {
 		expect(allowed.items[0].json.estimatedCost).toMatchObject({ amount: 0.6, groupRatio: 2, groupAssumed: false });
 	});
 
+	test('tts-1, priced by a ratio: its characters judged against the cap, at the key\'s group', async () => {
+		// 4,000 characters × 15 USD per million × ratio 2 = 0.12 USD.
+		const input = 'a'.repeat(4000);
+		const refused = await speak({ input, spendGuard: { keyGroup: '2', maxRunCostUsd: 0.1 } });
+		expect(refused.error?.message).toMatch(/0\.12 USD/);
+		expect(calls()).toHaveLength(0);
+		const allowed = await speak({ input, spendGuard: { keyGroup: '2', maxRunCostUsd: 0.13 } });
+		expect(allowed.error).toBeUndefined();
+		expect(allowed.items[0].json.estimatedCost).toMatchObject({ amount: 0.12, characters: 4000, groupRatio: 2, groupAssumed: false });
+	});
+
 	test('a cap under the gateway\'s per-call price stops the run: nothing sent', async () => {
 		const result = await speak({ modelId: rl('gpt-4o-mini-tts'), spendGuard: { maxRunCostUsd: 0.2 } });
 		expect(result.error?.message).toMatch(/0\.3 USD.*0\.2 USD|0\.2 USD.*0\.3 USD/);
@@ -148,6 +162,8 @@ describe("Generate Speech: what the gateway charged, from the relay's usage log"
 		expect(result.items[0].json.charge).toMatchObject({
 			amount: 0.00066, currency: 'USD', quota: 330, source: expect.stringMatching(/usage log/), requestId: row.request_id,
 		});
+		// The estimate counted what the relay counts: the characters at the ratio.
+		expect(result.items[0].json.estimatedCost.amount).toBe(result.items[0].json.charge.amount);
 		expect(ctx.sim.find('GET', '/api/log/token')).toHaveLength(1);
 	});
 

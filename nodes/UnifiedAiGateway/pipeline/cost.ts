@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import type { GatewayPrice, PriceList, PriceLookup } from '../api/pricing';
+import type { GatewayPrice, PriceList, PriceLookup, TokenLookup } from '../api/pricing';
 import { PRICE_SOURCES } from '../engine/spend/tally';
 import type { ItemEstimate } from '../engine/spend/types';
 import type { FieldRule, ModelSpec, RelayBilling } from '../registry/models';
@@ -499,6 +499,70 @@ export function perCallEstimate(model: string, detail: string, prices: PriceList
 	};
 }
 
+/**
+ * A call priced by the gateway's token ratios: `input` tokens and at most `maxOutput` at its prices
+ * per million, × the key's group ratio (the dearest group's where it is assumed).
+ */
+function tokenPricedEstimate(
+	model: string,
+	detail: string,
+	lookup: Extract<TokenLookup, { price: GatewayPrice }>,
+	input: number,
+	maxOutput: number,
+): ItemEstimate {
+	const { inputUsdPerMillion, outputUsdPerMillion } = lookup;
+	const at = (ratio: number) =>
+		((input * inputUsdPerMillion + maxOutput * outputUsdPerMillion) / 1e6) * ratio;
+	const amountUsd = roundUsd(at(lookup.price.groupRatio));
+	return {
+		model,
+		detail,
+		amountUsd,
+		unitUsd: amountUsd,
+		per: 'call',
+		units: 1,
+		source: 'gateway',
+		tokens: { input, maxOutput, inputUsdPerMillion, outputUsdPerMillion },
+		...groupFields(lookup.price, at),
+	};
+}
+
+/**
+ * One speech call's part of a run's estimate (Audio → Generate Speech): the gateway's price per call
+ * where it lists one (gpt-4o-mini-tts), else its ratio price for the text: new-api counts one token per
+ * character of the input for speech (`real-newapi/audio-speech.json`: 44 characters × tts-1's ratio 7.5
+ * = 330 quota, 0.00066 USD) and bills the audio it makes at the audio completion ratio, 0 by default,
+ * so the audio is not counted: a guess, said so.
+ */
+export function speechEstimate(
+	model: string,
+	characters: number,
+	detail: string,
+	prices: PriceList,
+): ItemEstimate {
+	if ('price' in prices.find(model)) return perCallEstimate(model, detail, prices);
+	const lookup = prices.findTokens(model);
+	if ('unpriced' in lookup) return perCallEstimate(model, detail, prices);
+	return tokenPricedEstimate(model, detail, lookup, characters, 0);
+}
+
+/** A speech item's `estimatedCost`: per call as listed, or the text's characters at the ratio price. */
+export function speechCostJson(estimate: ItemEstimate): IDataObject {
+	const base = perCallCostJson(estimate);
+	if (!estimate.tokens) return base;
+	return {
+		...base,
+		per: 'call',
+		characters: estimate.tokens.input,
+		inputUsdPerMillion: estimate.tokens.inputUsdPerMillion,
+		note:
+			"A guess: the gateway's ratio price (GET /api/pricing) × the text's characters (the relay " +
+			`counts one token per character for speech) × ${groupWords(estimate)}; the audio made is not ` +
+			'counted (billed at the audio completion ratio, 0 by default). The usage log gives what it ' +
+			'charged in `charge`.',
+	};
+}
+
 /** A per-call item's `estimatedCost`: the run's estimate, its source and group, or why it is unpriced. */
 export function perCallCostJson(estimate: ItemEstimate): IDataObject {
 	return {
@@ -564,28 +628,7 @@ export function chatEstimate(model: string, body: IDataObject, prices: PriceList
 				"the answer's length is not bounded: add Options → Maximum Number of Tokens so that " +
 				'its cost can be judged',
 		};
-	const { price } = lookup;
-	const at = (ratio: number) =>
-		((tokens.input * lookup.inputUsdPerMillion + tokens.maxOutput! * lookup.outputUsdPerMillion) /
-			1e6) *
-		ratio;
-	const amountUsd = roundUsd(at(price.groupRatio));
-	return {
-		model,
-		detail,
-		amountUsd,
-		unitUsd: amountUsd,
-		per: 'call',
-		units: 1,
-		source: 'gateway',
-		tokens: {
-			input: tokens.input,
-			maxOutput: tokens.maxOutput,
-			inputUsdPerMillion: lookup.inputUsdPerMillion,
-			outputUsdPerMillion: lookup.outputUsdPerMillion,
-		},
-		...groupFields(price, at),
-	};
+	return tokenPricedEstimate(model, detail, lookup, tokens.input, tokens.maxOutput);
 }
 
 /** A chat item's `estimatedCost`: the run's estimate, its source, its tokens and group, or why it is unpriced. */

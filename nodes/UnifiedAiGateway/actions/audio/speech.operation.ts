@@ -32,7 +32,7 @@ import { concurrencyOption } from '../../params/runFields';
 import type { RunDefaults } from '../../params/runDefaults';
 import { readConcurrency, readOptions } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
-import { perCallCostJson, perCallEstimate } from '../../pipeline/cost';
+import { speechCostJson, speechEstimate as estimateSpeech } from '../../pipeline/cost';
 import { readExtraBody, resolveModel } from '../../pipeline/prepare';
 import { refuse, registryRefusal } from '../../pipeline/refusals';
 import { AUDIO_MODELS, UNKNOWN_AUDIO_MODEL } from '../../registry/audioModels';
@@ -185,10 +185,15 @@ function readJob(ctx: IExecuteFunctions, i: number): SpeechJob {
 	};
 }
 
-/** A speech call's part of the run's estimate: the gateway's price per call (pipeline/cost.ts). */
+/** A speech call's part of the run's estimate: per call, or per character (pipeline/cost.ts). */
 function speechEstimate(job: SpeechJob, prices: PriceList): ItemEstimate {
 	const format = String(job.body.response_format ?? 'mp3');
-	return perCallEstimate(job.model, `${job.characters} characters, ${format}`, prices);
+	return estimateSpeech(
+		job.model,
+		job.characters,
+		`${job.characters} characters, ${format}`,
+		prices,
+	);
 }
 
 /**
@@ -275,7 +280,7 @@ function speechItem(
 		mimeType: answer.binary.mimeType,
 		fileName: answer.binary.fileName ?? null,
 		bytes: answer.bytes,
-		estimatedCost: estimate ? perCallCostJson(estimate) : null,
+		estimatedCost: estimate ? speechCostJson(estimate) : null,
 		...(answer.requestId
 			? { charge: usageLogCharge(answer.requestId, "the text's length or per call") }
 			: {}),
