@@ -16,7 +16,7 @@ export const OPTIONS_PARAMETER = 'options';
 /** The model picker: a searchable list from /v1/models, or any id typed by hand. */
 export function modelLocator(
 	group: ModelGroup,
-	show: Record<string, string[]>,
+	show: Record<string, string[]> | undefined,
 	defaultId: string,
 ): INodeProperties {
 	return {
@@ -40,7 +40,8 @@ export function modelLocator(
 				placeholder: defaultId,
 			},
 		],
-		displayOptions: { show },
+		// A node with one thing to do (the Chat Model sub-node) shows its model always.
+		...(show ? { displayOptions: { show } } : {}),
 	};
 }
 
