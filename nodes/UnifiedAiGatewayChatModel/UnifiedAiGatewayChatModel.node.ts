@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { listSearch } from '../UnifiedAiGateway/methods/modelSearch';
-import { modelLocator } from '../UnifiedAiGateway/params/fields';
+import { modelLocator, optionsField, TOP_P_OPTION } from '../UnifiedAiGateway/params/fields';
 import { checkNumber } from '../UnifiedAiGateway/params/inputs';
 import { NUMBER_LIMITS, type NumberField } from '../UnifiedAiGateway/registry/limits';
 import { clientAccess } from '../UnifiedAiGateway/transport/request';
@@ -61,81 +61,66 @@ export class UnifiedAiGatewayChatModel implements INodeType {
 				default: '',
 			},
 			modelLocator('text', undefined, DEFAULT_MODEL),
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Frequency Penalty',
-						name: 'frequencyPenalty',
-						type: 'number',
-						typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 1 },
-						default: 0,
-						description:
-							'Positive values make the model less likely to repeat the same words (frequency_penalty)',
-					},
-					{
-						displayName: 'Maximum Number of Tokens',
-						name: 'maxTokens',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: 1024,
-						description: 'The most tokens one answer may use (max_tokens)',
-					},
-					{
-						displayName: 'Presence Penalty',
-						name: 'presencePenalty',
-						type: 'number',
-						typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 1 },
-						default: 0,
-						description:
-							'Positive values make the model more likely to talk about new topics (presence_penalty)',
-					},
-					{
-						displayName: 'Response Format',
-						name: 'responseFormat',
-						type: 'options',
-						default: 'text',
-						options: [
-							{ name: 'Text', value: 'text', description: 'Plain text answers' },
-							{
-								name: 'JSON',
-								value: 'json_object',
-								description:
-									'Answers are one JSON object (response_format json_object); say JSON in the prompt too',
-							},
-						],
-					},
-					{
-						displayName: 'Sampling Temperature',
-						name: 'temperature',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 1 },
-						default: 0.7,
-						description: 'Randomness of the answers: lower is more focused and repeatable',
-					},
-					{
-						displayName: 'Timeout (Seconds)',
-						name: 'timeoutSeconds',
-						type: 'number',
-						typeOptions: { minValue: 1 },
-						default: DEFAULT_TIMEOUT_SECONDS,
-						description: 'How long one chat call may take before it is given up',
-					},
-					{
-						displayName: 'Top P',
-						name: 'topP',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-						default: 1,
-						description:
-							'Nucleus sampling: only the most likely tokens up to this total probability are considered',
-					},
-				],
-			},
+			optionsField(undefined, [
+				{
+					displayName: 'Frequency Penalty',
+					name: 'frequencyPenalty',
+					type: 'number',
+					typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 1 },
+					default: 0,
+					description:
+						'Positive values make the model less likely to repeat the same words (frequency_penalty)',
+				},
+				{
+					displayName: 'Maximum Number of Tokens',
+					name: 'maxTokens',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: 1024,
+					description: 'The most tokens one answer may use (max_tokens)',
+				},
+				{
+					displayName: 'Presence Penalty',
+					name: 'presencePenalty',
+					type: 'number',
+					typeOptions: { minValue: -2, maxValue: 2, numberPrecision: 1 },
+					default: 0,
+					description:
+						'Positive values make the model more likely to talk about new topics (presence_penalty)',
+				},
+				{
+					displayName: 'Response Format',
+					name: 'responseFormat',
+					type: 'options',
+					default: 'text',
+					options: [
+						{ name: 'Text', value: 'text', description: 'Plain text answers' },
+						{
+							name: 'JSON',
+							value: 'json_object',
+							description:
+								'Answers are one JSON object (response_format json_object); say JSON in the prompt too',
+						},
+					],
+				},
+				{
+					displayName: 'Sampling Temperature',
+					name: 'temperature',
+					type: 'number',
+					typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 1 },
+					default: 0.7,
+					description: 'Randomness of the answers: lower is more focused and repeatable',
+				},
+				{
+					displayName: 'Timeout (Seconds)',
+					name: 'timeoutSeconds',
+					type: 'number',
+					typeOptions: { minValue: 1 },
+					default: DEFAULT_TIMEOUT_SECONDS,
+					description: 'How long one chat call may take before it is given up',
+				},
+				TOP_P_OPTION,
+			]),
 		],
 	};
 

@@ -245,9 +245,9 @@ export interface ClientAccess {
 
 /**
  * For a client that is not ours but calls the gateway for the node: the AI Node SDK's OpenAI client
- * behind the Chat Model sub-node (n8n 2.x sends its requests, not n8n's helpers). The credential is
- * checked as every request checks it, so nothing is handed over past a bad Base URL or key; its
- * errors are built here, synchronously, because the SDK's retry hook cannot wait.
+ * behind the Chat Model sub-node, which sends its requests itself, not through n8n's helpers. The
+ * credential is checked as every request checks it, so nothing is handed over past a bad Base URL
+ * or key; its errors are built here, synchronously, because the SDK's retry hook cannot wait.
  */
 export async function clientAccess(
 	ctx: GatewayContext,
