@@ -18,6 +18,8 @@ import { factsOfClientError, isAbort } from './clientErrors';
 
 /** The text model the picker starts on: the one the Text operation starts on. */
 const DEFAULT_MODEL = 'gpt-5.6-sol';
+/** Sampling Temperature left out: what n8n's own chat models start on, so a swapped model answers alike. */
+const DEFAULT_TEMPERATURE = 0.7;
 /** Timeout (Seconds) left out: the Text operation's. */
 const DEFAULT_TIMEOUT_SECONDS = 300;
 
@@ -108,7 +110,7 @@ export class UnifiedAiGatewayChatModel implements INodeType {
 					name: 'temperature',
 					type: 'number',
 					typeOptions: { minValue: 0, maxValue: 2, numberPrecision: 1 },
-					default: 0.7,
+					default: DEFAULT_TEMPERATURE,
 					description: 'Randomness of the answers: lower is more focused and repeatable',
 				},
 				{
@@ -135,8 +137,9 @@ export class UnifiedAiGatewayChatModel implements INodeType {
 				description: 'Pick a text model from the list, or type its ID.',
 			});
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		const numbers = readNumbers(this, options, itemIndex);
-		const timeoutMs = (numbers.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
+		// The other numbers are named as the SDK names them (maxTokens, topP, the penalties): passed as they are.
+		const { timeoutSeconds, temperature, ...sampling } = readNumbers(this, options, itemIndex);
+		const timeoutMs = (timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
 		// The credential checked as our own requests check it; the key leaves transport only for the SDK's client.
 		const access = await clientAccess(this, {
 			path: '/v1/chat/completions',
@@ -149,16 +152,9 @@ export class UnifiedAiGatewayChatModel implements INodeType {
 			baseUrl: access.baseUrl,
 			apiKey: access.apiKey,
 			model,
-			temperature: numbers.temperature ?? 0.7,
+			temperature: temperature ?? DEFAULT_TEMPERATURE,
 			timeout: timeoutMs,
-			...(numbers.maxTokens !== undefined ? { maxTokens: numbers.maxTokens } : {}),
-			...(numbers.topP !== undefined ? { topP: numbers.topP } : {}),
-			...(numbers.frequencyPenalty !== undefined
-				? { frequencyPenalty: numbers.frequencyPenalty }
-				: {}),
-			...(numbers.presencePenalty !== undefined
-				? { presencePenalty: numbers.presencePenalty }
-				: {}),
+			...sampling,
 			...(options.responseFormat === 'json_object'
 				? { additionalParams: { response_format: { type: 'json_object' } } }
 				: {}),
