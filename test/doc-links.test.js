@@ -11,13 +11,13 @@ test('every link and anchor of the documentation and of the shipped code resolve
 	expect(links.problems()).toEqual([]);
 });
 
-test('the documentation links the node, the trigger and the credential carry are all checked', () => {
+test('the documentation links the node, the trigger, the chat model and the credential carry are all checked', () => {
 	const Credential = Object.values(require(path.join(ROOT, 'dist/credentials/UnifiedAiGatewayApi.credentials.js')))[0];
 	const { documentationUrl } = new Credential();
 	const refs = links.shippedReferences();
 	const urls = refs.filter((r) => r.kind === 'url').map((r) => r.target);
 	expect(urls).toContain(documentationUrl);
-	for (const node of ['UnifiedAiGateway', 'UnifiedAiGatewayTrigger']) {
+	for (const node of ['UnifiedAiGateway', 'UnifiedAiGatewayTrigger', 'UnifiedAiGatewayChatModel']) {
 		const codex = require(path.join(ROOT, 'nodes', node, `${node}.node.json`));
 		for (const [{ url }] of Object.values(codex.resources)) expect(urls).toContain(url);
 	}

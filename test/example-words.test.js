@@ -53,12 +53,14 @@ function formLabels() {
 	};
 	const node = loadNode('unifiedAiGateway').description;
 	const trigger = loadNode('unifiedAiGatewayTrigger').description;
+	const chatModel = loadNode('unifiedAiGatewayChatModel').description;
 	const { UnifiedAiGatewayApi } = require(path.join(ROOT, 'dist/credentials/UnifiedAiGatewayApi.credentials.js'));
 	const credential = new UnifiedAiGatewayApi();
 	walk(node.properties);
 	walk(trigger.properties);
 	walk(credential.properties);
-	for (const name of [node.displayName, trigger.displayName, credential.displayName]) add(name, 'name');
+	walk(chatModel.properties);
+	for (const name of [node.displayName, trigger.displayName, chatModel.displayName, credential.displayName]) add(name, 'name');
 	return labels;
 }
 

@@ -12,7 +12,7 @@
  *
  * A jest file reaches a source file when it runs an operation (`resource: '…'` in the file or a
  * suite helper it requires; taskWaitParameters is Task), the trigger (pollTrigger or its node), the
- * credential test, the model search (listSearch), or requires a built module, and the source file
+ * Chat Model (supplyData or its node), the credential test, the model search (listSearch), or requires a built module, and the source file
  * is in the import closure of what it ran (actions/<resource>/*, the trigger's folder, the
  * credential, methods/, the module). An over-approximation for the lower layers: an operation's
  * closure holds every module it may call.
@@ -32,6 +32,7 @@ const FOLDERS = [
 	...['transport', 'registry', 'api', 'engine', 'params', 'pipeline', 'methods'].map((f) => `${NODE}/${f}`),
 	`${NODE}/UnifiedAiGateway.node.ts`,
 	'nodes/UnifiedAiGatewayTrigger',
+	'nodes/UnifiedAiGatewayChatModel',
 	'credentials',
 ];
 
@@ -100,6 +101,7 @@ function entriesOf(testFile) {
 	for (const [, resource] of text.matchAll(/resource:\s*['"](\w+)['"]/g)) entries.push(...under(`${NODE}/actions/${resource}`));
 	if (/taskWaitParameters\(/.test(text)) entries.push(...under(`${NODE}/actions/task`));
 	if (/pollTrigger\(|unifiedAiGatewayTrigger/.test(text)) entries.push(...under('nodes/UnifiedAiGatewayTrigger'));
+	if (/supplyData\(|unifiedAiGatewayChatModel/.test(text)) entries.push(...under('nodes/UnifiedAiGatewayChatModel'));
 	if (/testCredential\(/.test(text)) entries.push(...under('credentials'));
 	if (/listSearch|searchModels/.test(text)) entries.push(...under(`${NODE}/methods`));
 	if (/loadNode\(|description\.properties/.test(text)) entries.push(`${NODE}/UnifiedAiGateway.node.ts`);

@@ -28,7 +28,7 @@ const LAYERS = [
 	['params', [`${NODE}params/`]],
 	['pipeline', [`${NODE}pipeline/`]],
 	['actions', [`${NODE}actions/`, `${NODE}methods/`]],
-	['nodes', [`${NODE}UnifiedAiGateway.node.ts`, 'nodes/UnifiedAiGatewayTrigger/', 'credentials/']],
+	['nodes', [`${NODE}UnifiedAiGateway.node.ts`, 'nodes/UnifiedAiGatewayTrigger/', 'nodes/UnifiedAiGatewayChatModel/', 'credentials/']],
 ];
 
 function layerOf(file) {

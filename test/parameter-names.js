@@ -18,7 +18,8 @@ const fs = require('node:fs');
 const path = require('node:path');
 
 const LOCK = path.join(__dirname, 'parameter-names.lock.json');
-const NODES = { unifiedAiGateway: ['resource', 'operation'], unifiedAiGatewayTrigger: ['event'] };
+// The Chat Model sub-node has one form (no resource or event): its names are one context, ''.
+const NODES = { unifiedAiGateway: ['resource', 'operation'], unifiedAiGatewayTrigger: ['event'], unifiedAiGatewayChatModel: [] };
 
 /** Whether a property may show with these fields fixed (other conditions may hold). */
 function mayShow(property, fixed) {

@@ -39,7 +39,7 @@ describe('NUMBER_LIMITS: what each field refuses, as the user reads it', () => {
 
 	test('every row is named above', () => {
 		expect(Object.keys(limits.NUMBER_LIMITS).sort()).toEqual(
-			['maxWaitMinutes', 'taskMaxWaitMinutes', 'giveUpMinutes', 'pollIntervalSeconds', 'concurrency', 'submitTimeoutSeconds', 'chatTimeoutSeconds', 'maxTokens', 'temperature', 'topP', 'usdPerSecond', 'maxRunCostUsd', 'balanceUnitsPerUsd', 'triggerTimeoutMinutes', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'balanceThreshold'].sort(),
+			['maxWaitMinutes', 'taskMaxWaitMinutes', 'giveUpMinutes', 'pollIntervalSeconds', 'concurrency', 'submitTimeoutSeconds', 'chatTimeoutSeconds', 'maxTokens', 'temperature', 'topP', 'frequencyPenalty', 'presencePenalty', 'usdPerSecond', 'maxRunCostUsd', 'balanceUnitsPerUsd', 'triggerTimeoutMinutes', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'balanceThreshold'].sort(),
 		);
 	});
 });

@@ -39,13 +39,14 @@ function estimate(example) {
 	let total = 0;
 	if (example.agent) {
 		lines.push(`AI Agent: ${example.agent}`);
-		total += 0.015;
+		total += example.agentUsd ?? 0;
 		extra.push('the agent\'s chat tokens');
 	}
 	for (const node of example.workflow.nodes.filter(isOurs)) {
 		const p = node.parameters || {};
 		const count = example.items;
-		if (node.type.endsWith('Tool')) continue; // called as often as the agent decides (see example.agent)
+		// Tools are called as often as the agent decides, its chat model once per turn (see example.agent).
+		if (node.type.endsWith('Tool') || node.type.endsWith('ChatModel')) continue;
 		if (p.resource === 'image') {
 			const call = imageCall(node, count);
 			total += call.usd;

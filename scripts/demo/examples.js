@@ -94,6 +94,18 @@ const EXAMPLES = [
 		agentNode: 'AI Agent',
 		// The chat model node takes an OpenAI credential: the demo makes one for the gateway (CHAT_CRED).
 		agent: 'chat tokens for each of its turns + 0.015 USD per image it asks for (1 expected)',
+		agentUsd: 0.015, // the one image, in the sum
+	},
+	{
+		name: 'ai-agent-chat-model',
+		what: "AI Agent on the gateway's own chat model (the Chat Model sub-node) with a calculator and the balance as tools",
+		items: 1,
+		files: [],
+		timeoutMin: 10,
+		agentNode: 'AI Agent',
+		agent: 'chat tokens for each of its turns (3 expected); the calculator and the balance read are free',
+		// Its sub-node is built on n8n's AI Node SDK, which n8n 1.x lacks.
+		minMajor: 2,
 	},
 ];
 

@@ -141,6 +141,11 @@ async function runExamples(examples, stack, live) {
 		if (example.dataTablePartOf) continue; // ran with its partner (data-table.js prints it)
 		console.log(`\n${t.bold(example.name)}  ${t.dim(t.rel(example.file))}`);
 		console.log(`  ${example.what}`);
+		if (example.minMajor && line.major < example.minMajor) {
+			console.log(`${t.yellow('–')} skipped: needs n8n ${example.minMajor}.x (this is ${version})`);
+			results.push({ example, status: 'skipped' });
+			continue;
+		}
 		if (example.dataTablePair) {
 			const partner = examples.find((e) => e.name === example.dataTablePair);
 			const pair = await runScheduledBatchPair(example, partner, { instance: stack, version, env: binaryModeEnv(live), live });

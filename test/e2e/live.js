@@ -91,7 +91,8 @@ async function typesJson(server, cookie, file) {
 async function checkTypes(server, cookie) {
 	const nodes = await typesJson(server, cookie, 'nodes.json');
 	const names = new Set(nodes.map((n) => n.name));
-	for (const type of ['unifiedAiGateway', 'unifiedAiGatewayTool', 'unifiedAiGatewayTrigger']) {
+	// The Chat Model is served on 1.x too: only its supplyData needs the AI Node SDK.
+	for (const type of ['unifiedAiGateway', 'unifiedAiGatewayTool', 'unifiedAiGatewayTrigger', 'unifiedAiGatewayChatModel']) {
 		assert.ok(names.has(`${PACKAGE}.${type}`), `/types/nodes.json has no ${PACKAGE}.${type}`);
 	}
 	const credentials = await typesJson(server, cookie, 'credentials.json');
@@ -106,7 +107,7 @@ async function checkTypes(server, cookie) {
 /** The codex of each node as n8n serves it to the editor, and every output schema. */
 async function checkCodexAndSchemas(server, cookie) {
 	const nodes = await typesJson(server, cookie, 'nodes.json');
-	for (const file of ['UnifiedAiGateway', 'UnifiedAiGatewayTrigger']) {
+	for (const file of ['UnifiedAiGateway', 'UnifiedAiGatewayTrigger', 'UnifiedAiGatewayChatModel']) {
 		const shipped = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'nodes', file, `${file}.node.json`), 'utf8'));
 		const served = nodes.find((n) => n.name === shipped.node);
 		assert.ok(served, `/types/nodes.json has no ${shipped.node}`);
@@ -114,7 +115,8 @@ async function checkCodexAndSchemas(server, cookie) {
 		assert.deepEqual(codex.categories, shipped.categories, `${shipped.node}: categories ${JSON.stringify(codex.categories)}`);
 		assert.deepEqual(codex.subcategories, shipped.subcategories, `${shipped.node}: subcategories`);
 		assert.deepEqual(codex.alias, shipped.alias, `${shipped.node}: alias ${JSON.stringify(codex.alias)}`);
-		assert.ok(codex.alias.includes('seedance') && codex.alias.includes('video'), `${shipped.node}: no "seedance"/"video" alias`);
+		const words = file === 'UnifiedAiGatewayChatModel' ? ['llm', 'chat model'] : ['seedance', 'video'];
+		assert.ok(words.every((w) => codex.alias.includes(w)), `${shipped.node}: no ${words.map((w) => `"${w}"`).join('/')} alias`);
 		assert.deepEqual(codex.resources, shipped.resources, `${shipped.node}: documentation links ${JSON.stringify(codex.resources)}`);
 	}
 	// What the editor fetches to show a not-yet-run node's fields (its schema preview).

@@ -95,10 +95,18 @@ function reportFailure(name, e) {
 const ownProcess = (w) => typeof w.check.setup === 'function';
 
 /**
+ * A workflow for a newer line than this one (its assertion's `minMajor`, e.g. 2 for the AI Node
+ * SDK): on an older line it runs only if the assertion has an `older` check (what that line must
+ * do instead: fail in plain words), else it is skipped and said so.
+ */
+const olderLine = (w, ctx) => typeof w.check.minMajor === 'number' && ctx.instance.line.major < w.check.minMajor;
+
+/**
  * Runs one workflow and its assertion; throws what a failure should say. In the started n8n
  * (ctx.api) as the editor runs it, or, for a workflow with a setup(), with `n8n execute`.
  */
 async function runOne(w, ctx) {
+	const older = olderLine(w, ctx);
 	ctx.sim.reset();
 	if (typeof w.check.before === 'function') await w.check.before(ctx.sim);
 	// setup(ctx) → { env, teardown, result }: settings of this workflow's n8n process, what undoes them
@@ -111,13 +119,13 @@ async function runOne(w, ctx) {
 				? await rest.executeInServer(ctx.api, w.workflow, { version: ctx.version, timeoutMs, log: ctx.log })
 				: await cli.executeWorkflow(ctx.userFolder, w.id, { timeoutMs, ...(setup.env ? { env: setup.env } : {}) });
 		const result = { ...res, userFolder: ctx.userFolder, version: ctx.version, ...setup.result };
-		if (w.check.expectError) {
+		if (w.check.expectError || older) {
 			if (res.ok) throw new Error('the execution succeeded, but an error was expected');
 		} else if (!res.ok) {
 			throw new Error(res.error);
 		}
 		// A check may return a note (a part it could not run here, e.g. without ffprobe): printed on its ok line.
-		const note = await w.check(res.run, ctx.sim, result);
+		const note = await (older ? w.check.older : w.check)(res.run, ctx.sim, result);
 		// What the node emitted in real n8n matches the output schema n8n shows before a run.
 		assertRunMatchesSchemas(res.run, w.nodes);
 		return [res.warning, typeof note === 'string' ? note : undefined].filter(Boolean).join('; ') || undefined;
@@ -242,10 +250,16 @@ async function main(options = {}) {
 		const line = instance.line;
 		const credential = simCredential(sim);
 		const ctx = { userFolder, sim, version, vars, credential, installed, tmpRoot, instance };
-		const runWorkflow = (w) => check(w.name, async () => {
-			const warning = await runOne(w, ctx);
-			return warning && `(note: ${warning})`;
-		});
+		const runWorkflow = (w) => {
+			if (olderLine(w, ctx) && typeof w.check.older !== 'function') {
+				console.log(`skip ${w.name}: needs n8n ${w.check.minMajor}.x or later (this is ${version})`);
+				return undefined;
+			}
+			return check(`${w.name}${olderLine(w, ctx) ? ` (n8n ${line.major}.x: ${w.check.olderLabel ?? 'refused'})` : ''}`, async () => {
+				const warning = await runOne(w, ctx);
+				return warning && `(note: ${warning})`;
+			});
+		};
 		// 1. A workflow with settings of its own: its own `n8n execute`, before n8n starts on the folder.
 		for (const w of ready.filter(ownProcess)) await runWorkflow(w);
 		// 2. One `n8n start` for the rest (info: what `n8n execute` logged at, read by some assertions).

@@ -24,6 +24,7 @@ const { MAX_HINT_LENGTH } = require(path.join(DIST, 'nodes/UnifiedAiGateway/engi
 const NODE_FILES = {
 	unifiedAiGateway: 'nodes/UnifiedAiGateway/UnifiedAiGateway.node.js',
 	unifiedAiGatewayTrigger: 'nodes/UnifiedAiGatewayTrigger/UnifiedAiGatewayTrigger.node.js',
+	unifiedAiGatewayChatModel: 'nodes/UnifiedAiGatewayChatModel/UnifiedAiGatewayChatModel.node.js',
 };
 
 /**
@@ -445,6 +446,30 @@ function executeContext({ credentials, parameters = {}, executionTimeoutS }) {
 }
 
 /**
+ * A sub-node's supplyData (the Chat Model's), as n8n-core calls it when an AI Agent or a chain asks
+ * for its model: through n8n-core's SupplyDataContext, with real HTTP. Resolves with what the node
+ * supplied ({ response: the model }), `runExecutionData` (what n8n logged of its calls) and `abort()`,
+ * the execution's Stop.
+ */
+async function supplyData({ node = 'unifiedAiGatewayChatModel', parameters, credentials, credentialId }) {
+	const { workflow, node: nodeData } = makeWorkflow(node, {}, parameters, undefined, undefined, {}, credentialId);
+	const additionalData = makeAdditionalData(credentials, workflow.id, `supply-${Date.now()}`);
+	const controller = new AbortController();
+	Container.get(SSHClientsManager).cleanupTimer?.unref?.();
+	// What n8n logs of each model call (the SDK's tracing: input, output, tokens) lands in runExecutionData.
+	const runExecutionData = {
+		resultData: { runData: {} },
+		executionData: { contextData: {}, nodeExecutionStack: [], metadata: {}, waitingExecution: {}, waitingExecutionSource: {} },
+	};
+	const context = new core.SupplyDataContext(
+		workflow, nodeData, additionalData, 'manual', runExecutionData, 0, [], { main: [[{ json: {} }]] },
+		'ai_languageModel', { node: nodeData, data: {}, source: null }, [], controller.signal,
+	);
+	const supplied = await loadNode(node).supplyData.call(context, 0);
+	return { ...supplied, context, runExecutionData, abort: () => controller.abort() };
+}
+
+/**
  * A list-search method of the node (the model picker's searchVideoModels, …) as the editor calls
  * it: through n8n-core's LoadOptionsContext, with real HTTP to the gateway.
  */
@@ -508,4 +533,4 @@ function getPath(object, key) {
 	return key.split('.').reduce((value, part) => (value == null ? undefined : value[part]), object);
 }
 
-module.exports = { runNode, pollTrigger, testCredential, executeContext, listSearch, binaryBuffer, makeBinary, useBinaryMode, loadNode, MAX_HINT_LENGTH };
+module.exports = { runNode, pollTrigger, testCredential, executeContext, supplyData, listSearch, binaryBuffer, makeBinary, useBinaryMode, loadNode, MAX_HINT_LENGTH };

@@ -6,6 +6,7 @@
 //   "check my balance"                       → a tool named or described as balance/quota, {}
 //   "make|create|generate … image of X"      → a tool named (or described) image, { prompt: 'X' }
 //   "make|create|generate … video of X"      → a tool named (or described) video, { prompt: 'X' }
+//   "calculate|compute|what is 12 * 7"       → a tool named (or described) calculator/math, { input: '12 * 7' }
 //
 // Several asks in one message are served in the order they are written, one tool call per
 // answer; each tool is called once per user message. When every ask has its tool result, the
@@ -29,8 +30,12 @@ const PROMPT_END = new RegExp(
   'i',
 );
 
+// A sum to work out: "calculate 12 * 7", "what is (3 + 4) / 2": the arithmetic after the verb.
+const MATH_ASK = /\b(?:calculate|compute|work out|what(?:'s| is)|how much is)\s+(-?[\d.(][\d.\s+\-*/^%()]*[\d)])/i;
+
 const INTENTS = [
   { kind: 'balance', asks: (t) => t.search(/\b(?:balance|quota|credits?)\b/i), tool: /balance|quota/i },
+  { kind: 'math', asks: (t) => (MATH_ASK.exec(t)?.index ?? -1), tool: /calculat|math/i },
   { kind: 'video', asks: (t) => creativeAsk(t, VIDEO_NOUN), tool: /video/i },
   { kind: 'image', asks: (t) => creativeAsk(t, IMAGE_NOUN), tool: /image|picture/i, not: /video/i },
 ];
@@ -154,7 +159,7 @@ function agentReply(body) {
   const next = asks.find((a) => !called.has(toolName(a.tool)));
   if (next) {
     const noun = { image: IMAGE_NOUN, video: VIDEO_NOUN }[next.intent.kind];
-    const prompt = noun ? promptFor(request, noun, next.at) : undefined;
+    const prompt = next.intent.kind === 'math' ? MATH_ASK.exec(request)[1].trim() : noun ? promptFor(request, noun, next.at) : undefined;
     return { toolCalls: [{ name: toolName(next.tool), arguments: argumentsFor(next.tool, prompt) }] };
   }
   if (results.length) return { content: citeResults(results) };

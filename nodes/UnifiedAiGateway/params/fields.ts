@@ -16,7 +16,7 @@ export const OPTIONS_PARAMETER = 'options';
 /** The model picker: a searchable list from /v1/models, or any id typed by hand. */
 export function modelLocator(
 	group: ModelGroup,
-	show: Record<string, string[]>,
+	show: Record<string, string[]> | undefined,
 	defaultId: string,
 ): INodeProperties {
 	return {
@@ -40,7 +40,8 @@ export function modelLocator(
 				placeholder: defaultId,
 			},
 		],
-		displayOptions: { show },
+		// A node with one thing to do (the Chat Model sub-node) shows its model always.
+		...(show ? { displayOptions: { show } } : {}),
 	};
 }
 
@@ -101,7 +102,7 @@ export function binaryOutputOption(
  * entries sorted by name as n8n lists them. An entry left out keeps its default.
  */
 export function optionsField(
-	show: Record<string, string[]>,
+	show: Record<string, string[]> | undefined,
 	options: INodeProperties[],
 ): INodeProperties {
 	return {
@@ -111,6 +112,17 @@ export function optionsField(
 		placeholder: 'Add Option',
 		default: {},
 		options: [...options].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-		displayOptions: { show },
+		...(show ? { displayOptions: { show } } : {}),
 	};
 }
+
+/** Top P of a chat call (top_p): one option for Text → Message a Model and the Chat Model sub-node. */
+export const TOP_P_OPTION: INodeProperties = {
+	displayName: 'Top P',
+	name: 'topP',
+	type: 'number',
+	typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+	default: 1,
+	description:
+		'Nucleus sampling: only the most likely tokens up to this total probability are considered',
+};

@@ -116,6 +116,18 @@ export const NUMBER_LIMITS = {
 		why: "OpenAI-style chat APIs take 0-2 (the field's own range).",
 	},
 	topP: { label: 'Top P', min: 0, max: 1, why: "A probability mass: 0-1 (the field's own range)." },
+	frequencyPenalty: {
+		label: 'Frequency Penalty',
+		min: -2,
+		max: 2,
+		why: "OpenAI-style chat APIs take -2 to 2 (the field's own range); the relay passes it on.",
+	},
+	presencePenalty: {
+		label: 'Presence Penalty',
+		min: -2,
+		max: 2,
+		why: "OpenAI-style chat APIs take -2 to 2 (the field's own range); the relay passes it on.",
+	},
 	usdPerSecond: {
 		label: 'Video Prices per Second (USD)',
 		min: 0,

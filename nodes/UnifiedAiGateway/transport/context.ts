@@ -6,14 +6,19 @@ import type {
 	ILoadOptionsFunctions,
 	INode,
 	IPollFunctions,
+	ISupplyDataFunctions,
 } from 'n8n-workflow';
 
-/** Every n8n context our code runs in: node execution, the trigger's poll, and dynamic lists. */
+/**
+ * Every n8n context our code runs in: node execution, the trigger's poll, dynamic lists, and the
+ * Chat Model sub-node's supplyData.
+ */
 export type GatewayContext =
 	| IExecuteFunctions
 	| IExecuteSingleFunctions
 	| IPollFunctions
-	| ILoadOptionsFunctions;
+	| ILoadOptionsFunctions
+	| ISupplyDataFunctions;
 
 export const CREDENTIAL_TYPE = 'unifiedAiGatewayApi';
 

@@ -9,7 +9,7 @@ import {
 } from 'n8n-workflow';
 
 import { additionalBodyField } from '../../params/additionalBody';
-import { modelLocator } from '../../params/fields';
+import { modelLocator, TOP_P_OPTION } from '../../params/fields';
 import { concurrencyOption } from '../../params/runFields';
 import { readConcurrency } from '../../params/runSettings';
 import {
@@ -193,15 +193,7 @@ const properties: INodeProperties[] = [
 				default: 300,
 				description: 'How long to wait for the gateway without receiving anything',
 			},
-			{
-				displayName: 'Top P',
-				name: 'topP',
-				type: 'number',
-				typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
-				default: 1,
-				description:
-					'Nucleus sampling: only the most likely tokens up to this total probability are considered',
-			},
+			TOP_P_OPTION,
 		],
 	},
 ];
