@@ -33,7 +33,7 @@ describe('Music → Generate', () => {
 		expect(result.items).toHaveLength(2);
 		const [first, second] = result.items;
 		expect(first.json).toMatchObject({
-			status: 'SUCCESS', state: 'succeeded', queryRoute: 'suno', songIndex: 1, songs: 2, modelVersion: 'chirp-v4', duration: 123.4,
+			status: 'SUCCESS', state: 'succeeded', queryRoute: 'suno', songIndex: 1, songCount: 2, modelVersion: 'chirp-v4', duration: 123.4,
 			estimatedCost: { amount: 0.1, currency: 'USD', source: "the gateway's price list", per: 'submit (two songs)' },
 			charge: { amount: 0.05, taskAmount: 0.1, currency: 'USD', quota: 50000 },
 		});
@@ -155,6 +155,26 @@ describe('Music → Generate', () => {
 		const result = await music({ spendGuard: { maxRunCostUsd: 0.05 } });
 		expect(result.error.message).toMatch(/0\.1/);
 		expect(submits()).toHaveLength(0);
+	});
+});
+
+describe('a batch of five', () => {
+	test('five items, five submits, one wait: ten songs as MP3s in input order, each with its charge', async () => {
+		const ideas = ['a spring sale', 'a rainy Monday', 'a robot barista', 'a summer road trip', 'a quiet library'];
+		const result = await music({ musicDescription: '={{ $json.idea }}' }, { items: ideas.map((idea) => ({ json: { idea } })) });
+		expect(result.error).toBeUndefined();
+		expect(submits().map((c) => c.body.gpt_description_prompt)).toEqual(ideas);
+		expect(result.items).toHaveLength(10);
+		expect(result.items.map((i) => i.pairedItem.item)).toEqual([0, 0, 1, 1, 2, 2, 3, 3, 4, 4]);
+		expect(new Set(result.items.map((i) => i.json.taskId)).size).toBe(5);
+		for (const item of result.items) {
+			expect(item.binary.data.mimeType).toBe('audio/mpeg');
+			expect((await binaryBuffer(item.binary.data)).subarray(0, 2).toString('hex')).toBe('fffb');
+			expect(item.json.charge).toMatchObject({ amount: 0.05, taskAmount: 0.1, currency: 'USD' });
+		}
+		expect(ctx.sim.requests.filter((r) => r.origin === 'files' && r.path.endsWith('.mp3'))).toHaveLength(10);
+		const total = result.items.reduce((sum, i) => sum + i.json.charge.amount, 0);
+		expect(total).toBeCloseTo(0.5, 6);
 	});
 });
 

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import type { GatewayContext } from '../transport/context';
+import { gatewayCredentials, type GatewayContext } from '../transport/context';
 import { gatewayRequest } from '../transport/request';
 import { asObject } from '../transport/responses';
+import { originsFrom } from '../transport/urls';
+import { snapshotOf, type TaskSnapshot } from './tasks/snapshot';
 import { taskPathSegment } from './tasks/taskIds';
 
 /*
@@ -77,4 +79,21 @@ export async function fetchSunoTasks(
 			if (task && id && ids.includes(id)) records.set(id, task);
 		}
 	return { records, body };
+}
+
+/**
+ * Many music tasks in one read: each record the relay answered as a TaskSnapshot, as its own read
+ * on the query route `suno` would parse it; an id it left out is not in the map (read it alone).
+ */
+export async function querySunoTasks(
+	ctx: GatewayContext,
+	ids: readonly string[],
+	options: { deadlineAt?: number } = {},
+): Promise<Map<string, TaskSnapshot>> {
+	const { records } = await fetchSunoTasks(ctx, ids, options);
+	const origin = originsFrom(await gatewayCredentials(ctx)).main;
+	const snapshots = new Map<string, TaskSnapshot>();
+	for (const [id, record] of records)
+		snapshots.set(id, snapshotOf({ code: 'success', data: record }, id, { origin, songs: true }));
+	return snapshots;
 }

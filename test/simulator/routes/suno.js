@@ -107,7 +107,7 @@ function taskDto(sim, task, st) {
     channel_id: 2,
     quota: failed ? 0 : Math.round(taskChargeUsd(sim, task) * sim.site.quota_per_unit),
     action: task.mode.toUpperCase(),
-    status: STATUS[st.status] || 'UNKNOWN',
+    status: task.scenario.statusWord ?? STATUS[st.status],
     fail_reason: reason,
     ...(failed ? { result_url: reason } : {}),
     submit_time: unixSeconds(task.createdAt),

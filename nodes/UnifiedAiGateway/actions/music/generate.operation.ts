@@ -306,14 +306,16 @@ async function songItems(
 	task: TaskSnapshot,
 ): Promise<INodeExecutionData[]> {
 	const songs = (task.songs ?? []).filter((song) => song.audioUrl);
+	// The task's facts without its list of songs: each item is one of them.
 	const taskFacts = taskJson(task);
+	delete taskFacts.songs;
 	// The task's charge, shared by its songs: the run's items add up to what it was charged.
 	const charge = await chargeJson(ctx, task, songs.length, itemIndex);
 	const json = (song: Song, index: number): IDataObject => ({
 		...taskFacts,
 		queryRoute: answer.route,
 		songIndex: index + 1,
-		songs: songs.length,
+		songCount: songs.length,
 		...songJson(song),
 		modelVersion: job.version,
 		...costJson(batch, job),
