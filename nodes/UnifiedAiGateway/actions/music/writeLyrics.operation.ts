@@ -126,7 +126,10 @@ async function lyricsItem(
 	itemIndex: number,
 	task: TaskSnapshot,
 ): Promise<INodeExecutionData> {
+	// Words, no file: the task's facts without its (empty) URLs.
 	const taskFacts = taskJson(task);
+	delete taskFacts.url;
+	delete taskFacts.urls;
 	return {
 		json: {
 			...taskFacts,
