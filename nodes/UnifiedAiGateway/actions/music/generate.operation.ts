@@ -26,14 +26,14 @@ import { checkDownloads, downloadLimitOptions } from '../../params/downloadOptio
 import { binaryOutputOption, downloadField, optionsField } from '../../params/fields';
 import { checkPrompt, readBoolean, readNumber } from '../../params/inputs';
 import type { RunDefaults } from '../../params/runDefaults';
-import { concurrencyOption, waitFields } from '../../params/runFields';
+import { concurrencyOption, submitTimeoutOption, waitFields } from '../../params/runFields';
 import { readBatchSettings } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
 import { perCallEstimate } from '../../pipeline/cost';
 import { refuse } from '../../pipeline/refusals';
 import { itemsPerUrl, resultDownload, resultFile, taskJson } from '../../pipeline/taskOutput';
 import { MAX_DESCRIPTION_CHARS, MUSIC_MODELS, SUNO_PRICE_NAMES } from '../../registry/musicModels';
-import { readSubmitTimeoutMs, submitSuno, submitTimeoutOption, sunoCostJson } from './sunoSubmit';
+import { readSubmitTimeoutMs, submitSuno, sunoCostJson } from './sunoSubmit';
 
 /*
  * Music → Generate: songs from a description or from lyrics, title and style tags, made by Suno

@@ -1,9 +1,4 @@
-import {
-	NodeOperationError,
-	type IDataObject,
-	type IExecuteFunctions,
-	type INodeProperties,
-} from 'n8n-workflow';
+import { NodeOperationError, type IDataObject, type IExecuteFunctions } from 'n8n-workflow';
 
 import { postSunoSubmit, type SunoAction } from '../../api/suno';
 import { submittedTaskId } from '../../engine/running/submitAnswer';
@@ -18,23 +13,9 @@ import { nodeOf } from '../../transport/context';
 /*
  * What Music → Generate and Write Lyrics share: their one billed submit (api/suno.ts), its answer
  * read into the task the engine waits for on the query route `suno` (docs/gateway-contract.md
- * §10.15), its timeout option and the estimate as the items show it. Never sent twice: the
+ * §10.15), its timeout and the estimate as the items show it. Never sent twice: the
  * engine's receipts and Retry On Fail memory hold it.
  */
-
-/** Options → Submit Timeout (Seconds), left out: `seconds` (the operation's DEFAULTS). */
-export function submitTimeoutOption(seconds: number): INodeProperties {
-	return {
-		displayName: 'Submit Timeout (Seconds)',
-		name: 'submitTimeoutSeconds',
-		type: 'number',
-		typeOptions: { minValue: 0.1, numberPrecision: 1 },
-		default: seconds,
-		description:
-			`How long to wait for the gateway to accept the job. Left out: ${seconds} ` +
-			'seconds. A submit that times out is never sent again: the job may exist.',
-	};
-}
 
 /** The item's submit timeout in ms, checked by its NUMBER_LIMITS row. */
 export function readSubmitTimeoutMs(ctx: IExecuteFunctions, i: number, seconds: number): number {

@@ -22,14 +22,14 @@ import type { Submitted } from '../../engine/running/types';
 import { optionsField } from '../../params/fields';
 import { checkPrompt } from '../../params/inputs';
 import type { RunDefaults } from '../../params/runDefaults';
-import { concurrencyOption, waitFields } from '../../params/runFields';
+import { concurrencyOption, submitTimeoutOption, waitFields } from '../../params/runFields';
 import { readBatchSettings } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
 import { perCallEstimate } from '../../pipeline/cost';
 import { refuse } from '../../pipeline/refusals';
 import { taskJson } from '../../pipeline/taskOutput';
 import { SUNO_PRICE_NAMES } from '../../registry/musicModels';
-import { readSubmitTimeoutMs, submitSuno, submitTimeoutOption, sunoCostJson } from './sunoSubmit';
+import { readSubmitTimeoutMs, submitSuno, sunoCostJson } from './sunoSubmit';
 
 /*
  * Music → Write Lyrics: Suno writes lyrics and a title from a short idea (POST
