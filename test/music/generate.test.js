@@ -57,10 +57,18 @@ describe('Music → Generate', () => {
 		expect(result.items[0].json).toMatchObject({ lyrics, tags: 'pop, upbeat', modelName: 'chirp-auk', modelVersion: 'chirp-auk' });
 	});
 
-	test('an instrumental continued from a clip at a second: continue_clip_id and continue_at are sent', async () => {
-		const result = await music({ musicInstrumental: true, options: { continueClipId: 'clip-abc-123', continueAtSeconds: 42.5 } });
+	test('an instrumental from lyrics mode with style tags only: no empty lyrics or title are sent', async () => {
+		const result = await music({ musicMode: 'lyrics', musicInstrumental: true, musicStyle: 'lo-fi, piano' });
 		expect(result.error).toBeUndefined();
-		expect(submits()[0].body).toMatchObject({ make_instrumental: true, continue_clip_id: 'clip-abc-123', continue_at: 42.5 });
+		expect(submits()[0].body).toEqual({ tags: 'lo-fi, piano', mv: 'chirp-v4', make_instrumental: true });
+	});
+
+	test('an instrumental continued from a clip at a second: continue_clip_id and continue_at are sent', async () => {
+		const first = await music({ waitForCompletion: false });
+		const { taskId } = first.items[0].json;
+		const result = await music({ musicInstrumental: true, options: { continueClipId: 'clip-abc-123', continueTaskId: taskId, continueAtSeconds: 42.5 } });
+		expect(result.error).toBeUndefined();
+		expect(submits()[1].body).toMatchObject({ make_instrumental: true, task_id: taskId, continue_clip_id: 'clip-abc-123', continue_at: 42.5 });
 	});
 
 	test('Include Cover Picture: each song also has its cover in the binary field cover', async () => {
@@ -89,7 +97,9 @@ describe('Music → Generate', () => {
 		[{ musicMode: 'lyrics', musicLyrics: 'la '.repeat(1001), musicModelVersion: 'chirp-v4' }, /^Lyrics has 3002 characters; chirp-v4 takes at most 3000$/],
 		[{ musicModelVersion: 'chirp v4/../x' }, /^Model Version "chirp v4\/..\/x" is not a version name; use one of chirp-v3-0, chirp-v3-5/],
 		[{ options: { continueClipId: 'a/b' } }, /^Options → Continue From Clip ID "a\/b" is not a clip id/],
-		[{ options: { continueClipId: 'c1', continueAtSeconds: -1 } }, /Continue At \(Seconds\)/],
+		[{ options: { continueClipId: 'c1', continueTaskId: 'task_1', continueAtSeconds: -1 } }, /Continue At \(Seconds\)/],
+		[{ options: { continueClipId: 'c1' } }, /^Options → Continue From Task ID is empty: the relay needs the task that made the clip/],
+		[{ options: { continueClipId: 'c1', continueTaskId: 'task_1/..' } }, /^Options → Continue From Task ID "task_1\/\.\." contains '\/'/],
 	])('refused before any call: %j', async (parameters, message) => {
 		const result = await music(parameters);
 		expect(result.error.message).toMatch(message);

@@ -35,8 +35,9 @@ function submit(ctx, action) {
     params.prompt = textOf(body, 'prompt');
     if (!params.prompt) throw invalid('prompt_empty');
   } else {
-    for (const key of ['prompt', 'gpt_description_prompt', 'title', 'tags', 'continue_clip_id']) params[key] = textOf(body, key);
-    if (!params.prompt && !params.gpt_description_prompt && !params.tags) throw invalid('prompt_empty');
+    for (const key of ['prompt', 'gpt_description_prompt', 'title', 'tags', 'continue_clip_id', 'task_id']) params[key] = textOf(body, key);
+    // new-api's actionValidate asks nothing of a music submit but a clip's task (relay/channel/task/suno/adaptor.go).
+    if (params.continue_clip_id && !params.task_id) throw invalid('task id is empty');
     if (body.make_instrumental !== undefined && typeof body.make_instrumental !== 'boolean') throw invalid('make_instrumental must be a boolean');
     if (body.continue_at !== undefined && typeof body.continue_at !== 'number') throw invalid('continue_at must be a number');
     // new-api fills the version when none is given (recorded).

@@ -8,6 +8,7 @@ import {
 
 import { chargeJson } from '../../api/charges';
 import type { Song } from '../../api/tasks/songs';
+import { taskIdProblem } from '../../api/tasks/taskIds';
 import type { TaskSnapshot } from '../../api/tasks/snapshot';
 import { shownUrl } from '../../api/tasks/results';
 import {
@@ -146,6 +147,16 @@ const properties: INodeProperties[] = [
 				'A song to extend (the clipId of an earlier result): the new songs go on from it',
 		},
 		{
+			displayName: 'Continue From Task ID',
+			name: 'continueTaskId',
+			type: 'string',
+			default: '',
+			placeholder: 'task_0123456789abcdef0123456789abcdef',
+			description:
+				'The task that made that clip (its taskId): the relay needs it to find the clip. Used with ' +
+				'Continue From Clip ID.',
+		},
+		{
 			displayName: 'Continue At (Seconds)',
 			name: 'continueAtSeconds',
 			type: 'number',
@@ -253,9 +264,10 @@ function readJob(ctx: IExecuteFunctions, i: number): MusicJob {
 				i,
 				`Style Tags has ${tags.length} characters; ${version} takes at most ${maxStyle}`,
 			);
-		body.prompt = lyrics;
-		body.title = title;
-		body.tags = tags;
+		// The relay drops empty ones (dto/suno.go omitempty): only what was given is sent.
+		if (lyrics) body.prompt = lyrics;
+		if (title) body.title = title;
+		if (tags) body.tags = tags;
 	}
 	const clip = textParameter(ctx, i, 'options.continueClipId', 'Options → Continue From Clip ID');
 	if (clip) {
@@ -266,6 +278,23 @@ function readJob(ctx: IExecuteFunctions, i: number): MusicJob {
 				`Options → Continue From Clip ID ${JSON.stringify(clip.slice(0, 80))} is not a clip id; ` +
 					'give the clipId of an earlier song, for example {{ $json.clipId }}',
 			);
+		// The relay refuses a clip without the task that made it (400 "task id is empty").
+		const task = textParameter(ctx, i, 'options.continueTaskId', 'Options → Continue From Task ID');
+		if (!task)
+			throw refuse(
+				ctx,
+				i,
+				'Options → Continue From Task ID is empty: the relay needs the task that made the clip, ' +
+					'for example {{ $json.taskId }} beside {{ $json.clipId }}',
+			);
+		const problem = taskIdProblem(task);
+		if (problem)
+			throw refuse(
+				ctx,
+				i,
+				`Options → Continue From Task ID ${JSON.stringify(task.slice(0, 80))} ${problem}`,
+			);
+		body.task_id = task;
 		body.continue_clip_id = clip;
 		body.continue_at = readNumber(ctx, 'continueAtSeconds', i, {
 			name: 'options.continueAtSeconds',
