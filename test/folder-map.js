@@ -27,7 +27,7 @@ const NODE = 'nodes/UnifiedAiGateway';
 const FOLDERS = [
 	...['files', 'waiting', 'spend', 'running'].map((part) => `${NODE}/engine/${part}`),
 	`${NODE}/api/tasks`,
-	...['account', 'file', 'image', 'task', 'text', 'video'].map((r) => `${NODE}/actions/${r}`),
+	...['account', 'file', 'image', 'music', 'task', 'text', 'video'].map((r) => `${NODE}/actions/${r}`),
 	`${NODE}/actions`,
 	...['transport', 'registry', 'api', 'engine', 'params', 'pipeline', 'methods'].map((f) => `${NODE}/${f}`),
 	`${NODE}/UnifiedAiGateway.node.ts`,

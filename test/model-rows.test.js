@@ -107,7 +107,23 @@ describe('the simulator serves every row', () => {
 
 	test('GET /v1/models lists every image and video row, and the text rows', () => {
 		const listed = new Set(defaultModels().map((m) => m.id));
-		expect(ROWS.map((row) => row.id).filter((id) => !listed.has(id))).toEqual([]);
+		// A music row is Suno's `mv` version, not a relay model: the relay lists none of them.
+		const models = ROWS.filter((row) => row.group !== 'music');
+		expect(models.map((row) => row.id).filter((id) => !listed.has(id))).toEqual([]);
+	});
+
+	test('a music job is accepted for every music row (its `mv`)', async () => {
+		const refused = [];
+		for (const mv of idsOf('music')) {
+			const response = await fetch(`${ctx.sim.mainUrl}/suno/submit/music`, {
+				method: 'POST',
+				headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+				body: JSON.stringify({ gpt_description_prompt: 'a calm piano piece', mv }),
+			});
+			if (response.status !== 200) refused.push(`${mv}: ${response.status} ${await response.text()}`);
+		}
+		expect(refused).toEqual([]);
+		expect(idsOf('music').length).toBeGreaterThanOrEqual(5);
 	});
 
 	test('a video task is accepted for every video row', async () => {

@@ -94,6 +94,16 @@ test('Audio → Generate Speech: docs/OUTPUT-FIELDS.md names exactly what the no
 });
 
 test.each([
+	['generate', 'Music → Generate', { musicDescription: 'a jingle', options: { includeCover: true } }],
+	['writeLyrics', 'Music → Write Lyrics', { lyricsIdea: 'a cat who automates chores' }],
+])('Music → %s: docs/OUTPUT-FIELDS.md names exactly what the node emits', async (operation, name, extra) => {
+	const parameters = { resource: 'music', operation, ...extra, waiting: { pollIntervalSeconds: 0.1 } };
+	const result = await runNode({ parameters, credentials: ctx.creds, items: [{ json: {} }, { json: {} }] });
+	expect(result.error).toBeUndefined();
+	check(name, result.items.map((i) => i.json));
+});
+
+test.each([
 	['transcribe', 'Audio → Transcribe a Recording'],
 	['translate', 'Audio → Translate a Recording'],
 ])('Audio → %s: docs/OUTPUT-FIELDS.md names exactly what the node emits, verbose_json and json', async (operation, name) => {

@@ -32,6 +32,7 @@ describe('NUMBER_LIMITS: what each field refuses, as the user reads it', () => {
 		['triggerTimeoutMinutes', 20161, 'Timeout (Minutes): 20161 is out of range; it takes a number from 0.01 to 10080 minutes'],
 		['maxFileSizeMb', 40961, 'Options → Max File Size (MB): 40961 is out of range; it takes a number from 0.001 to 20480 MB, or 0 for the default of the file kind'],
 		['downloadTimeoutSeconds', 172801, 'Options → Download Timeout (Seconds): 172801 is out of range; it takes a number from 1 to 86400 seconds, or 0 for Max Wait, or the own bound of the file kind'],
+		['continueAtSeconds', 481, 'Options → Continue At (Seconds): 481 is out of range; it takes a number from 0 to 480 seconds'],
 		['balanceThreshold', 2e12, 'Threshold: 2000000000000 is out of range; it takes a number from -1000000000000 to 1000000000000'],
 	])('%s, %p: %p', (field, value, problem) => {
 		expect(refusal(field, value)).toBe(problem);
@@ -39,7 +40,7 @@ describe('NUMBER_LIMITS: what each field refuses, as the user reads it', () => {
 
 	test('every row is named above', () => {
 		expect(Object.keys(limits.NUMBER_LIMITS).sort()).toEqual(
-			['maxWaitMinutes', 'taskMaxWaitMinutes', 'giveUpMinutes', 'pollIntervalSeconds', 'concurrency', 'submitTimeoutSeconds', 'chatTimeoutSeconds', 'maxTokens', 'temperature', 'topP', 'frequencyPenalty', 'presencePenalty', 'usdPerSecond', 'maxRunCostUsd', 'balanceUnitsPerUsd', 'triggerTimeoutMinutes', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'balanceThreshold'].sort(),
+			['maxWaitMinutes', 'taskMaxWaitMinutes', 'giveUpMinutes', 'pollIntervalSeconds', 'concurrency', 'submitTimeoutSeconds', 'chatTimeoutSeconds', 'maxTokens', 'temperature', 'topP', 'frequencyPenalty', 'presencePenalty', 'usdPerSecond', 'maxRunCostUsd', 'balanceUnitsPerUsd', 'triggerTimeoutMinutes', 'maxFileSizeMb', 'downloadTimeoutSeconds', 'continueAtSeconds', 'balanceThreshold'].sort(),
 		);
 	});
 });

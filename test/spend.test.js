@@ -46,8 +46,10 @@ describe('the Spend Guard options', () => {
 			{ resource: ['audio'], operation: ['translate'] },
 			{ resource: ['file'], operation: ['analyzeDocument'] },
 			{ resource: ['text'], operation: ['message'] },
+			{ resource: ['music'], operation: ['generate'] },
+			{ resource: ['music'], operation: ['writeLyrics'] },
 		]));
-		expect(shown).toHaveLength(9);
+		expect(shown).toHaveLength(11);
 		const names = (g) => g.options.map((o) => o.displayName);
 		const imageGuard = guards[shown.findIndex((s) => s.operation.includes('generate') && s.resource[0] === 'image')];
 		const videoGuard = guards[shown.findIndex((s) => s.resource[0] === 'video' && s.operation[0] === 'generate')];

@@ -56,6 +56,10 @@ function estimate(example) {
 			const length = variantValue(p, 'videoSeconds') ?? variantValue(p, 'videoDuration') ?? p.videoMetadataDurationSeconds;
 			lines.push(`${node.name}: ${count} × ${length ? `${length}-second ` : ''}${modelId} video at the site price (pre-charged by duration)`);
 			extra.push(`${count} ${modelId} video${count === 1 ? '' : 's'}`);
+		} else if (p.resource === 'music') {
+			const what = p.operation === 'writeLyrics' ? 'suno_lyrics' : 'suno_music';
+			lines.push(`${node.name}: ${count} music submit${count === 1 ? '' : 's'} at the gateway's price (${what})`);
+			extra.push(`${count} ${what} submit${count === 1 ? '' : 's'}`);
 		} else if (p.resource === 'text') {
 			lines.push(`${node.name}: ${count} chat call${count === 1 ? '' : 's'}, billed per token at the gateway's price`);
 			extra.push(`${count} chat call${count === 1 ? '' : 's'} (per token)`);

@@ -35,6 +35,13 @@ const EXAMPLES = [
 		timeoutMin: 10,
 	},
 	{
+		name: 'video-with-music',
+		what: 'a brief → a short video (Video) → an instrumental jingle (Music, two songs) → the clip and a track on one item',
+		items: 1,
+		files: ['Video and Track'],
+		timeoutMin: 40, // the video node waits up to 30 minutes on a real gateway
+	},
+	{
 		name: 'reference-edit',
 		what: 'a local PNG → File → Upload Image → Image → Edit with the uploaded URL',
 		items: 1,

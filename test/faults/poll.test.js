@@ -5,7 +5,7 @@
 // lines included).
 const { runNode, pollTrigger } = require('../harness');
 const { useSimulator } = require('../support');
-const { ROUTES, DOUBTFUL, API_KEY, everythingVisible, captureLogs, idsInCustomData, sleep } = require('./pollMatrix');
+const { ROUTES, statusAnswer, DOUBTFUL, API_KEY, everythingVisible, captureLogs, idsInCustomData, sleep } = require('./pollMatrix');
 const { expectNoKey } = require('./runner');
 
 const ctx = useSimulator({ scenario: { durationMs: 400 } });
@@ -87,7 +87,7 @@ describe.each(Object.keys(ROUTES))('%s route', (route) => {
 
 	test('an unknown status word keeps the task waiting, and a timeout names it', async () => {
 		const id = await ROUTES[route].create(ctx.sim);
-		ctx.sim.inject({ method: 'GET', origin: ROUTES[route].origin, path: ROUTES[route].path(id), times: Infinity, status: 200, body: { task_id: id, status: 'defrosting' } });
+		ctx.sim.inject({ method: 'GET', origin: ROUTES[route].origin, path: ROUTES[route].path(id), times: Infinity, status: 200, body: statusAnswer(route, id, 'defrosting') });
 		const result = await waitFor(route, [id], { waiting: { maxWaitMinutes: 0.005 } });
 		expect(result.items[0].json).toMatchObject({ taskId: id, pending: true, status: 'defrosting' });
 		expect(result.items[0].json.message).toMatch(/a status this node does not know/);

@@ -15,7 +15,29 @@ const ROUTES = {
 		create: (sim) => createTask(sim, { model: 'sora-2', path: '/v1/videos', extra: { seconds: '8' } }),
 	},
 	alt: { origin: 'alt', path: (id) => `/v1/tasks/${id}`, create: (sim) => createTask(sim, { model: 'gemini-2.5-flash-image', origin: 'alt' }) },
+	// The relay's Suno routes (docs/gateway-contract.md §10.15): its answers are TaskDtos in {code, data}.
+	suno: {
+		origin: 'main',
+		path: (id) => `/suno/fetch/${id}`,
+		create: (sim) => createSunoTask(sim),
+		statusAnswer: (id, status) => ({ code: 'success', message: '', data: { task_id: id, action: 'MUSIC', status, progress: '40%', data: null } }),
+	},
 };
+
+/** A Suno music task submitted to the simulator: its id is the answer's `data`. */
+async function createSunoTask(sim) {
+	const response = await fetch(`${sim.mainUrl}/suno/submit/music`, {
+		method: 'POST',
+		headers: { Authorization: `Bearer ${API_KEY}`, 'Content-Type': 'application/json' },
+		body: JSON.stringify({ gpt_description_prompt: 'a calm piano piece', mv: 'chirp-v4' }),
+	});
+	const body = await response.json();
+	if (!response.ok || body.code !== 'success') throw new Error(`simulator refused the music task: ${JSON.stringify(body)}`);
+	return body.data;
+}
+
+/** A 200 answer that reads as the task in `status` on the route (each route its own shape). */
+const statusAnswer = (route, id, status) => (ROUTES[route].statusAnswer ? ROUTES[route].statusAnswer(id, status) : { task_id: id, status });
 
 const HTML = '<!DOCTYPE html><html><body><h1>Down for maintenance</h1></body></html>';
 
@@ -51,7 +73,7 @@ function idsInCustomData(result) {
 	const metadata = result.run?.data?.resultData?.metadata ?? {};
 	const ids = {};
 	for (const [key, value] of Object.entries(metadata)) {
-		const match = /^gateway_.+_(generic|image|video|alt)(?:_\d+)?$/.exec(key);
+		const match = /^gateway_.+_(generic|image|video|alt|suno)(?:_\d+)?$/.exec(key);
 		if (match) ids[match[1]] = [...(ids[match[1]] ?? []), ...value.split(' ')];
 	}
 	return ids;
@@ -59,4 +81,4 @@ function idsInCustomData(result) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-module.exports = { ROUTES, DOUBTFUL, HTML, API_KEY, everythingVisible, captureLogs, idsInCustomData, sleep };
+module.exports = { ROUTES, statusAnswer, DOUBTFUL, HTML, API_KEY, everythingVisible, captureLogs, idsInCustomData, sleep };

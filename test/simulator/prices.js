@@ -28,7 +28,11 @@ const SPEECH = {
   'gpt-4o-mini-transcribe': { quota_type: 0, model_ratio: 0.625, model_price: 0, completion_ratio: 4 },
 };
 
+/** new-api's default prices of its Suno actions (real-newapi/suno.json: ModelPrice, USD per call). */
+const SUNO = { suno_music: 0.1, suno_lyrics: 0.01 };
+
 function defaultEntry(model) {
+  if (SUNO[model] !== undefined) return { model_name: model, quota_type: 1, model_ratio: 0, model_price: SUNO[model], completion_ratio: 1, enable_groups: ['default'], supported_endpoint_types: ['openai'] };
   if (SPEECH[model]) return { model_name: model, ...SPEECH[model], enable_groups: ['default'], supported_endpoint_types: ['openai'] };
   const video = catalog.isVideo(model);
   const price = video ? (perSecond(model) ? 0.1 : 0.4) : catalog.isMainImage(model) || catalog.isAlt(model) ? 0.02 : undefined;
@@ -40,7 +44,8 @@ function defaultEntry(model) {
 
 /** The answer of GET /api/pricing, in new-api's shape. */
 function priceList(sim) {
-  const ids = [...new Set([...sim.models.map((m) => m.id), ...sim.pricing.entries.keys()])];
+  // The Suno actions are priced by new-api's defaults though /v1/models lists no such model.
+  const ids = [...new Set([...sim.models.map((m) => m.id), ...Object.keys(SUNO), ...sim.pricing.entries.keys()])];
   const data = ids.flatMap((id) => {
     if (sim.pricing.entries.get(id) === null) return [];
     return [{ ...defaultEntry(id), ...sim.pricing.entries.get(id) }];

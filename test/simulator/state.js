@@ -11,6 +11,8 @@ const SCENARIO_KEYS = [
   'signedUrls', 'tasksRoute', 'videoSubmit', 'videoResult', 'statusCase', 'editQuery', 'readSteps', 'serverAddress',
   'chargeUsd',
   'resultUrl',
+  // Suno tasks (routes/suno.js): the status word every read answers instead of the task's own.
+  'statusWord',
 ];
 const URL_FIELDS = VARIANTS.videoUrl;
 
@@ -41,6 +43,7 @@ function checkScenario(opts) {
   if (steps !== undefined && !(Array.isArray(steps) && steps.length > 0 && steps.every((st) => st && STATUSES.includes(st.status) && (st.progress === undefined || (st.progress >= 0 && st.progress <= 100))))) {
     throw new TypeError(`scenario: readSteps must be a non-empty list of { status (${STATUSES.join(', ')}), progress (0-100) }`);
   }
+  if (opts.statusWord !== undefined && typeof opts.statusWord !== 'string') throw new TypeError('scenario: statusWord must be a string');
   if (opts.chargeUsd !== undefined && !(typeof opts.chargeUsd === 'number' && opts.chargeUsd >= 0)) throw new TypeError('scenario: chargeUsd must be USD >= 0');
   const d = opts.durationMs;
   if (d !== undefined && !(d >= 0 || (Array.isArray(d) && d.length === 2 && d[0] >= 0 && d[1] >= d[0]))) throw new TypeError('scenario: durationMs must be ms >= 0 or [min, max]');

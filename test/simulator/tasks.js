@@ -1,7 +1,13 @@
 'use strict';
-const { taskId } = require('./ids');
+const { taskId, randomAlnum } = require('./ids');
 
-const DEFAULT_DURATION = { image: 2000, video: 3000 };
+/** A Suno clip id (a UUID in Suno's answers), from the seed. */
+const clipId = () => {
+  const hex = () => randomAlnum(4).split('').map((c) => (c.charCodeAt(0) % 16).toString(16)).join('');
+  return `${hex()}${hex()}-${hex()}-4${hex().slice(1)}-8${hex().slice(1)}-${hex()}${hex()}${hex()}`;
+};
+
+const DEFAULT_DURATION = { image: 2000, video: 3000, music: 3000 };
 
 /*
  * Where the spec shows several answers for one query, each task gets one of them in turn (a
@@ -38,7 +44,7 @@ const OUTCOMES = ['success', 'fail', 'cancel', 'stuck100', 'noUrl', 'never', 'mo
  * 'gpt' (async GPT image), 'nano', 'alt', 'video'.
  */
 function createTask(sim, { model, family, route, origin, mode = 'generate', n, params = {} }) {
-  const kind = family === 'video' ? 'video' : 'image';
+  const kind = family === 'video' ? 'video' : family === 'suno' ? 'music' : 'image';
   const number = sim.nextTaskNumber(model);
   const scenario = perTask(sim.scenarioFor(model), number);
   const task = {
@@ -58,6 +64,8 @@ function createTask(sim, { model, family, route, origin, mode = 'generate', n, p
     // What each read of the task answered, in order (readTaskState): { status, progress }.
     answers: [],
   };
+  // A Suno music task makes two songs (routes/suno.js), each its clip id from the seed.
+  if (kind === 'music') task.clips = mode === 'lyrics' ? [] : [clipId(), clipId()];
   task.urls = resultUrls(sim, task);
   sim.tasks.set(task.id, task);
   // refresh 'relay' (relay.js): the relay keeps the task and refreshes its record in its rounds.
@@ -104,7 +112,7 @@ function resultUrls(sim, task) {
   // the n8n host, a metadata service): a URL, or (task, index) => URL, in every shape of answer.
   const given = task.scenario.resultUrl;
   if (given !== undefined) {
-    const count = task.kind === 'video' ? 1 : task.images;
+    const count = task.kind === 'video' ? 1 : task.kind === 'music' ? task.clips.length : task.images;
     return Array.from({ length: count }, (_, i) => (typeof given === 'function' ? given(task, i) : given));
   }
   const urls = plainResultUrls(sim, task).map((url) => signed(url, task.scenario.signedUrls));
@@ -121,6 +129,7 @@ function resultUrls(sim, task) {
 function plainResultUrls(sim, task) {
   // resultHost 'main': the gateway serves results on its own host, behind the key (docs/gateway-contract.md §5 rule 5).
   const base = task.scenario.resultHost === 'main' ? `${sim.urls.main}/v1/results` : `${sim.urls.files}/files`;
+  if (task.kind === 'music') return task.clips.map((clip) => `${base}/${clip}.mp3`);
   if (task.kind === 'video') {
     const bytes = task.scenario.videoBytes;
     return [bytes ? `${base}/big-${bytes}-${task.id}.mp4` : `${base}/${task.id}.mp4`];

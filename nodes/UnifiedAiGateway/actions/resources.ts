@@ -4,6 +4,7 @@ import * as account from './account';
 import * as audio from './audio';
 import * as file from './file';
 import * as image from './image';
+import * as music from './music';
 import * as task from './task';
 import * as text from './text';
 import type { OperationModule } from './types';
@@ -27,6 +28,12 @@ export const RESOURCES: Array<{
 		value: 'video',
 		description: 'Generate videos (Grok, Veo, Sora, Seedance)',
 		module: video,
+	},
+	{
+		name: 'Music',
+		value: 'music',
+		description: 'Generate songs and write lyrics (Suno)',
+		module: music,
 	},
 	{ name: 'Text', value: 'text', description: 'Chat with a text model', module: text },
 	{

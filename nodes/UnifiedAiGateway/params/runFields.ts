@@ -142,3 +142,23 @@ export function concurrencyOption(
 			: sent,
 	};
 }
+
+/**
+ * Options → Submit Timeout (Seconds) of a billed task submit, left out: `seconds` (the operation's
+ * DEFAULTS); `advice` ends its description (what to do about a submit that timed out).
+ */
+export function submitTimeoutOption(
+	seconds: number,
+	advice = 'the job may exist.',
+): INodeProperties {
+	return {
+		displayName: 'Submit Timeout (Seconds)',
+		name: 'submitTimeoutSeconds',
+		type: 'number',
+		typeOptions: { minValue: 0.1, numberPrecision: 1 },
+		default: seconds,
+		description:
+			`How long to wait for the gateway to accept the job. Left out: ${seconds} ` +
+			`seconds. A submit that times out is never sent again: ${advice}`,
+	};
+}

@@ -60,6 +60,9 @@ export function taskJson(snapshot: TaskSnapshot): IDataObject {
 		...(snapshot.estimatedTimeS !== undefined
 			? { estimatedTimeSeconds: snapshot.estimatedTimeS }
 			: {}),
+		// A music task's songs and a lyrics task's words (docs/gateway-contract.md §10.15).
+		...(snapshot.songs?.length ? { songs: snapshot.songs as unknown as IDataObject[] } : {}),
+		...(snapshot.lyrics ? { lyrics: snapshot.lyrics as unknown as IDataObject } : {}),
 	};
 }
 

@@ -19,6 +19,7 @@ export const MODEL_GROUPS = {
 	image: { name: 'Image', aModel: 'an image model', files: 'image' },
 	video: { name: 'Video', aModel: 'a video model', files: 'video' },
 	audio: { name: 'Audio', aModel: 'an audio model', files: 'audio' },
+	music: { name: 'Music', aModel: 'a music model version', files: 'audio' },
 } as const satisfies Record<string, GroupFacts>;
 
 export type ModelGroup = keyof typeof MODEL_GROUPS;

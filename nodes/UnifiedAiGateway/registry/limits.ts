@@ -178,6 +178,13 @@ export const NUMBER_LIMITS = {
 		zeroMeans: 'Max Wait, or the own bound of the file kind',
 		why: 'Below a second no file arrives; above a day a result URL has expired (docs/gateway-contract.md §8).',
 	},
+	continueAtSeconds: {
+		label: 'Options → Continue At (Seconds)',
+		min: 0,
+		max: 480,
+		unit: 'seconds',
+		why: "Where in the clip the new song goes on: Suno's longest song (v4.5+, v5) is 8 minutes.",
+	},
 	balanceThreshold: {
 		label: 'Threshold',
 		min: -1e12,

@@ -1,6 +1,7 @@
 import type { GatewayHost } from '../transport/urls';
 import { AUDIO_MODELS } from './audioModels';
 import { IMAGE_MODELS } from './imageModels';
+import { MUSIC_MODELS } from './musicModels';
 import { TEXT_MODELS } from './textModels';
 import type { ModelGroup, ModelSpec } from './types';
 import { VIDEO_MODELS } from './videoModels';
@@ -15,6 +16,7 @@ export const MODELS: readonly ModelSpec[] = [
 	...IMAGE_MODELS,
 	...VIDEO_MODELS,
 	...AUDIO_MODELS,
+	...MUSIC_MODELS,
 ];
 
 /** Ids with a row on more than one host (gemini-3-pro-image-preview): the user picks the host. */
@@ -71,6 +73,8 @@ const NAME_GROUPS: Array<[RegExp, ModelGroup]> = [
 		),
 		'video',
 	],
+	// Suno's versions (chirp-v4) and the relay's own names of its actions (suno_music, suno_lyrics).
+	[new RegExp(`${EDGE}(?:suno|chirp)${END}`, 'i'), 'music'],
 	// Speech and transcription before the chat families: gpt-4o-mini-tts is not a chat model.
 	[new RegExp(`${EDGE}(?:tts|whisper|speech|transcribe)${END}`, 'i'), 'audio'],
 	[

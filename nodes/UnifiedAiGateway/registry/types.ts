@@ -5,7 +5,7 @@ import type { ModelGroup } from './groups';
  * The query routes a task can be read through (docs/gateway-contract.md §4.5, §4.7, §4.9, §4.10); api/tasks/routes.ts
  * says how.
  */
-export type QueryRoute = 'generic' | 'image' | 'video' | 'alt';
+export type QueryRoute = 'generic' | 'image' | 'video' | 'alt' | 'suno';
 
 export type { ModelGroup };
 /** sync: URLs in the answer; task: a task id to poll; either: the answer decides. */
@@ -134,6 +134,9 @@ export interface ModelLimits {
 	fileReferenceField?: string;
 	/** Body key of an optional mask image URL (gpt-image-2 edits: mask_url); it needs references. */
 	maskField?: string;
+	/** Music: the longest lyrics (`prompt`) and style tags (`tags`) the version takes, in characters. */
+	maxLyricsChars?: number;
+	maxStyleChars?: number;
 }
 
 /** docs/gateway-contract.md §2.8 resolution tiers: what a price multiplier is keyed by. */

@@ -611,6 +611,20 @@ export const GATEWAY_ERROR_RULES: readonly ErrorRule[] = [
 		}),
 	},
 	{
+		// docs/gateway-contract.md §10.15: a Suno read whose envelope `code` is not success.
+		name: 'read-refused-with-200',
+		matches: (f) => Boolean(f.refusedWith200) && !f.billed && f.action.startsWith('checking task'),
+		explain: (f) => ({
+			code: f.code,
+			message:
+				`The gateway answered with code '${f.code ?? 'none'}' instead of the task while ` +
+				`${f.action}${f.text ? `: ${relayWords(f.text)}` : ''}`,
+			advice:
+				'The answer is not a reading of the task: it is read again. The task may still be ' +
+				'running or finished: do not submit it again.',
+		}),
+	},
+	{
 		name: 'refused-with-200',
 		matches: (f) => Boolean(f.refusedWith200),
 		explain: (f) => ({

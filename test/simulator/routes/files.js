@@ -71,6 +71,17 @@ function pdf(ctx) {
   sendBuffer(ctx, 200, pdfFor(ctx.params.name), { 'Content-Type': 'application/pdf', 'Content-Disposition': disposition(name) });
 }
 
+// A song (routes/suno.js): 38 MPEG-1 Layer III frames of silence, as the speech route's MP3, with
+// the file's name after them so that every song has its own bytes; a name no task made is a 404.
+const MP3_FRAME = Buffer.concat([Buffer.from('fffb9064', 'hex'), Buffer.alloc(413)]);
+function mp3(ctx) {
+  const name = `${ctx.params.name}.mp3`;
+  // Only a song some task made: any other name is a missing file.
+  if (![...ctx.sim.tasks.values()].some((task) => task.clips && task.clips.includes(ctx.params.name))) return notFound(ctx);
+  const bytes = Buffer.concat([...Array.from({ length: 38 }, () => MP3_FRAME), Buffer.from(name, 'latin1')]);
+  sendBuffer(ctx, 200, bytes, { 'Content-Type': 'audio/mpeg', 'Content-Disposition': disposition(name) });
+}
+
 function uploaded(ctx) {
   const file = ctx.sim.uploads.get(ctx.params.id);
   if (!file) return notFound(ctx);
@@ -83,6 +94,7 @@ for (const method of ['GET', 'HEAD']) {
     { method, path: /^\/files\/(?<name>[\w.%-]+)\.png$/, auth: false, handler: png },
     { method, path: /^\/files\/(?<name>[\w.%-]+)\.mp4$/, auth: false, handler: mp4 },
     { method, path: /^\/files\/(?<name>[\w.%-]+)\.pdf$/, auth: false, handler: pdf },
+    { method, path: /^\/files\/(?<name>[\w.%-]+)\.mp3$/, auth: false, handler: mp3 },
     { method, path: /^\/uploads\/(?<id>[A-Za-z0-9]+)\/[^/]+$/, auth: false, handler: uploaded },
   );
 }

@@ -12,6 +12,7 @@ module.exports = {
     ...require('./tasks'),
     ...require('./uploads'),
     ...require('./videos'),
+    ...require('./suno'),
   ],
   alt: [...models.alt, ...require('./alt')],
   files: require('./files'),

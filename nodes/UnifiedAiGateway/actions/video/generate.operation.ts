@@ -41,7 +41,7 @@ import {
 } from '../../params/registryRules';
 import { readRegistryValues } from '../../params/registryValues';
 import type { RunDefaults } from '../../params/runDefaults';
-import { concurrencyOption, waitFields } from '../../params/runFields';
+import { concurrencyOption, submitTimeoutOption, waitFields } from '../../params/runFields';
 import { readBatchSettings } from '../../params/runSettings';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
 import { videoCostJson, videoEstimate } from '../../pipeline/cost';
@@ -172,17 +172,10 @@ const properties: INodeProperties[] = [
 		binaryOutputOption(),
 		concurrencyOption(DEFAULTS),
 		...downloadLimitOptions('video'),
-		{
-			displayName: 'Submit Timeout (Seconds)',
-			name: 'submitTimeoutSeconds',
-			type: 'number',
-			typeOptions: { minValue: 0.1, numberPrecision: 1 },
-			default: submitTimeoutSeconds,
-			description:
-				`How long to wait for the gateway to accept the job. Left out: ${submitTimeoutSeconds} ` +
-				'seconds. A submit that times out is never sent again: the job may exist, so check the ' +
-				'account before retrying.',
-		},
+		submitTimeoutOption(
+			submitTimeoutSeconds,
+			'the job may exist, so check the account before retrying.',
+		),
 	]),
 	spendGuardOptions(show, 'video'),
 ];

@@ -88,6 +88,13 @@ export async function queryTask(
 			});
 			if (chosen.get(routeName) !== index && (index > 0 || chosen.has(routeName)))
 				chosen.set(routeName, index);
+			// The relay's Suno envelope: a `code` other than success is a refusal, whatever the status.
+			if (route.songs && refusedSuno(body))
+				throw await answerError(
+					ctx,
+					{ action: `checking task ${taskId}`, status: 200, body, refusedWith200: true },
+					options.itemIndex,
+				);
 			// An answer about another task is a bad read of this one (retried as such), never its state.
 			const other = otherTaskIdOf(body, taskId);
 			if (other)
@@ -105,6 +112,7 @@ export async function queryTask(
 					reading.contentPath && origin ? `${origin}${reading.contentPath(taskId)}` : undefined,
 				origin,
 				answeredBy: reading.label,
+				...(route.songs ? { songs: true } : {}),
 			});
 		} catch (error) {
 			if (error instanceof GatewayRequestError && error.rule === 'another-task')
@@ -117,6 +125,12 @@ export async function queryTask(
 				throw keepingTask(nodeErrorOf(ctx.getNode(), firstMissing, options.itemIndex), taskId);
 		}
 	}
+}
+
+/** A Suno answer whose `code` is not `success` (docs/gateway-contract.md §10.15). */
+export function refusedSuno(body: unknown): boolean {
+	const code = (body as IDataObject | undefined)?.code;
+	return typeof body !== 'object' || body === null || code !== 'success';
 }
 
 /** Whatever a read failed of, its error keeps the task it was about (an error item's taskId). */

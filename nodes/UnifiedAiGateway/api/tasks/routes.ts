@@ -37,6 +37,11 @@ export interface RouteInfo {
 	 * that knows only some of its tasks, docs/gateway-contract.md §10.9).
 	 */
 	fallbackOn?: 'invalidUrl' | 'notFound';
+	/**
+	 * The relay's Suno envelope (docs/gateway-contract.md §10.15): `{code: "success", data: <task>}`,
+	 * any other `code` a refusal; the results are the songs of `data.data[]` (or the lyrics).
+	 */
+	songs?: true;
 }
 
 const MINUTE = 60_000;
@@ -93,6 +98,15 @@ export const QUERY_ROUTES: Record<QueryRoute, RouteInfo> = {
 		label: 'video task query',
 		contentPath: videoContentPath,
 	},
+	// docs/gateway-contract.md §10.15: the relay reads Suno every 15 s; a song takes a minute or more.
+	suno: {
+		host: 'main',
+		path: (id) => `/suno/fetch/${taskPathSegment(id)}`,
+		intervalMs: 5_000,
+		deadlineMs: 10 * MINUTE,
+		label: 'Suno task query',
+		songs: true,
+	},
 	alt: {
 		host: 'alt',
 		path: (id) => `/v1/tasks/${taskPathSegment(id)}`,
@@ -107,6 +121,7 @@ export const QUERY_ROUTE_OPTIONS = [
 	{ name: 'Image Task (GET /v1/images/generations/{ID})', value: 'image' },
 	{ name: 'Video Task (GET /v1/videos/{ID})', value: 'video' },
 	{ name: 'Alt Host Task (GET /v1/tasks/{ID} on the Alt Base URL)', value: 'alt' },
+	{ name: 'Music Task (GET /suno/fetch/{ID})', value: 'suno' },
 ];
 
 /**
@@ -114,5 +129,6 @@ export const QUERY_ROUTE_OPTIONS = [
  * route reads unified video tasks too (its window is the video one), so it counts as video.
  */
 export function fileKindOf(route: QueryRoute): FileKind {
+	if (QUERY_ROUTES[route].songs) return 'audio';
 	return route === 'video' || route === 'generic' ? 'video' : 'image';
 }

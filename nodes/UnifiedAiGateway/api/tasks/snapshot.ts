@@ -2,6 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { asObject } from '../../transport/responses';
 import { extractResultUrls } from './results';
+import { songsOf, type Lyrics, type Song } from './songs';
 import { phaseOf, readProgress, type TaskPhase } from './status';
 
 /** One reading of a task, the same for every route and shape. */
@@ -31,6 +32,10 @@ export interface TaskSnapshot {
 	 * completed one read before it writes its URL, so a wait reads it again before believing it.
 	 */
 	urlMissing?: boolean;
+	/** A Suno task's songs (their MP3s are `urls`), read on a route with `songs` (api/tasks/songs.ts). */
+	songs?: Song[];
+	/** A Suno lyrics task's result: words, no file. */
+	lyrics?: Lyrics;
 	raw: IDataObject;
 }
 
@@ -110,6 +115,11 @@ export interface ReadOptions {
 	origin?: string;
 	/** Which route answered, when it is not the one asked first (a gateway without `/v1/tasks`). */
 	answeredBy?: string;
+	/**
+	 * The relay's Suno task record (docs/gateway-contract.md §10.15): the results are the songs'
+	 * `audio_url` once it succeeded, or a lyrics task's words (no file).
+	 */
+	songs?: boolean;
 }
 
 /**
@@ -133,7 +143,12 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 	const data = objectIn(root.data);
 	const status = statusOf(root, data);
 	const phase = phaseOf(status) ?? 'unknown';
-	let urls = extractResultUrls(root, { origin: options.origin });
+	const made = options.songs ? songsOf(data, options.origin) : undefined;
+	let urls = made
+		? phase === 'succeeded'
+			? made.songs.flatMap((song) => (song.audioUrl ? [song.audioUrl] : []))
+			: []
+		: extractResultUrls(root, { origin: options.origin });
 	const errorObject = objectIn(root.error) ?? objectIn(data?.error);
 	// docs/gateway-contract.md §10.9: `completed` with an `error` object and no file is a finished, billed
 	// failure (a Grok video blocked by moderation), not a file waiting at `/content`.
@@ -168,7 +183,8 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		state = 'failed';
 		error = error ?? `The gateway reported the task as ${status} without a reason`;
 	} else if (phase === 'succeeded') {
-		if (urls.length > 0) state = 'succeeded';
+		// A lyrics task's result is its words: there is no file to wait for.
+		if (urls.length > 0 || made?.lyrics) state = 'succeeded';
 		else if (finishedWithError) {
 			state = 'failed';
 			const code = firstString(errorObject?.code);
@@ -199,6 +215,8 @@ export function snapshotOf(body: unknown, taskId: string, options: ReadOptions =
 		...(options.answeredBy ? { answeredBy: options.answeredBy } : {}),
 		...settledQuotaOf(data ?? root, phase),
 		...(urlMissing ? { urlMissing } : {}),
+		...(made ? { songs: made.songs } : {}),
+		...(made?.lyrics ? { lyrics: made.lyrics } : {}),
 		raw: root,
 	};
 }

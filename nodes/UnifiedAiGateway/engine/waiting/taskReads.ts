@@ -7,7 +7,8 @@ import { POLL_FLOOR_MS } from '../../registry/limits';
 import { pollIntervals } from './interval';
 import { isAccountRefusal, POLL_POLICY, pollFaultOf, type PollFault } from './pollPolicy';
 import { queryTask, type QueryOptions } from '../../api/tasks/query';
-import type { QueryRoute } from '../../api/tasks/routes';
+import { QUERY_ROUTES, type QueryRoute } from '../../api/tasks/routes';
+import { querySunoTasks, SUNO_BATCH_IDS } from '../../api/suno';
 import type { TaskSnapshot } from '../../api/tasks/snapshot';
 
 /*
@@ -125,7 +126,10 @@ export async function readTasksOnce(
 	options: PassOptions,
 ): Promise<PassRead[]> {
 	const remaining = () => options.deadlineAt - Date.now();
+	const batched = await readInBatches(ctx, tasks, options);
 	const reads = await settleLimited(tasks, options.concurrency, async (task): Promise<PassRead> => {
+		const inBatch = batched.get(task);
+		if (inBatch) return inBatch;
 		if (remaining() < options.minReadMs) return { kind: 'skipped' };
 		const checkedAt = Date.now();
 		try {
@@ -146,6 +150,39 @@ export async function readTasksOnce(
 			? { ...read, cut: true }
 			: read;
 	});
+}
+
+/**
+ * The tasks of a route that has a batch read (the relay's `POST /suno/fetch {ids}`,
+ * docs/gateway-contract.md §10.15), read a batch at a time: what each answer told, by task. A task
+ * the answer leaves out, or a batch whose read failed, is read alone as ever (its own fault count).
+ */
+async function readInBatches(
+	ctx: GatewayContext,
+	tasks: ReadonlyArray<TaskToRead>,
+	options: PassOptions,
+): Promise<Map<TaskToRead, PassRead>> {
+	const found = new Map<TaskToRead, PassRead>();
+	const music = tasks.filter((task) => QUERY_ROUTES[task.route].songs);
+	for (let at = 0; at < music.length; at += SUNO_BATCH_IDS) {
+		if (options.deadlineAt - Date.now() < options.minReadMs) break;
+		const batch = music.slice(at, at + SUNO_BATCH_IDS);
+		const checkedAt = Date.now();
+		try {
+			const snapshots = await querySunoTasks(
+				ctx,
+				batch.map((task) => task.taskId),
+				{ deadlineAt: options.deadlineAt },
+			);
+			for (const task of batch) {
+				const snapshot = snapshots.get(task.taskId);
+				if (snapshot) found.set(task, { kind: 'read', snapshot, doubtful: 0, checkedAt });
+			}
+		} catch {
+			// Read alone below: each task's own read says what is wrong, under the fault policy.
+		}
+	}
+	return found;
 }
 
 /**
