@@ -135,6 +135,14 @@ async function runOne(w, ctx) {
 }
 
 /** A check's own simulator and the gateway credential on it: no check resets another's simulator. */
+/**
+ * The same simulator under a credential of its own, for a workflow whose before() plays another build
+ * (`sim.setProfile('plainNewApi')`): the node keeps a gateway's price list and build for a minute per
+ * credential (api/runReads.ts), so under the shared credential it would meet what an earlier workflow
+ * read of the other build.
+ */
+const RELAY_CRED = { id: 'e2eRelayCred', name: 'Unified AI Gateway (plain relay)' };
+
 async function ownSimulator(startSimulator, id, name) {
 	const sim = await startSimulator({ apiKey: SIM_API_KEY });
 	return { sim, credential: cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_API_KEY, id, name }) };
@@ -231,12 +239,13 @@ async function main(options = {}) {
 			dir: tmpRoot,
 			packageDir: options.packageDir,
 			simulator: options.startSimulator ? () => options.startSimulator({ apiKey: SIM_API_KEY }) : { apiKey: SIM_API_KEY },
-			vars: (sim) => ({ ...simVars(sim), CHAT_CRED_ID, CHAT_CRED_NAME }),
+			vars: (sim) => ({ ...simVars(sim), CHAT_CRED_ID, CHAT_CRED_NAME, RELAY_CRED_ID: RELAY_CRED.id, RELAY_CRED_NAME: RELAY_CRED.name }),
 			// The gateway's credential, the same gateway as an OpenAI credential for the AI Agent's chat
 			// model, and the credentials of the trigger's and the batch's simulators.
 			credentials: (sim) => [
 				simCredential(sim),
 				chatModelCredential({ baseUrl: `${sim.mainUrl}/v1`, apiKey: SIM_API_KEY }),
+				cli.gatewayCredential({ baseUrl: `${sim.mainUrl}/v1`, altBaseUrl: sim.altUrl, apiKey: SIM_API_KEY, ...RELAY_CRED }),
 				...[trigger, batchOwn].filter(Boolean).map((o) => o.credential),
 			],
 			workflows: (sim, vars) => [

@@ -27,7 +27,7 @@ module.exports = async function (run, sim, result) {
 			{ amount: song.json.charge.amount, taskAmount: song.json.charge.taskAmount, currency: song.json.charge.currency },
 			{ amount: 0.05, taskAmount: 0.1, currency: 'USD' },
 		);
-		assert.equal(song.json.estimatedCost.amount, 0.1);
+		assert.equal(song.json.estimatedCost.amount, 0.1, JSON.stringify(song.json.estimatedCost));
 		assert.equal(song.json.estimatedCost.source, "the gateway's price list");
 	}
 	const charged = songs.reduce((sum, s) => sum + s.json.charge.amount, 0);
@@ -37,6 +37,7 @@ module.exports = async function (run, sim, result) {
 };
 
 module.exports.before = (sim) => {
-	// The plain relay serves /api/pricing (suno_music 0.1 USD) and carries the charge on the task.
+	// The plain relay serves /api/pricing (suno_music 0.1 USD) and carries the charge on the task; the
+	// workflow uses the plain relay's credential (run-e2e.js RELAY_CRED), whose reads are its own.
 	sim.setProfile('plainNewApi');
 };
