@@ -12,9 +12,9 @@ import { listSearch } from '../UnifiedAiGateway/methods/modelSearch';
 import { modelLocator, optionsField, TOP_P_OPTION } from '../UnifiedAiGateway/params/fields';
 import { checkNumber } from '../UnifiedAiGateway/params/inputs';
 import { NUMBER_LIMITS, type NumberField } from '../UnifiedAiGateway/registry/limits';
-import { clientAccess } from '../UnifiedAiGateway/transport/request';
-import { loadAiNodeSdk, type OpenAiModel } from './aiNodeSdk';
-import { factsOfClientError, isAbort } from './clientErrors';
+import { checkCredential } from '../UnifiedAiGateway/transport/request';
+import { loadAiNodeSdk } from './aiNodeSdk';
+import { gatewayChatModel } from './gatewayChatModel';
 
 /** The text model the picker starts on: the one the Text operation starts on. */
 const DEFAULT_MODEL = 'gpt-5.6-sol';
@@ -34,6 +34,15 @@ const NUMBER_OPTIONS = {
 } as const satisfies Record<string, NumberField>;
 
 type NumberOption = keyof typeof NUMBER_OPTIONS;
+
+/** Each sampling option's name in the /v1/chat/completions body, sent as the user set it. */
+const BODY_NAMES = {
+	frequencyPenalty: 'frequency_penalty',
+	maxTokens: 'max_tokens',
+	presencePenalty: 'presence_penalty',
+	temperature: 'temperature',
+	topP: 'top_p',
+} as const satisfies Record<Exclude<NumberOption, 'timeoutSeconds'>, string>;
 
 export class UnifiedAiGatewayChatModel implements INodeType {
 	description: INodeTypeDescription = {
@@ -137,35 +146,27 @@ export class UnifiedAiGatewayChatModel implements INodeType {
 				description: 'Pick a text model from the list, or type its ID.',
 			});
 		const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
-		// The other numbers are named as the SDK names them (maxTokens, topP, the penalties): passed as they are.
-		const { timeoutSeconds, temperature, ...sampling } = readNumbers(this, options, itemIndex);
-		const timeoutMs = (timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000;
-		// The credential checked as our own requests check it; the key leaves transport only for the SDK's client.
-		const access = await clientAccess(this, {
+		const { timeoutSeconds, ...numbers } = readNumbers(this, options, itemIndex);
+		// Only what the user set goes (the temperature always: n8n's chat models start on 0.7), by
+		// the names the gateway reads: no client rewrites a gpt-5 or o-series request.
+		const sampling: IDataObject = { temperature: DEFAULT_TEMPERATURE };
+		for (const [name, value] of Object.entries(numbers) as Array<[keyof typeof BODY_NAMES, number]>)
+			sampling[BODY_NAMES[name]] = value;
+		if (options.responseFormat === 'json_object')
+			sampling.response_format = { type: 'json_object' };
+		await checkCredential(this, {
 			path: '/v1/chat/completions',
 			action: `asking model '${model}'`,
 			model,
 			itemIndex,
+			billed: true,
 		});
-		const chatModel: OpenAiModel = {
-			type: 'openai',
-			baseUrl: access.baseUrl,
-			apiKey: access.apiKey,
+		const chatModel = gatewayChatModel(sdk, this, {
 			model,
-			temperature: temperature ?? DEFAULT_TEMPERATURE,
-			timeout: timeoutMs,
-			...sampling,
-			...(options.responseFormat === 'json_object'
-				? { additionalParams: { response_format: { type: 'json_object' } } }
-				: {}),
-			// n8n's own handler runs after this one: Stop is left to it, every gateway failure is told
-			// here. SDK 0.31.1 gives up at the first failure (its handler reads a retry count the retry
-			// library no longer puts on the error), so each failure is the call's last.
-			onFailedAttempt: (error) => {
-				if (isAbort(error)) return;
-				throw access.explain({ ...factsOfClientError(error, timeoutMs), model });
-			},
-		};
+			sampling,
+			timeoutMs: (timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
+			itemIndex,
+		});
 		return sdk.supplyModel(this, chatModel);
 	}
 }

@@ -233,41 +233,16 @@ function credentialProblem(
 	return undefined;
 }
 
-/** What another client is handed to make one kind of call for the node, and how its failures are told. */
-export interface ClientAccess {
-	/** Where OpenAI-style paths go: the Base URL's origin and prefix, then `/v1`. */
-	baseUrl: string;
-	/** The key as it is sent (transport/secrets.ts readPastedKey): quotes and `Bearer ` removed. */
-	apiKey: string;
-	/** A failure of that client, told by the table (transport/errorRules.ts) like ours, the key taken out. */
-	explain: (facts: Omit<ErrorFacts, 'action'>) => GatewayRequestError;
-}
-
 /**
- * For a client that is not ours but calls the gateway for the node: the AI Node SDK's OpenAI client
- * behind the Chat Model sub-node, which sends its requests itself, not through n8n's helpers. The
- * credential is checked as every request checks it, so nothing is handed over past a bad Base URL
- * or key; its errors are built here, synchronously, because the SDK's retry hook cannot wait.
+ * The credential checked as every request checks it, before any is sent: the Chat Model sub-node
+ * refuses a Base URL or key the node would refuse when the agent asks for the model, not at its
+ * first chat call.
  */
-export async function clientAccess(
+export async function checkCredential(
 	ctx: GatewayContext,
-	req: Pick<GatewayRequest, 'action' | 'model' | 'itemIndex' | 'path'>,
-): Promise<ClientAccess> {
-	const credentials = await gatewayCredentials(ctx);
-	const credential = credentialFacts(credentials);
-	const call: GatewayRequest = { ...req, method: 'POST', billed: true, answeredAtOnce: true };
-	const origins = checkedOrigins(ctx, credential, call);
-	return {
-		baseUrl: `${origins.main}/v1`,
-		apiKey: readPastedKey(credentials.apiKey).key,
-		explain: (facts) =>
-			buildError(
-				ctx,
-				{ ...facts, action: req.action, billed: true, answeredAtOnce: true },
-				call,
-				credential.secrets,
-			),
-	};
+	req: Pick<GatewayRequest, 'action' | 'model' | 'itemIndex' | 'path' | 'billed'>,
+): Promise<void> {
+	checkedOrigins(ctx, credentialFacts(await gatewayCredentials(ctx)), { ...req, method: 'POST' });
 }
 
 function checkedOrigins(ctx: GatewayContext, credential: CredentialFacts, req: GatewayRequest) {

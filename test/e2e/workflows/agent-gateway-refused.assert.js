@@ -2,7 +2,8 @@
 // In real n8n 2.x: the gateway refuses the AI Agent's chat call (the key's quota is used up, new-api's
 // 403 insufficient_user_quota in OpenAI's envelope). The agent's error is the gateway's, in the
 // package's words (transport/errorRules.ts) — not n8n's "Forbidden - perhaps check your
-// credentials?" — with nothing billed and no key anywhere in the run. Sent once: the SDK retries nothing.
+// credentials?" — with nothing billed and no key anywhere in the run. Sent once: a billed call
+// that may have been processed is never repeated (the transport resends only a 429 or an overload).
 const assert = require('node:assert/strict');
 
 const QUOTA = { error: { message: 'user quota is not enough (request id: r1)', type: 'new_api_error', param: '', code: 'insufficient_user_quota' } };

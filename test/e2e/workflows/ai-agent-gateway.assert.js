@@ -1,9 +1,10 @@
 'use strict';
 // In real n8n, examples/ai-agent-chat-model.json as shipped (its credential on the simulator): n8n's
-// AI Agent thinks with our Unified AI Gateway Chat Model sub-node (the AI Node SDK's OpenAI-style
-// model on the credential's Base URL), calls n8n's Calculator and our node as Check Balance, one
-// tool call per turn, then answers with both results. On 1.x, which has no AI Node SDK, the same
-// workflow stops at the sub-node with its plain "needs n8n 2.x" error, and nothing is sent.
+// AI Agent thinks with our Unified AI Gateway Chat Model sub-node (a subclass of the AI Node SDK's
+// BaseChatModel whose calls go through the package's transport), calls n8n's Calculator and our
+// node as Check Balance, one tool call per turn, then answers with both results. On 1.x, which has
+// no AI Node SDK, the same workflow stops at the sub-node with its plain "needs n8n 2.x" error, and
+// nothing is sent.
 const assert = require('node:assert/strict');
 const { nodeOutput } = require('../run-e2e');
 
@@ -23,7 +24,10 @@ module.exports = async function (run, sim) {
 		assert.equal(chat.body.temperature, 0.2, 'the Options → Sampling Temperature of the sub-node was not sent');
 		// n8n 2.x names a tool after its node: the Calculator's is `Calculator`.
 		assert.deepEqual(chat.body.tools.map((t) => t.function.name).sort(), ['Calculator', 'Check_Balance']);
-		assert.equal(chat.authValid, true, 'a chat call carried a wrong key');
+		assert.equal(chat.authExact, true, 'a chat call did not carry exactly `Bearer <key>`');
+		// The package's own body: the agent's system message as role system (none renamed for gpt-5).
+		assert.equal(chat.body.messages[0].role, 'system', JSON.stringify(chat.body.messages[0]));
+		assert.ok(!('max_completion_tokens' in chat.body), 'a client rewrote the request');
 	}
 	const [calc] = chats[1].body.messages.filter((m) => m.role === 'assistant').flatMap((m) => m.tool_calls);
 	// As the agent sends the turn back (n8n's agent adds the call's id to its arguments when it replays it).

@@ -26,7 +26,7 @@ import type { Submitted } from '../../engine/running/types';
 import type { ItemEstimate } from '../../engine/spend/types';
 import { readSpendSettings, spendGuardOptions } from '../../params/spendGuardOptions';
 import { chatCostJson, chatEstimate } from '../../pipeline/cost';
-import { cancelSignalOf } from '../../transport/context';
+import { cancelSignalOf, type GatewayContext } from '../../transport/context';
 import { nodeErrorOf, stopError } from '../../transport/nodeError';
 import { gatewayText } from '../../transport/errors';
 import { AT_ONCE_NOTE } from '../../transport/created';
@@ -329,9 +329,12 @@ async function readJson(ctx: IExecuteFunctions, stream: ByteStream, i: number): 
 	return body;
 }
 
-/** A 200 answer that is not a chat completion (an error envelope, an HTML page) fails clearly. */
-function checkCompletion(
-	ctx: IExecuteFunctions,
+/**
+ * A 200 answer that is not a chat completion (an error envelope, an HTML page) fails clearly; the
+ * Chat Model sub-node reads its answers with it too.
+ */
+export function checkCompletion(
+	ctx: GatewayContext,
 	body: unknown,
 	model: string,
 	i: number,
@@ -362,7 +365,8 @@ function checkCompletion(
 	throw error;
 }
 
-function contentText(content: unknown): string {
+/** A message's text: a string, or the text parts of a list (what a Chat Model answer holds too). */
+export function contentText(content: unknown): string {
 	if (typeof content === 'string') return content;
 	if (Array.isArray(content)) {
 		return content
