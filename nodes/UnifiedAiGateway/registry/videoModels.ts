@@ -1,9 +1,10 @@
 import type { FieldRule, ModelLimits, ModelSpec, RelayBilling } from './types';
 
 /*
- * Video models of docs/gateway-contract.md §2.1, with the per-model rules of §4.8, §4.9 and §8. The Video resource's
- * fields, its checks before sending and its request bodies are all built from these rows.
- * docs/gateway-contract.md §2.8 gives no video price (video is pre-charged by the site price and duration): no `price`.
+ * Video models of docs/gateway-contract.md §2.1, with the per-model rules of §4.8, §4.9 and §8. The Video
+ * resource's fields, its checks before sending and its request bodies are all built from these rows.
+ * docs/gateway-contract.md §2.8 gives no video price (video is pre-charged by the site price and duration):
+ * no `price`.
  */
 
 const LANDSCAPE_OR_PORTRAIT = ['1280x720', '720x1280'];
@@ -69,8 +70,8 @@ function suggestion(
 }
 
 /*
- * Grok (docs/gateway-contract.md §4.8, §4.9, §8). The multipart route requires seconds, size and quality, each from its
- * list; on the unified and compatibility JSON routes duration is "set by channel", the picture is
+ * Grok (docs/gateway-contract.md §4.8, §4.9, §8). The multipart route requires seconds, size and quality, each
+ * from its list; on the unified and compatibility JSON routes duration is "set by channel", the picture is
  * "size or aspect_ratio", and nothing is sent unless chosen.
  */
 const GROK_FIELDS: Record<string, FieldRule> = {
